@@ -1,0 +1,231 @@
+//! `rigcheck capture DIR`: records the live machine as a replayable sysroot.
+//!
+//! The probes run once against a recording `Source`; the capture then holds exactly what
+//! they read: each file with the bytes they saw, each directory they listed (its
+//! subdirectories and symlinks, not its other files), every symlink on the way kept as the
+//! same relative link, plus `cpuid.json`, `nvml.json` and `capture.json`. Nothing else: no
+//! environment, no other process's command line, nothing under /home.
+//!
+//! It is written into a temporary sibling directory and renamed into place at the end, so an
+//! interrupted capture leaves no half-written DIR.
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::symlink;
+use std::path::{Component, Path, PathBuf};
+
+use crate::probe::{self, system::CaptureMeta};
+use crate::source::{self, Source};
+use crate::Error;
+
+/// Most symlinks followed while copying one path.
+const MAX_DEPTH: usize = 40;
+
+/// Records the live machine into `dir`; returns a one-paragraph summary for the user.
+pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
+    if let Ok(mut entries) = fs::read_dir(dir) {
+        if entries.next().is_some() && !force {
+            return Err(Error::WouldOverwrite(dir.into()));
+        }
+    } else if dir.exists() {
+        return Err(Error::WouldOverwrite(dir.into()));
+    }
+    let io_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::Io { path, source }
+    };
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent).map_err(io_err(&parent))?;
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = parent.join(format!(".{name}.rigcheck-tmp-{}", std::process::id()));
+    let result = write_capture(&tmp);
+    if let Err(e) = result {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(Error::Io {
+            path: dir.into(),
+            source: e,
+        });
+    }
+    let summary = result.unwrap_or_default();
+    if dir.exists() {
+        // --force: move the old one aside first, so there is never a moment without a
+        // complete DIR on disk.
+        let old = parent.join(format!(".{name}.rigcheck-old-{}", std::process::id()));
+        fs::rename(dir, &old).map_err(io_err(dir))?;
+        fs::rename(&tmp, dir).map_err(io_err(dir))?;
+        let _ = fs::remove_dir_all(&old);
+    } else {
+        fs::rename(&tmp, dir).map_err(io_err(dir))?;
+    }
+    Ok(format!("{summary} into {}\n", dir.display()))
+}
+
+fn write_capture(out: &Path) -> io::Result<String> {
+    fs::create_dir_all(out)?;
+    let src = Source::live_recording();
+    let spec = probe::inventory(&src);
+    let rec = src.take_recording().unwrap_or_default();
+    let mut copier = Copier {
+        out: out.to_path_buf(),
+    };
+    for dir in &rec.dirs {
+        copier.copy_dir_entries(dir)?;
+    }
+    for link in &rec.links {
+        // Only the chain matters; a missing target is recorded as it was.
+        let _ = copier.materialize(link, 0);
+    }
+    for (path, bytes) in &rec.files {
+        if let Ok(real) = copier.materialize(path, 0) {
+            let dst = copier.dst(&real);
+            if let Some(p) = dst.parent() {
+                fs::create_dir_all(p)?;
+            }
+            fs::write(&dst, bytes)?;
+        }
+    }
+    let cpuid = src.cpuid_answers();
+    if !cpuid.is_empty() {
+        fs::write(
+            out.join(source::CPUID_FILE),
+            source::format_cpuid_json(&cpuid),
+        )?;
+    }
+    for (name, text) in &rec.answers {
+        fs::write(out.join(name), text)?;
+    }
+    let meta = CaptureMeta {
+        captured_at: spec.captured_at.clone(),
+        arch: spec.os.arch.clone(),
+        rigcheck_version: Some(spec.rigcheck_version.clone()),
+    };
+    let meta_json = serde_json::to_string_pretty(&meta).map_err(io::Error::other)? + "\n";
+    fs::write(out.join(source::CAPTURE_FILE), meta_json)?;
+    let mut summary = format!(
+        "captured {} files, {} directories, {} CPUID leaves{}",
+        rec.files.len(),
+        rec.dirs.len(),
+        cpuid.len(),
+        if rec.answers.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", join_keys(&rec))
+        }
+    );
+    if !rec.unreadable.is_empty() {
+        let denied = rec
+            .unreadable
+            .values()
+            .filter(|r| r.starts_with("needs root"))
+            .count();
+        if denied > 0 {
+            summary.push_str(&format!(
+                " ({denied} root-only files not readable: run as root for a complete capture)"
+            ));
+        }
+    }
+    Ok(summary)
+}
+
+fn join_keys(rec: &source::Recording) -> String {
+    rec.answers.keys().cloned().collect::<Vec<_>>().join(", ")
+}
+
+/// Copies paths of the live filesystem into `out`, keeping symlinks as symlinks.
+struct Copier {
+    out: PathBuf,
+}
+
+impl Copier {
+    fn dst(&self, live: &Path) -> PathBuf {
+        self.out.join(live.strip_prefix("/").unwrap_or(live))
+    }
+
+    /// Recreates every directory and symlink on the way to `path` and returns the path
+    /// with all symlinks resolved (the real location of its last component).
+    fn materialize(&mut self, path: &Path, depth: usize) -> io::Result<PathBuf> {
+        if depth > MAX_DEPTH {
+            return Err(io::Error::other("too many levels of symbolic links"));
+        }
+        let mut cur = PathBuf::from("/");
+        for comp in path.components() {
+            match comp {
+                Component::Normal(name) => {
+                    let next = cur.join(name);
+                    let meta = fs::symlink_metadata(&next)?;
+                    let dst = self.dst(&next);
+                    if meta.file_type().is_symlink() {
+                        let target = fs::read_link(&next)?;
+                        if fs::symlink_metadata(&dst).is_err() {
+                            if let Some(p) = dst.parent() {
+                                fs::create_dir_all(p)?;
+                            }
+                            symlink(&target, &dst)?;
+                        }
+                        let joined = if target.is_absolute() {
+                            target
+                        } else {
+                            cur.join(target)
+                        };
+                        cur = self.materialize(&normalize(&joined), depth + 1)?;
+                    } else {
+                        if meta.is_dir() {
+                            fs::create_dir_all(&dst)?;
+                        }
+                        cur = next;
+                    }
+                }
+                Component::ParentDir => {
+                    cur.pop();
+                }
+                _ => {}
+            }
+        }
+        Ok(cur)
+    }
+
+    /// Recreates a listed directory: its subdirectories and symlinks (files are copied only
+    /// when a probe read them).
+    fn copy_dir_entries(&mut self, dir: &Path) -> io::Result<()> {
+        let real = match self.materialize(dir, 0) {
+            Ok(r) => r,
+            Err(_) => return Ok(()),
+        };
+        let dst_dir = self.dst(&real);
+        fs::create_dir_all(&dst_dir)?;
+        for entry in fs::read_dir(&real)? {
+            let entry = entry?;
+            let ft = entry.file_type()?;
+            let dst = dst_dir.join(entry.file_name());
+            if ft.is_symlink() {
+                if fs::symlink_metadata(&dst).is_err() {
+                    symlink(fs::read_link(entry.path())?, &dst)?;
+                }
+            } else if ft.is_dir() {
+                fs::create_dir_all(&dst)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Lexical normalisation of an absolute path (`a/b/../c` -> `a/c`).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for c in path.components() {
+        match c {
+            Component::Normal(n) => out.push(n),
+            Component::ParentDir => {
+                out.pop();
+            }
+            _ => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,46 @@
+//! Probes: turn a `Source` into `Spec` facts; each one pushes notes instead of failing.
+//!
+//! Probes never render and never decide pass/fail; they only read (through `Source`) and
+//! parse (in pure `parse_*` functions next to them).
+
+pub mod cpu;
+pub mod drives;
+pub mod gpu;
+pub mod memory;
+pub mod smbios;
+pub mod system;
+
+use crate::source::Source;
+use crate::spec::{Notes, Spec, SCHEMA_VERSION};
+
+/// Gathers every fact about the machine behind `src` into one `Spec`.
+pub fn inventory(src: &Source) -> Spec {
+    let mut notes = Notes::default();
+    let mut sys = system::probe(src, &mut notes);
+    let cpu = cpu::probe(src, &mut notes);
+    sys.system.virtualization = system::detect_virtualization(src, &cpu, &sys.system);
+    let memory = memory::probe(src, &mut notes);
+    let drives = drives::probe(src, &mut notes);
+    let gpus = gpu::probe(src, &mut notes);
+    let mut notes = notes.0;
+    notes.sort();
+    notes.dedup();
+    Spec {
+        schema_version: SCHEMA_VERSION,
+        rigcheck_version: env!("CARGO_PKG_VERSION").to_string(),
+        captured_at: sys.captured_at,
+        hostname: sys.hostname,
+        source: if src.is_live() {
+            "live".into()
+        } else {
+            src.root().display().to_string()
+        },
+        system: sys.system,
+        os: sys.os,
+        cpu,
+        memory,
+        drives,
+        gpus,
+        notes,
+    }
+}

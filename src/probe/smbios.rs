@@ -1,0 +1,1 @@
+//! SMBIOS table parser: pure functions over the bytes of the entry point and DMI table.

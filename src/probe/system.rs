@@ -1,0 +1,351 @@
+//! System probe: DMI identity (/sys/class/dmi/id), os-release, kernel, hostname, capture time.
+
+use std::collections::BTreeMap;
+
+use crate::source::{Source, Unknown, CAPTURE_FILE};
+use crate::spec::{Cpu, Notes, Os, System};
+
+const DMI_ID: &str = "/sys/class/dmi/id";
+
+/// What the system probe returns: the `system` and `os` sections plus top-level facts.
+#[derive(Debug, Default)]
+pub struct SystemFacts {
+    pub system: System,
+    pub os: Os,
+    pub hostname: Option<String>,
+    pub captured_at: Option<String>,
+}
+
+/// The capture's own facts (`capture.json` in a sysroot).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct CaptureMeta {
+    /// RFC 3339 time of the capture.
+    pub captured_at: Option<String>,
+    /// `uname -m` of the captured machine.
+    pub arch: Option<String>,
+    /// rigcheck version that made the capture.
+    pub rigcheck_version: Option<String>,
+}
+
+/// Reads DMI identity, OS, kernel, hostname and the capture time.
+pub fn probe(src: &Source, notes: &mut Notes) -> SystemFacts {
+    let meta = read_capture_meta(src, notes);
+    let captured_at = if src.is_live() {
+        Some(now_rfc3339())
+    } else {
+        let t = meta.as_ref().and_then(|m| m.captured_at.clone());
+        if t.is_none() {
+            notes.add(
+                "captured_at",
+                "not recorded: this sysroot was not made by `rigcheck capture`",
+            );
+        }
+        t
+    };
+    let arch = if src.is_live() {
+        live_arch()
+    } else {
+        meta.and_then(|m| m.arch)
+    };
+    if arch.is_none() {
+        notes.add("os.arch", "not recorded: this sysroot has no capture.json");
+    }
+    let mut os = read_os_release(src, notes);
+    os.arch = arch;
+    os.kernel = notes.take("os.kernel", src.read_value("/proc/sys/kernel/osrelease"));
+    let hostname = notes.take("hostname", src.read_value("/proc/sys/kernel/hostname"));
+    SystemFacts {
+        system: read_dmi(src, notes),
+        os,
+        hostname,
+        captured_at,
+    }
+}
+
+/// Current time, RFC 3339 in UTC at second precision.
+pub fn now_rfc3339() -> String {
+    let ts = jiff::Timestamp::now();
+    ts.round(jiff::Unit::Second)
+        .map(|t| t.to_string())
+        .unwrap_or_else(|_| ts.to_string())
+}
+
+fn read_capture_meta(src: &Source, notes: &mut Notes) -> Option<CaptureMeta> {
+    if src.is_live() {
+        return None;
+    }
+    match src.recorded(CAPTURE_FILE) {
+        Ok(text) => match serde_json::from_str::<CaptureMeta>(&text) {
+            Ok(m) => Some(m),
+            Err(e) => {
+                notes.add(
+                    "captured_at",
+                    Unknown::unparsable(format!("/{CAPTURE_FILE}"), e.to_string()),
+                );
+                None
+            }
+        },
+        Err(Unknown::NotRecorded(_)) => None,
+        Err(e) => {
+            notes.add("captured_at", e);
+            None
+        }
+    }
+}
+
+/// `uname -m` of the running kernel.
+#[allow(unsafe_code)]
+pub fn live_arch() -> Option<String> {
+    // SAFETY: uname fills a zeroed utsname; `machine` is NUL-terminated by the kernel.
+    unsafe {
+        let mut u: libc::utsname = std::mem::zeroed();
+        if libc::uname(&mut u) != 0 {
+            return None;
+        }
+        let c = std::ffi::CStr::from_ptr(u.machine.as_ptr());
+        c.to_str().ok().map(str::to_string)
+    }
+}
+
+fn read_os_release(src: &Source, notes: &mut Notes) -> Os {
+    let text = match src.read_string("/etc/os-release") {
+        Ok(t) => Ok(t),
+        Err(Unknown::NotFound(_)) => src.read_string("/usr/lib/os-release"),
+        Err(e) => Err(e),
+    };
+    match text {
+        Ok(t) => {
+            let kv = parse_os_release(&t);
+            Os {
+                name: kv.get("NAME").cloned(),
+                version: kv.get("VERSION_ID").cloned(),
+                pretty_name: kv.get("PRETTY_NAME").cloned(),
+                ..Os::default()
+            }
+        }
+        Err(e) => {
+            notes.add("os.name", e);
+            Os::default()
+        }
+    }
+}
+
+/// Parses os-release(5): `KEY=value` lines, optional single or double quotes, `#` comments.
+pub fn parse_os_release(text: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((k, v)) = line.split_once('=') else {
+            continue;
+        };
+        let v = v.trim();
+        let v = v
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .or_else(|| v.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
+            .unwrap_or(v);
+        let v = v.replace("\\\"", "\"").replace("\\\\", "\\");
+        if !v.is_empty() {
+            out.insert(k.trim().to_string(), v);
+        }
+    }
+    out
+}
+
+/// Firmware placeholders that mean "not filled in" (dmidecode and lshw treat them alike).
+pub fn is_placeholder(value: &str) -> bool {
+    const PLACEHOLDERS: &[&str] = &[
+        "to be filled by o.e.m.",
+        "to be filled by oem",
+        "default string",
+        "system product name",
+        "system manufacturer",
+        "system version",
+        "system serial number",
+        "not specified",
+        "not applicable",
+        "none",
+        "o.e.m.",
+        "oem",
+        "0123456789",
+        "123456789",
+        "xxxxxxxxxx",
+        "--",
+    ];
+    let v = value.trim().to_ascii_lowercase();
+    v.is_empty() || PLACEHOLDERS.contains(&v.as_str()) || v.chars().all(|c| c == '0' || c == 'f')
+}
+
+fn read_dmi(src: &Source, notes: &mut Notes) -> System {
+    if !src.exists(DMI_ID) {
+        notes.add(
+            "system",
+            format!(
+                "{DMI_ID} is not present: no DMI/SMBIOS tables (virtual machine without \
+                 SMBIOS, or non-x86 firmware)"
+            ),
+        );
+        return System::default();
+    }
+    let mut field = |name: &str, file: &str| -> Option<String> {
+        let path = format!("{DMI_ID}/{file}");
+        match src.read_value(&path) {
+            Ok(v) if is_placeholder(&v) => {
+                if !v.is_empty() {
+                    notes.add(name, format!("firmware placeholder '{v}' in {path}"));
+                }
+                None
+            }
+            Ok(v) => Some(v),
+            Err(Unknown::NotFound(_)) => None,
+            Err(e @ Unknown::PermissionDenied(_)) => {
+                notes.add(name, format!("{e}; run rigcheck as root to read it"));
+                None
+            }
+            Err(e) => {
+                notes.add(name, e);
+                None
+            }
+        }
+    };
+    let chassis_code = field("system.chassis_type", "chassis_type");
+    System {
+        vendor: field("system.vendor", "sys_vendor"),
+        product: field("system.product", "product_name"),
+        version: field("system.version", "product_version"),
+        family: field("system.family", "product_family"),
+        sku: field("system.sku", "product_sku"),
+        serial: field("system.serial", "product_serial"),
+        uuid: field("system.uuid", "product_uuid"),
+        board_vendor: field("system.board_vendor", "board_vendor"),
+        board_name: field("system.board_name", "board_name"),
+        board_version: field("system.board_version", "board_version"),
+        board_serial: field("system.board_serial", "board_serial"),
+        bios_vendor: field("system.bios_vendor", "bios_vendor"),
+        bios_version: field("system.bios_version", "bios_version"),
+        bios_date: field("system.bios_date", "bios_date"),
+        chassis_type: chassis_code
+            .and_then(|c| c.parse::<u8>().ok())
+            .map(chassis_name),
+        virtualization: None,
+    }
+}
+
+/// SMBIOS 7.4.1 chassis type names (the kernel prints the decimal code).
+pub fn chassis_name(code: u8) -> String {
+    const NAMES: [&str; 37] = [
+        "",
+        "Other",
+        "Unknown",
+        "Desktop",
+        "Low Profile Desktop",
+        "Pizza Box",
+        "Mini Tower",
+        "Tower",
+        "Portable",
+        "Laptop",
+        "Notebook",
+        "Hand Held",
+        "Docking Station",
+        "All in One",
+        "Sub Notebook",
+        "Space-saving",
+        "Lunch Box",
+        "Main Server Chassis",
+        "Expansion Chassis",
+        "Sub Chassis",
+        "Bus Expansion Chassis",
+        "Peripheral Chassis",
+        "RAID Chassis",
+        "Rack Mount Chassis",
+        "Sealed-case PC",
+        "Multi-system",
+        "CompactPCI",
+        "AdvancedTCA",
+        "Blade",
+        "Blade Enclosure",
+        "Tablet",
+        "Convertible",
+        "Detachable",
+        "IoT Gateway",
+        "Embedded PC",
+        "Mini PC",
+        "Stick PC",
+    ];
+    match NAMES.get(usize::from(code & 0x7f)) {
+        Some(n) if !n.is_empty() => (*n).to_string(),
+        _ => format!("type {code}"),
+    }
+}
+
+/// Names the hypervisor when the CPU says it runs under one: CPUID leaf 0x40000000's
+/// signature (live or recorded), else the DMI vendor, else "unknown hypervisor".
+pub fn detect_virtualization(src: &Source, cpu: &Cpu, system: &System) -> Option<String> {
+    if !cpu.flags.iter().any(|f| f == "hypervisor") {
+        return None;
+    }
+    if let Ok([_, b, c, d]) = src.cpuid(0x4000_0000, 0) {
+        let bytes: Vec<u8> = [b, c, d].iter().flat_map(|r| r.to_le_bytes()).collect();
+        let sig = String::from_utf8_lossy(&bytes)
+            .trim_matches(char::from(0))
+            .trim()
+            .to_string();
+        let name = match sig.as_str() {
+            "KVMKVMKVM" => "KVM",
+            "Microsoft Hv" => "Microsoft Hyper-V",
+            "VMwareVMware" => "VMware",
+            "XenVMMXenVMM" => "Xen",
+            "TCGTCGTCGTCG" => "QEMU (TCG)",
+            "VBoxVBoxVBox" => "VirtualBox",
+            " lrpepyh  vr" | "lrpepyh  vr" => "Parallels",
+            "ACRNACRNACRN" => "ACRN",
+            "bhyve bhyve" => "bhyve",
+            _ if !sig.is_empty() => return Some(sig),
+            _ => "",
+        };
+        if !name.is_empty() {
+            return Some(name.to_string());
+        }
+    }
+    Some(
+        system
+            .vendor
+            .clone()
+            .unwrap_or_else(|| "unknown hypervisor".into()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn os_release_debian_12() {
+        let text = "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\n\
+                    VERSION_ID=\"12\"\nVERSION=\"12 (bookworm)\"\nID=debian\n";
+        let kv = parse_os_release(text);
+        assert_eq!(kv["PRETTY_NAME"], "Debian GNU/Linux 12 (bookworm)");
+        assert_eq!(kv["NAME"], "Debian GNU/Linux");
+        assert_eq!(kv["VERSION_ID"], "12");
+        assert_eq!(kv["ID"], "debian");
+    }
+
+    #[test]
+    fn placeholders_are_unknown() {
+        assert!(is_placeholder("To Be Filled By O.E.M."));
+        assert!(is_placeholder("Default string"));
+        assert!(is_placeholder("  "));
+        assert!(!is_placeholder("HP"));
+        assert!(!is_placeholder("Z8 G4 Workstation"));
+    }
+
+    #[test]
+    fn chassis_codes() {
+        assert_eq!(chassis_name(7), "Tower");
+        assert_eq!(chassis_name(0x80 | 23), "Rack Mount Chassis");
+        assert_eq!(chassis_name(99), "type 99");
+    }
+}

@@ -1,0 +1,434 @@
+//! Builds the sections and rows shared by the table and Markdown renderers.
+
+use crate::render::{bytes_bin, bytes_dec, mhz, show, show_str};
+use crate::spec::{Gpu, Spec};
+
+/// A titled block: key/value fields, then zero or more grids.
+#[derive(Debug, Clone)]
+pub struct Section {
+    pub title: String,
+    pub fields: Vec<(String, String)>,
+    pub grids: Vec<Grid>,
+}
+
+/// A table with a header row.
+#[derive(Debug, Clone)]
+pub struct Grid {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Section {
+    fn new(title: impl Into<String>) -> Self {
+        Section {
+            title: title.into(),
+            fields: Vec::new(),
+            grids: Vec::new(),
+        }
+    }
+
+    fn field(&mut self, k: &str, v: String) -> &mut Self {
+        self.fields.push((k.to_string(), v));
+        self
+    }
+}
+
+impl Grid {
+    /// A grid with the given header.
+    pub fn new(header: &[&str]) -> Self {
+        Grid {
+            header: header.iter().map(|s| s.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+}
+
+/// The one-line title of a report.
+pub fn title(spec: &Spec) -> String {
+    let host = spec
+        .hostname
+        .clone()
+        .unwrap_or_else(|| "unknown host".into());
+    let when = spec
+        .captured_at
+        .clone()
+        .unwrap_or_else(|| "time not recorded".into());
+    format!("rigcheck {} · {host} · {when}", spec.rigcheck_version)
+}
+
+/// All sections of an inventory report, in reading order.
+pub fn sections(spec: &Spec) -> Vec<Section> {
+    let mut out = vec![system(spec), cpu(spec), memory(spec), drives(spec)];
+    out.extend(gpus(spec));
+    if !spec.notes.is_empty() {
+        let mut s = Section::new("Notes");
+        let mut g = Grid::new(&["Field", "Why"]);
+        for n in &spec.notes {
+            g.rows.push(vec![n.field.clone(), n.reason.clone()]);
+        }
+        s.grids.push(g);
+        out.push(s);
+    }
+    out
+}
+
+fn system(spec: &Spec) -> Section {
+    let s = &spec.system;
+    let mut sec = Section::new("System");
+    let product = match (&s.vendor, &s.product) {
+        (Some(v), Some(p)) => format!("{v} {p}"),
+        (None, Some(p)) => p.clone(),
+        (Some(v), None) => v.clone(),
+        (None, None) => show_str(&None),
+    };
+    sec.field("Host", show_str(&spec.hostname))
+        .field("Product", product)
+        .field("Serial", show_str(&s.serial))
+        .field(
+            "Board",
+            join_opt(&[&s.board_vendor, &s.board_name, &s.board_version]),
+        )
+        .field(
+            "BIOS",
+            join_opt(&[&s.bios_vendor, &s.bios_version, &s.bios_date]),
+        )
+        .field("Chassis", show_str(&s.chassis_type));
+    if let Some(v) = &s.virtualization {
+        sec.field("Virtual machine", v.clone());
+    }
+    let os = &spec.os;
+    sec.field(
+        "OS",
+        show_str(&os.pretty_name.clone().or_else(|| os.name.clone())),
+    )
+    .field("Kernel", show_str(&os.kernel))
+    .field("Architecture", show_str(&os.arch))
+    .field("Captured", show_str(&spec.captured_at));
+    sec
+}
+
+fn join_opt(parts: &[&Option<String>]) -> String {
+    let v: Vec<&str> = parts.iter().filter_map(|p| p.as_deref()).collect();
+    if v.is_empty() {
+        show_str(&None)
+    } else {
+        v.join(" ")
+    }
+}
+
+fn cpu(spec: &Spec) -> Section {
+    let c = &spec.cpu;
+    let mut sec = Section::new("CPU");
+    let base = match (&c.base_mhz, &c.base_mhz_source) {
+        (Some(b), Some(src)) => format!("{} (from {src})", mhz(*b)),
+        (b, _) => show(*b, mhz),
+    };
+    sec.field("Model", show_str(&c.model))
+        .field("Vendor", show_str(&c.vendor))
+        .field("Sockets", show(c.sockets, |v| v.to_string()))
+        .field("Cores", show(c.cores, |v| v.to_string()))
+        .field(
+            "Cores per socket",
+            show(c.cores_per_socket, |v| v.to_string()),
+        )
+        .field("Threads", show(c.threads, |v| v.to_string()))
+        .field(
+            "Threads per core",
+            show(c.threads_per_core, |v| v.to_string()),
+        )
+        .field("Online", show_str(&c.online));
+    if let Some(off) = &c.offline {
+        sec.field("Offline", off.clone());
+    }
+    sec.field("Base clock", base)
+        .field("Max clock", show(c.max_mhz, mhz))
+        .field("Min clock", show(c.min_mhz, mhz));
+    if c.scaling_driver.is_some() || c.governor.is_some() {
+        sec.field(
+            "Frequency driver",
+            join_opt(&[&c.scaling_driver, &c.governor]),
+        );
+    }
+    sec.field(
+        "ISA",
+        if c.isa.is_empty() {
+            show_str(&None)
+        } else {
+            c.isa.join(" ")
+        },
+    );
+    if let Some(f) = c.fma_units {
+        sec.field("AVX-512 FMA units", f.to_string());
+    }
+    if let Some(g) = c.peak_fp64_gflops {
+        sec.field("Peak FP64", format!("{g:.0} GFLOPS (at base clock)"));
+    }
+    if !c.core_types.is_empty() {
+        let mut g = Grid::new(&["Core type", "Cores", "Threads", "Max clock"]);
+        for t in &c.core_types {
+            g.rows.push(vec![
+                t.name.clone(),
+                t.cores.to_string(),
+                t.threads.to_string(),
+                show(t.max_mhz, mhz),
+            ]);
+        }
+        sec.grids.push(g);
+    }
+    if !c.caches.is_empty() {
+        let mut g = Grid::new(&["Cache", "Size", "Instances", "Total"]);
+        for k in &c.caches {
+            let name = match k.kind.as_str() {
+                "data" => format!("L{}d", k.level),
+                "instruction" => format!("L{}i", k.level),
+                _ => format!("L{}", k.level),
+            };
+            g.rows.push(vec![
+                name,
+                bytes_bin(k.size_bytes),
+                k.instances.to_string(),
+                bytes_bin(k.total_bytes),
+            ]);
+        }
+        sec.grids.push(g);
+    }
+    if !c.numa_nodes.is_empty() {
+        let mut g = Grid::new(&["NUMA node", "CPUs", "Memory"]);
+        for n in &c.numa_nodes {
+            g.rows.push(vec![
+                n.id.to_string(),
+                n.cpus.clone(),
+                show(n.memory_bytes, bytes_bin),
+            ]);
+        }
+        sec.grids.push(g);
+    }
+    sec
+}
+
+fn memory(spec: &Spec) -> Section {
+    let m = &spec.memory;
+    let mut sec = Section::new("Memory");
+    let total = match (&m.total_bytes, &m.total_source) {
+        (Some(t), Some(src)) => format!("{} (from {src})", bytes_bin(*t)),
+        (t, _) => show(*t, bytes_bin),
+    };
+    sec.field("Installed", total)
+        .field("Usable (MemTotal)", show(m.usable_bytes, bytes_bin));
+    let slots = match m.slot_count {
+        Some(n) => format!("{} of {n} populated", m.dimms.len()),
+        None if m.dimms.is_empty() => show_str(&None),
+        None => format!("{} populated", m.dimms.len()),
+    };
+    sec.field("DIMM slots", slots);
+    if !m.dimms.is_empty() {
+        let mut g = Grid::new(&[
+            "Slot",
+            "Size",
+            "Type",
+            "Speed",
+            "Manufacturer",
+            "Part number",
+        ]);
+        for d in &m.dimms {
+            let speed = match (d.speed_mts, d.configured_speed_mts) {
+                (Some(s), Some(c)) if s != c => format!("{c} MT/s (rated {s})"),
+                (Some(s), _) | (None, Some(s)) => format!("{s} MT/s"),
+                (None, None) => show_str(&None),
+            };
+            g.rows.push(vec![
+                d.locator.clone(),
+                show(d.size_bytes, bytes_bin),
+                show_str(&d.kind),
+                speed,
+                show_str(&d.manufacturer),
+                show_str(&d.part_number),
+            ]);
+        }
+        sec.grids.push(g);
+    }
+    if !m.empty_slots.is_empty() {
+        sec.field("Empty slots", m.empty_slots.join(", "));
+    }
+    sec
+}
+
+fn drives(spec: &Spec) -> Section {
+    let mut sec = Section::new("Drives");
+    if spec.drives.is_empty() {
+        sec.field("Drives", "none found".into());
+        return sec;
+    }
+    let mut g = Grid::new(&["Name", "Model", "Size", "Kind", "Transport", "Serial"]);
+    for d in &spec.drives {
+        g.rows.push(vec![
+            d.name.clone(),
+            show_str(&d.model),
+            show(d.size_bytes, |b| {
+                format!("{} ({})", bytes_dec(b), bytes_bin(b))
+            }),
+            show_str(&d.kind),
+            show_str(&d.transport),
+            show_str(&d.serial),
+        ]);
+    }
+    sec.grids.push(g);
+    sec
+}
+
+fn gpus(spec: &Spec) -> Vec<Section> {
+    if spec.gpus.is_empty() {
+        let mut sec = Section::new("GPUs");
+        sec.field("NVIDIA GPUs", "none found".into());
+        return vec![sec];
+    }
+    spec.gpus
+        .iter()
+        .enumerate()
+        .map(|(i, g)| gpu(i, g))
+        .collect()
+}
+
+fn gpu(i: usize, g: &Gpu) -> Section {
+    let title = format!(
+        "GPU {} · {}",
+        g.index.unwrap_or(i as u32),
+        show_str(&g.name)
+    );
+    let mut sec = Section::new(title);
+    let num = |v: Option<u32>| show(v, |n| n.to_string());
+    let tf = |v: Option<f64>| show(v, |t| format!("{t:.1} TFLOPS"));
+    let link = |gen: Option<u32>, w: Option<u32>| match (gen, w) {
+        (Some(g), Some(w)) => format!("Gen{g} x{w}"),
+        (None, Some(w)) => format!("x{w}"),
+        (Some(g), None) => format!("Gen{g}"),
+        (None, None) => show_str(&None),
+    };
+    sec.field("PCI address", show_str(&g.pci_address))
+        .field("Architecture", show_str(&g.architecture))
+        .field("Compute capability", show_str(&g.compute_capability))
+        .field("SMs", num(g.sm_count))
+        .field("CUDA cores", num(g.cuda_cores))
+        .field(
+            "Tensor cores",
+            match (g.tensor_cores, g.tensor_core_generation) {
+                (Some(0), _) => "none".into(),
+                (Some(t), Some(gen)) => format!("{t} ({})", ordinal_gen(gen)),
+                (t, _) => num(t),
+            },
+        )
+        .field("Memory", show(g.vram_bytes, bytes_bin))
+        .field(
+            "Memory bus",
+            show(g.memory_bus_width_bits, |b| format!("{b}-bit")),
+        )
+        .field(
+            "Memory bandwidth",
+            show(g.memory_bandwidth_bytes_per_s, |b| {
+                format!("{:.0} GB/s", b as f64 / 1e9)
+            }),
+        )
+        .field("Max SM clock", show(g.max_sm_clock_mhz, mhz))
+        .field("Max memory clock", show(g.max_memory_clock_mhz, mhz))
+        .field("FP32 peak", tf(g.fp32_tflops))
+        .field("FP16 Tensor peak (dense)", tf(g.fp16_tensor_tflops));
+    if g.fp16_tensor_fp32_acc_tflops.is_some()
+        && g.fp16_tensor_fp32_acc_tflops != g.fp16_tensor_tflops
+    {
+        sec.field(
+            "FP16 Tensor, FP32 accumulate",
+            tf(g.fp16_tensor_fp32_acc_tflops),
+        );
+    }
+    sec.field("PCIe link (now)", link(g.pcie.gen, g.pcie.width))
+        .field("PCIe link (max)", link(g.pcie.max_gen, g.pcie.max_width))
+        .field("NUMA node", show(g.numa_node, |n| n.to_string()))
+        .field("Local CPUs", show_str(&g.local_cpus))
+        .field("UUID", show_str(&g.uuid))
+        .field("Serial", show_str(&g.serial))
+        .field("Board part number", show_str(&g.board_part_number))
+        .field("VBIOS", show_str(&g.vbios_version))
+        .field(
+            "Driver / CUDA",
+            join_opt(&[&g.driver_version, &g.cuda_version]),
+        );
+    if let Some(m) = g.mig_enabled {
+        sec.field(
+            "MIG",
+            if m {
+                "enabled".into()
+            } else {
+                "disabled".into()
+            },
+        );
+    }
+    let s = &g.state;
+    sec.field("Temperature", show(s.temperature_c, |t| format!("{t} °C")))
+        .field("Fan", show(s.fan_percent, |f| format!("{f} %")))
+        .field(
+            "Power",
+            match (s.power_draw_w, s.power_limit_w) {
+                (Some(d), Some(l)) => format!("{d:.0} W of {l:.0} W"),
+                (d, _) => show(d, |d| format!("{d:.0} W")),
+            },
+        )
+        .field(
+            "Utilisation",
+            show(s.utilization_percent, |u| format!("{u} %")),
+        )
+        .field("Memory used", show(s.memory_used_bytes, bytes_bin))
+        .field("Persistence mode", show(s.persistence_mode, on_off))
+        .field(
+            "ECC",
+            match (
+                s.ecc_enabled,
+                s.ecc_errors_corrected,
+                s.ecc_errors_uncorrected,
+            ) {
+                (Some(true), c, u) => format!(
+                    "on, {} corrected, {} uncorrected",
+                    show(c, |n| n.to_string()),
+                    show(u, |n| n.to_string())
+                ),
+                (e, _, _) => show(e, on_off),
+            },
+        )
+        .field(
+            "Throttle reasons",
+            show(s.throttle_reasons.clone(), |r| {
+                if r.is_empty() {
+                    "none".into()
+                } else {
+                    r.join(", ")
+                }
+            }),
+        )
+        .field(
+            "Compute processes",
+            show(s.compute_processes.as_ref(), |p| {
+                if p.is_empty() {
+                    "none".into()
+                } else {
+                    p.iter()
+                        .map(|p| p.pid.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            }),
+        );
+    sec
+}
+
+fn on_off(b: bool) -> String {
+    if b { "on" } else { "off" }.to_string()
+}
+
+fn ordinal_gen(gen: u32) -> String {
+    let suffix = match gen {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{gen}{suffix} gen")
+}

@@ -1,0 +1,47 @@
+//! Table renderer: sections as aligned text tables (tabled), titles bold when coloured.
+
+use std::io::{self, Write};
+
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+use crate::render::report::{Grid, Section};
+
+/// Writes sections as text tables.
+pub fn write(sections: &[Section], color: bool, out: &mut dyn Write) -> io::Result<()> {
+    for (i, s) in sections.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        if color {
+            writeln!(out, "\x1b[1m{}\x1b[0m", s.title)?;
+        } else {
+            writeln!(out, "{}", s.title)?;
+        }
+        if !s.fields.is_empty() {
+            let mut b = Builder::default();
+            for (k, v) in &s.fields {
+                b.push_record([format!("  {k}"), v.clone()]);
+            }
+            let mut t = b.build();
+            t.with(Style::blank());
+            writeln!(out, "{t}")?;
+        }
+        for g in &s.grids {
+            writeln!(out, "{}", grid(g))?;
+        }
+    }
+    Ok(())
+}
+
+/// One grid as a bordered table.
+pub fn grid(g: &Grid) -> String {
+    let mut b = Builder::default();
+    b.push_record(g.header.clone());
+    for r in &g.rows {
+        b.push_record(r.clone());
+    }
+    let mut t = b.build();
+    t.with(Style::sharp());
+    t.to_string()
+}

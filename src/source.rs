@@ -1,0 +1,672 @@
+//! `Source`: the only reader of /proc, /sys and recorded answers, live or under a sysroot.
+//!
+//! Every probe reads through one `Source`. Live, paths are read as they are. With
+//! `--sysroot DIR` every path is resolved *inside* DIR, the way a chroot would: absolute
+//! symlinks restart at DIR, `..` never climbs above it, and loops end after 40 links, so a
+//! capture sent by a stranger can neither point us at the host's `/etc/shadow` nor hang us.
+//! Only regular files are opened under a sysroot (a FIFO or device node would block), and
+//! every read is bounded. In capture mode the source also remembers what it read, so
+//! `rigcheck capture` can copy exactly those files (the bytes the probes saw, not a re-read).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Component, Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Mutex;
+
+/// Largest file we read. `/proc/cpuinfo` of a 1024-CPU machine is about 1.5 MiB; anything
+/// far past that is not a kernel file and is cut off with a note rather than read whole.
+pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Most symlinks followed while resolving one path (the kernel's own limit is 40).
+const MAX_SYMLINKS: usize = 40;
+
+/// Why a fact could not be read. Each variant names the path so a note can tell the user
+/// exactly what to fix ("run as root", "file is not there on this kernel").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unknown {
+    /// The file exists but this user may not read it (0400 files in sysfs).
+    PermissionDenied(PathBuf),
+    /// The file is not there: absent feature, VM, old kernel, or not captured.
+    NotFound(PathBuf),
+    /// The file was read but its text is not what the kernel writes there.
+    Unparsable { path: PathBuf, detail: String },
+    /// A replayed sysroot holds no recorded answer for a live-only fact.
+    NotRecorded(&'static str),
+    /// NVML could not be used (library missing, driver not loaded, ...).
+    NvmlUnavailable(String),
+    /// A sysroot entry we refuse to open: FIFO, device, symlink out of the root, loop.
+    Refused { path: PathBuf, detail: String },
+    /// Any other I/O error, with the OS text.
+    Io { path: PathBuf, detail: String },
+}
+
+impl fmt::Display for Unknown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unknown::PermissionDenied(p) => {
+                write!(f, "needs root: {} is readable by root only", p.display())
+            }
+            Unknown::NotFound(p) => write!(f, "{} is not present", p.display()),
+            Unknown::Unparsable { path, detail } => {
+                write!(f, "cannot parse {}: {detail}", path.display())
+            }
+            Unknown::NotRecorded(what) => write!(f, "not recorded in this sysroot: {what}"),
+            Unknown::NvmlUnavailable(why) => write!(f, "NVML unavailable: {why}"),
+            Unknown::Refused { path, detail } => {
+                write!(f, "refused to read {}: {detail}", path.display())
+            }
+            Unknown::Io { path, detail } => write!(f, "cannot read {}: {detail}", path.display()),
+        }
+    }
+}
+
+impl Unknown {
+    /// Builds an `Unparsable` for `path` with a short description of the bad text.
+    pub fn unparsable(path: impl Into<PathBuf>, detail: impl Into<String>) -> Self {
+        Unknown::Unparsable {
+            path: path.into(),
+            detail: detail.into(),
+        }
+    }
+
+    /// True when the fact is simply absent (as opposed to unreadable or malformed).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, Unknown::NotFound(_))
+    }
+}
+
+/// What a capture must reproduce: file contents as read, directory listings, symlinks.
+#[derive(Debug, Default)]
+pub struct Recording {
+    /// Files read, by absolute path, with the exact bytes the probes saw.
+    pub files: BTreeMap<PathBuf, Vec<u8>>,
+    /// Directories listed, by absolute path.
+    pub dirs: BTreeSet<PathBuf>,
+    /// Paths whose symlink chain a probe followed (`canonical`, `read_link`).
+    pub links: BTreeSet<PathBuf>,
+    /// Files a probe asked for that were missing or unreadable; recorded so a capture
+    /// can say what it could not take (e.g. root-only files when not root).
+    pub unreadable: BTreeMap<PathBuf, String>,
+    /// Recorded answers of live-only APIs, by file name (`nvml.json`, `host.json`).
+    pub answers: BTreeMap<String, String>,
+}
+
+/// One root for every read: the live host, or a recorded sysroot.
+pub struct Source {
+    root: PathBuf,
+    live: bool,
+    recording: Option<Mutex<Recording>>,
+    /// Resolved real paths of directories already walked under a sysroot; sysfs paths share
+    /// long prefixes (`/sys/devices/system/cpu/cpuN/...`), so this keeps replay fast.
+    resolved: Mutex<HashMap<PathBuf, PathBuf>>,
+    /// CPUID answers: executed and remembered live, loaded from `cpuid.json` in replay.
+    cpuid: Mutex<Option<CpuidTable>>,
+}
+
+/// CPUID results keyed by (leaf, subleaf), as `[eax, ebx, ecx, edx]`.
+pub type CpuidTable = BTreeMap<(u32, u32), [u32; 4]>;
+
+/// Name of the recorded CPUID answers inside a sysroot.
+pub const CPUID_FILE: &str = "cpuid.json";
+/// Name of the capture's own facts (time, version, architecture) inside a sysroot.
+pub const CAPTURE_FILE: &str = "capture.json";
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Source")
+            .field("root", &self.root)
+            .field("live", &self.live)
+            .finish()
+    }
+}
+
+impl Source {
+    /// The live host: paths are read as they are, and CPUID/NVML may be used.
+    pub fn live() -> Self {
+        Source {
+            root: PathBuf::from("/"),
+            live: true,
+            recording: None,
+            resolved: Mutex::new(HashMap::new()),
+            cpuid: Mutex::new(None),
+        }
+    }
+
+    /// The live host, remembering every read so `capture` can copy it.
+    pub fn live_recording() -> Self {
+        let mut s = Source::live();
+        s.recording = Some(Mutex::new(Recording::default()));
+        s
+    }
+
+    /// A recorded machine under `root`; nothing live is touched.
+    pub fn sysroot(root: impl Into<PathBuf>) -> Self {
+        Source {
+            root: root.into(),
+            live: false,
+            recording: None,
+            resolved: Mutex::new(HashMap::new()),
+            cpuid: Mutex::new(None),
+        }
+    }
+
+    /// True for the live host; live-only facts (CPUID, NVML, syscalls) check this.
+    pub fn is_live(&self) -> bool {
+        self.live
+    }
+
+    /// The sysroot directory (`/` when live).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Takes the recording made so far (capture mode only).
+    pub fn take_recording(&self) -> Option<Recording> {
+        let m = self.recording.as_ref()?;
+        let mut guard = m.lock().unwrap_or_else(|e| e.into_inner());
+        Some(std::mem::take(&mut *guard))
+    }
+
+    /// True while capturing: live-only probes then also store their answers.
+    pub fn is_recording(&self) -> bool {
+        self.recording.is_some()
+    }
+
+    /// Stores the recorded answers of a live-only API (capture mode; no-op otherwise).
+    pub fn store_answer(&self, name: &str, text: String) {
+        self.record(|r| {
+            r.answers.insert(name.to_string(), text);
+        });
+    }
+
+    fn record(&self, f: impl FnOnce(&mut Recording)) {
+        if let Some(m) = &self.recording {
+            let mut guard = m.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut guard);
+        }
+    }
+
+    /// Runs (live) or looks up (replay) one CPUID leaf. Live answers are remembered so a
+    /// capture can write them to `cpuid.json`; in replay nothing is executed.
+    pub fn cpuid(&self, leaf: u32, subleaf: u32) -> Result<[u32; 4], Unknown> {
+        let mut guard = self.cpuid.lock().unwrap_or_else(|e| e.into_inner());
+        if self.live {
+            let table = guard.get_or_insert_with(BTreeMap::new);
+            if let Some(v) = table.get(&(leaf, subleaf)) {
+                return Ok(*v);
+            }
+            let v = native_cpuid(leaf, subleaf)?;
+            table.insert((leaf, subleaf), v);
+            return Ok(v);
+        }
+        if guard.is_none() {
+            *guard = Some(self.load_cpuid()?);
+        }
+        guard
+            .as_ref()
+            .and_then(|t| t.get(&(leaf, subleaf)).copied())
+            .ok_or(Unknown::NotRecorded("CPUID leaf"))
+    }
+
+    /// True when CPUID answers are available (live x86, or a sysroot with `cpuid.json`).
+    pub fn has_cpuid(&self) -> bool {
+        if self.live {
+            return cfg!(any(target_arch = "x86", target_arch = "x86_64"));
+        }
+        self.cpuid(0, 0).is_ok()
+    }
+
+    /// The CPUID answers used so far (live), for `capture`.
+    pub fn cpuid_answers(&self) -> CpuidTable {
+        self.cpuid
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .unwrap_or_default()
+    }
+
+    fn load_cpuid(&self) -> Result<CpuidTable, Unknown> {
+        let path = Path::new("/").join(CPUID_FILE);
+        let text = self.read_string(&path).map_err(|e| match e {
+            Unknown::NotFound(_) => Unknown::NotRecorded("cpuid.json (CPUID answers)"),
+            other => other,
+        })?;
+        parse_cpuid_json(&text).map_err(|d| Unknown::unparsable(&path, d))
+    }
+
+    /// Reads a recorded-answer file at the top of the sysroot (`nvml.json`, `capture.json`).
+    /// Live there is no such file: the caller asks the live API instead.
+    pub fn recorded(&self, name: &'static str) -> Result<String, Unknown> {
+        if self.live {
+            return Err(Unknown::NotRecorded(name));
+        }
+        self.read_string(Path::new("/").join(name))
+            .map_err(|e| match e {
+                Unknown::NotFound(_) => Unknown::NotRecorded(name),
+                other => other,
+            })
+    }
+
+    /// Reads a whole file (bounded by `MAX_READ_BYTES`) as bytes.
+    pub fn read_bytes(&self, path: impl AsRef<Path>) -> Result<Vec<u8>, Unknown> {
+        let path = path.as_ref();
+        let result = self.read_bytes_inner(path);
+        match &result {
+            Ok(bytes) => self.record(|r| {
+                r.files.insert(path.to_path_buf(), bytes.clone());
+            }),
+            Err(e) => self.record(|r| {
+                r.unreadable.insert(path.to_path_buf(), e.to_string());
+            }),
+        }
+        result
+    }
+
+    fn read_bytes_inner(&self, path: &Path) -> Result<Vec<u8>, Unknown> {
+        let real = self.resolve(path, true)?;
+        if !self.live {
+            // Under a sysroot only plain files are opened: a FIFO or a device node
+            // would block or read forever.
+            let meta = fs::metadata(&real).map_err(|e| io_unknown(path, &e))?;
+            if !meta.is_file() {
+                let kind = if meta.is_dir() {
+                    "a directory"
+                } else {
+                    "not a regular file"
+                };
+                return Err(Unknown::Refused {
+                    path: path.to_path_buf(),
+                    detail: kind.into(),
+                });
+            }
+        }
+        let file = fs::File::open(&real).map_err(|e| io_unknown(path, &e))?;
+        let mut buf = Vec::new();
+        file.take(MAX_READ_BYTES + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| io_unknown(path, &e))?;
+        if buf.len() as u64 > MAX_READ_BYTES {
+            return Err(Unknown::Refused {
+                path: path.to_path_buf(),
+                detail: format!("larger than {} MiB", MAX_READ_BYTES / (1024 * 1024)),
+            });
+        }
+        Ok(buf)
+    }
+
+    /// Reads a text file; invalid UTF-8 is replaced, so garbage reaches the parser and
+    /// becomes an `Unparsable` note there instead of an I/O error here.
+    pub fn read_string(&self, path: impl AsRef<Path>) -> Result<String, Unknown> {
+        let bytes = self.read_bytes(path)?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })
+    }
+
+    /// Reads a one-value sysfs file: trimmed of the trailing newline and space padding.
+    pub fn read_value(&self, path: impl AsRef<Path>) -> Result<String, Unknown> {
+        Ok(self.read_string(path)?.trim().to_string())
+    }
+
+    /// Reads a one-value file and parses it; the error names the file and the bad text.
+    pub fn read_parse<T: FromStr>(&self, path: impl AsRef<Path>) -> Result<T, Unknown> {
+        let path = path.as_ref();
+        let text = self.read_value(path)?;
+        text.parse::<T>()
+            .map_err(|_| Unknown::unparsable(path, format!("'{}'", clip(&text))))
+    }
+
+    /// Reads a one-value file that may be absent: `Ok(None)` when not there.
+    pub fn read_optional(&self, path: impl AsRef<Path>) -> Result<Option<String>, Unknown> {
+        match self.read_value(path) {
+            Ok(v) => Ok(Some(v)),
+            Err(Unknown::NotFound(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// True if the path exists (following symlinks inside the root).
+    pub fn exists(&self, path: impl AsRef<Path>) -> bool {
+        match self.resolve(path.as_ref(), true) {
+            Ok(real) => fs::metadata(real).is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    /// Lists a directory's entry names, sorted.
+    pub fn read_dir(&self, path: impl AsRef<Path>) -> Result<Vec<String>, Unknown> {
+        let path = path.as_ref();
+        let real = self.resolve(path, true)?;
+        let rd = fs::read_dir(&real).map_err(|e| io_unknown(path, &e))?;
+        let mut names: Vec<String> = rd
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        self.record(|r| {
+            r.dirs.insert(path.to_path_buf());
+        });
+        Ok(names)
+    }
+
+    /// Reads a symlink's target as written (not resolved).
+    pub fn read_link(&self, path: impl AsRef<Path>) -> Result<PathBuf, Unknown> {
+        let path = path.as_ref();
+        let real = self.resolve(path, false)?;
+        let target = fs::read_link(&real).map_err(|e| io_unknown(path, &e))?;
+        self.record(|r| {
+            r.links.insert(path.to_path_buf());
+        });
+        Ok(target)
+    }
+
+    /// Resolves every symlink in `path` and returns the canonical path as seen from inside
+    /// the root (`readlink -f`), e.g. `/sys/block/vda` -> `/sys/devices/pci0000:00/.../vda`.
+    pub fn canonical(&self, path: impl AsRef<Path>) -> Result<PathBuf, Unknown> {
+        let path = path.as_ref();
+        let out = if self.live {
+            fs::canonicalize(path).map_err(|e| io_unknown(path, &e))?
+        } else {
+            let real = self.resolve(path, true)?;
+            let inside = real
+                .strip_prefix(&self.root)
+                .map_err(|_| Unknown::Refused {
+                    path: path.to_path_buf(),
+                    detail: "resolves outside the sysroot".into(),
+                })?;
+            Path::new("/").join(inside)
+        };
+        self.record(|r| {
+            r.links.insert(path.to_path_buf());
+        });
+        Ok(out)
+    }
+
+    /// Maps a path to the host path to open. Live: the path itself. Under a sysroot: a
+    /// chroot-style walk that keeps every step inside the root.
+    fn resolve(&self, path: &Path, follow_last: bool) -> Result<PathBuf, Unknown> {
+        if self.live {
+            return Ok(path.to_path_buf());
+        }
+        let rel = lexical_inside(path);
+        if let Some(parent) = rel.parent() {
+            let dir = self.resolve_dir(parent, path)?;
+            let Some(name) = rel.file_name() else {
+                return Ok(dir);
+            };
+            let mut links = 0;
+            self.walk(dir, Path::new(name), follow_last, &mut links, path)
+        } else {
+            Ok(self.root.clone())
+        }
+    }
+
+    /// Resolves a directory path (relative to the root), cached.
+    fn resolve_dir(&self, rel: &Path, orig: &Path) -> Result<PathBuf, Unknown> {
+        if rel.as_os_str().is_empty() {
+            return Ok(self.root.clone());
+        }
+        if let Some(hit) = self.cache_get(rel) {
+            return Ok(hit);
+        }
+        let mut links = 0;
+        let real = self.walk(self.root.clone(), rel, true, &mut links, orig)?;
+        self.resolved
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(rel.into(), real.clone());
+        Ok(real)
+    }
+
+    fn cache_get(&self, rel: &Path) -> Option<PathBuf> {
+        self.resolved
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(rel)
+            .cloned()
+    }
+
+    /// Walks `rel` from the already-resolved host directory `base`, following symlinks
+    /// with the sysroot as `/`.
+    fn walk(
+        &self,
+        base: PathBuf,
+        rel: &Path,
+        follow_last: bool,
+        links: &mut usize,
+        orig: &Path,
+    ) -> Result<PathBuf, Unknown> {
+        let mut cur = base;
+        let comps: Vec<_> = rel.components().collect();
+        for (i, comp) in comps.iter().enumerate() {
+            let last = i + 1 == comps.len();
+            match comp {
+                Component::Normal(name) => {
+                    let next = cur.join(name);
+                    let meta = match fs::symlink_metadata(&next) {
+                        Ok(m) => m,
+                        Err(e) => return Err(io_unknown(orig, &e)),
+                    };
+                    if meta.file_type().is_symlink() && (!last || follow_last) {
+                        *links += 1;
+                        if *links > MAX_SYMLINKS {
+                            return Err(Unknown::Refused {
+                                path: orig.to_path_buf(),
+                                detail: "too many levels of symbolic links".into(),
+                            });
+                        }
+                        let target = fs::read_link(&next).map_err(|e| io_unknown(orig, &e))?;
+                        let start = if target.is_absolute() {
+                            self.root.clone()
+                        } else {
+                            cur.clone()
+                        };
+                        // Clamp `..` at the root: normalise the target relative to `start`.
+                        let start_rel = start.strip_prefix(&self.root).unwrap_or(Path::new(""));
+                        let joined = lexical_inside(&Path::new("/").join(start_rel).join(&target));
+                        cur = self.walk(self.root.clone(), &joined, true, links, orig)?;
+                    } else {
+                        cur = next;
+                    }
+                }
+                Component::ParentDir => {
+                    if cur != self.root {
+                        cur.pop();
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(cur)
+    }
+}
+
+/// Executes CPUID. Only x86 has it; elsewhere the fact is unknown.
+fn native_cpuid(leaf: u32, subleaf: u32) -> Result<[u32; 4], Unknown> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // CPUID exists on every x86_64 CPU and has no side effects (a safe intrinsic).
+        let r = std::arch::x86_64::__cpuid_count(leaf, subleaf);
+        Ok([r.eax, r.ebx, r.ecx, r.edx])
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (leaf, subleaf);
+        Err(Unknown::NotRecorded("CPUID exists only on x86"))
+    }
+}
+
+/// Parses `cpuid.json`: `{"leaves": {"0x00000016.0x0": ["0x00000c1c", ...]}}`.
+pub fn parse_cpuid_json(text: &str) -> Result<CpuidTable, String> {
+    #[derive(serde::Deserialize)]
+    struct File {
+        leaves: BTreeMap<String, [String; 4]>,
+    }
+    let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let hex = |s: &str| {
+        u32::from_str_radix(s.trim_start_matches("0x"), 16)
+            .map_err(|_| format!("bad hex '{}'", clip(s)))
+    };
+    let mut out = CpuidTable::new();
+    for (key, regs) in file.leaves {
+        let (leaf, sub) = key
+            .split_once('.')
+            .ok_or_else(|| format!("bad key '{}'", clip(&key)))?;
+        let v = [
+            hex(&regs[0])?,
+            hex(&regs[1])?,
+            hex(&regs[2])?,
+            hex(&regs[3])?,
+        ];
+        out.insert((hex(leaf)?, hex(sub)?), v);
+    }
+    Ok(out)
+}
+
+/// Writes `cpuid.json` in the format `parse_cpuid_json` reads.
+pub fn format_cpuid_json(table: &CpuidTable) -> String {
+    let leaves: BTreeMap<String, [String; 4]> = table
+        .iter()
+        .map(|((l, s), r)| {
+            (
+                format!("0x{l:08x}.0x{s:x}"),
+                r.map(|x| format!("0x{x:08x}")),
+            )
+        })
+        .collect();
+    let v = serde_json::json!({ "leaves": leaves });
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
+
+/// Normalises an absolute path lexically and returns it relative to `/`, with `..` clamped
+/// at the top (so `/../../etc` is `etc`).
+fn lexical_inside(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for comp in path.components() {
+        match comp {
+            Component::Normal(n) => out.push(n),
+            Component::ParentDir => {
+                out.pop();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn io_unknown(path: &Path, e: &io::Error) -> Unknown {
+    match e.kind() {
+        io::ErrorKind::NotFound => Unknown::NotFound(path.to_path_buf()),
+        io::ErrorKind::PermissionDenied => Unknown::PermissionDenied(path.to_path_buf()),
+        _ => {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                Unknown::Refused {
+                    path: path.to_path_buf(),
+                    detail: "too many levels of symbolic links".into(),
+                }
+            } else if e.raw_os_error() == Some(libc::ENOTDIR) {
+                Unknown::NotFound(path.to_path_buf())
+            } else {
+                Unknown::Io {
+                    path: path.to_path_buf(),
+                    detail: e.to_string(),
+                }
+            }
+        }
+    }
+}
+
+/// Shortens hostile text before it goes into a note (a 10 GB line must not become one).
+pub fn clip(text: &str) -> String {
+    const MAX: usize = 60;
+    let cleaned: String = text
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .take(MAX + 1)
+        .collect();
+    if cleaned.chars().count() > MAX {
+        format!("{}…", cleaned.chars().take(MAX).collect::<String>())
+    } else {
+        cleaned
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn sysroot_symlink_out_of_root_stays_inside() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("etc")).unwrap();
+        fs::write(root.join("etc/shadow"), "inside").unwrap();
+        fs::create_dir_all(root.join("proc")).unwrap();
+        symlink("/etc/shadow", root.join("proc/abs")).unwrap();
+        symlink("../../../../../etc/shadow", root.join("proc/rel")).unwrap();
+        let src = Source::sysroot(root);
+        assert_eq!(src.read_value("/proc/abs").unwrap(), "inside");
+        assert_eq!(src.read_value("/proc/rel").unwrap(), "inside");
+    }
+
+    #[test]
+    fn sysroot_symlink_loop_is_refused_not_hung() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        symlink("b", root.join("a")).unwrap();
+        symlink("a", root.join("b")).unwrap();
+        let src = Source::sysroot(root);
+        let err = src.read_value("/a").unwrap_err();
+        assert!(matches!(err, Unknown::Refused { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn sysroot_fifo_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: c is a valid NUL-terminated path.
+        #[allow(unsafe_code)]
+        let rc = unsafe { libc::mkfifo(c.as_ptr(), 0o644) };
+        assert_eq!(rc, 0);
+        let src = Source::sysroot(dir.path());
+        assert!(matches!(
+            src.read_value("/fifo"),
+            Err(Unknown::Refused { .. })
+        ));
+    }
+
+    #[test]
+    fn canonical_under_sysroot_is_root_relative() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("sys/devices/virtio1/block/vda")).unwrap();
+        fs::create_dir_all(root.join("sys/block")).unwrap();
+        symlink("../devices/virtio1/block/vda", root.join("sys/block/vda")).unwrap();
+        let src = Source::sysroot(root);
+        assert_eq!(
+            src.canonical("/sys/block/vda").unwrap(),
+            PathBuf::from("/sys/devices/virtio1/block/vda")
+        );
+    }
+
+    #[test]
+    fn missing_file_is_not_found_with_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = Source::sysroot(dir.path());
+        let err = src.read_value("/proc/meminfo").unwrap_err();
+        assert_eq!(err, Unknown::NotFound("/proc/meminfo".into()));
+        assert_eq!(err.to_string(), "/proc/meminfo is not present");
+    }
+
+    #[test]
+    fn clip_removes_control_and_cuts() {
+        assert_eq!(clip("a\u{0}b"), "a?b");
+        assert_eq!(clip(&"x".repeat(100)).chars().count(), 61);
+    }
+}

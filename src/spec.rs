@@ -1,0 +1,317 @@
+//! The one model everything reads: plain serde structs in base units, no I/O.
+//!
+//! Units sit in the field names (`size_bytes`, `max_mhz`); unknown is `None` (JSON `null`)
+//! with a `Note` in `Spec::notes` saying why. Collections are kept in a stable order so
+//! output never depends on directory order or hash seeds.
+
+use serde::{Deserialize, Serialize};
+
+/// Bumped on any breaking change of the JSON below.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Everything rigcheck knows about one machine.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Spec {
+    /// JSON contract version (`SCHEMA_VERSION`).
+    pub schema_version: u32,
+    /// Version of rigcheck that wrote this report.
+    pub rigcheck_version: String,
+    /// RFC 3339 time the facts were read (live) or recorded (sysroot).
+    pub captured_at: Option<String>,
+    /// Host name (fleet tools key reports by it).
+    pub hostname: Option<String>,
+    /// Where the facts came from: `live` or the sysroot path given.
+    pub source: String,
+    pub system: System,
+    pub os: Os,
+    pub cpu: Cpu,
+    pub memory: Memory,
+    pub drives: Vec<Drive>,
+    pub gpus: Vec<Gpu>,
+    /// One entry per unknown or doubtful fact.
+    pub notes: Vec<Note>,
+}
+
+/// Why a field is unknown (or how a value was chosen), and how to get it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Note {
+    /// Dotted JSON path of the field, e.g. `system.serial`, `gpus[0].fan_percent`.
+    pub field: String,
+    /// Human sentence: what is missing and why, or which source was used.
+    pub reason: String,
+}
+
+/// DMI/SMBIOS identity of the box.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct System {
+    pub vendor: Option<String>,
+    pub product: Option<String>,
+    pub version: Option<String>,
+    pub family: Option<String>,
+    pub sku: Option<String>,
+    /// Root-only (`product_serial` is 0400).
+    pub serial: Option<String>,
+    /// Root-only (`product_uuid` is 0400).
+    pub uuid: Option<String>,
+    pub board_vendor: Option<String>,
+    pub board_name: Option<String>,
+    pub board_version: Option<String>,
+    pub board_serial: Option<String>,
+    pub bios_vendor: Option<String>,
+    pub bios_version: Option<String>,
+    pub bios_date: Option<String>,
+    /// Chassis type name from SMBIOS 7.4.1, e.g. `Tower`, `Notebook`.
+    pub chassis_type: Option<String>,
+    /// Hypervisor vendor when this is a virtual machine (`KVM`, `VMware`, ...).
+    pub virtualization: Option<String>,
+}
+
+/// Operating system and kernel.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Os {
+    /// os-release `NAME`.
+    pub name: Option<String>,
+    /// os-release `VERSION_ID`.
+    pub version: Option<String>,
+    /// os-release `PRETTY_NAME`.
+    pub pretty_name: Option<String>,
+    /// Kernel release (`uname -r`).
+    pub kernel: Option<String>,
+    /// Machine architecture (`x86_64`, `aarch64`, `ppc64le`, `s390x`, `riscv64`).
+    pub arch: Option<String>,
+}
+
+/// Processors: identity, topology, clocks, caches, NUMA and ISA.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Cpu {
+    /// `GenuineIntel`, `AuthenticAMD`, `ARM`, `IBM/S390`, ...
+    pub vendor: Option<String>,
+    /// Marketing name, e.g. `Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz`.
+    pub model: Option<String>,
+    pub family: Option<u32>,
+    pub model_id: Option<u32>,
+    pub stepping: Option<u32>,
+    pub microcode: Option<String>,
+    /// Physical packages with at least one online CPU.
+    pub sockets: Option<u32>,
+    /// Physical cores in total (all sockets).
+    pub cores: Option<u32>,
+    pub cores_per_socket: Option<u32>,
+    /// Logical CPUs online.
+    pub threads: Option<u32>,
+    pub threads_per_core: Option<u32>,
+    /// Logical CPUs present (online + offline), as lscpu's `CPU(s)`.
+    pub cpus_present: Option<u32>,
+    /// Online CPU list, e.g. `0-71`.
+    pub online: Option<String>,
+    /// Offline CPU list when some are offline.
+    pub offline: Option<String>,
+    /// Advertised or guaranteed base clock; `base_mhz_source` says where it came from.
+    pub base_mhz: Option<u32>,
+    /// `cpufreq base_frequency`, `cpuid 0x16`, `acpi_cppc nominal_freq` or `model name`.
+    pub base_mhz_source: Option<String>,
+    pub min_mhz: Option<u32>,
+    pub max_mhz: Option<u32>,
+    pub scaling_driver: Option<String>,
+    pub governor: Option<String>,
+    pub caches: Vec<Cache>,
+    pub numa_nodes: Vec<NumaNode>,
+    /// Distinct core types on hybrid (big.LITTLE) parts; empty when all cores are alike.
+    pub core_types: Vec<CoreType>,
+    /// ISA features that matter for ML work, named plainly.
+    pub isa: Vec<String>,
+    /// 512-bit FMA units per core where known (1 or 2 on AVX-512 Xeons).
+    pub fma_units: Option<u32>,
+    /// Peak FP64 GFLOPS = cores × base clock × FLOPs/cycle from the vector ISA and FMA units.
+    pub peak_fp64_gflops: Option<f64>,
+    /// Kernel flags (or `Features` on arm), sorted.
+    pub flags: Vec<String>,
+}
+
+/// One cache level and kind, summed as lscpu does.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Cache {
+    pub level: u32,
+    /// `data`, `instruction` or `unified`.
+    pub kind: String,
+    /// Size of one instance.
+    pub size_bytes: u64,
+    /// Number of distinct instances on the machine.
+    pub instances: u32,
+    /// size × instances where all instances are the same size, else the sum.
+    pub total_bytes: u64,
+}
+
+/// One NUMA node.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct NumaNode {
+    pub id: u32,
+    /// CPU list, e.g. `0-5,48-53` (empty for memory-only nodes).
+    pub cpus: String,
+    pub memory_bytes: Option<u64>,
+}
+
+/// A group of alike cores on a hybrid CPU.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CoreType {
+    pub name: String,
+    pub cores: u32,
+    pub threads: u32,
+    pub max_mhz: Option<u32>,
+}
+
+/// Installed and usable memory, and the DIMM slots.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Memory {
+    /// Installed: sum of DIMMs when known, else MemTotal.
+    pub total_bytes: Option<u64>,
+    /// `dimms` or `meminfo`.
+    pub total_source: Option<String>,
+    /// MemTotal from /proc/meminfo.
+    pub usable_bytes: Option<u64>,
+    /// Where the DIMM list came from: `smbios` or `udev`.
+    pub dimm_source: Option<String>,
+    /// Slots the firmware lists (populated + empty).
+    pub slot_count: Option<u32>,
+    /// Populated slots.
+    pub dimms: Vec<Dimm>,
+    /// Locators of empty slots.
+    pub empty_slots: Vec<String>,
+}
+
+/// One installed memory module.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Dimm {
+    pub locator: String,
+    pub bank_locator: Option<String>,
+    pub size_bytes: Option<u64>,
+    /// `DDR4`, `DDR5`, ...
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub form_factor: Option<String>,
+    pub speed_mts: Option<u32>,
+    pub configured_speed_mts: Option<u32>,
+    pub manufacturer: Option<String>,
+    pub part_number: Option<String>,
+    pub serial: Option<String>,
+    pub rank: Option<u32>,
+}
+
+/// One physical drive.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Drive {
+    /// Kernel name, e.g. `nvme0n1`, `sda`, `vda`.
+    pub name: String,
+    pub model: Option<String>,
+    pub serial: Option<String>,
+    pub firmware: Option<String>,
+    pub size_bytes: Option<u64>,
+    /// `nvme`, `ssd`, `hdd` or `virtual`.
+    pub kind: Option<String>,
+    /// `nvme`, `sata`, `sas`, `usb`, `virtio`, `mmc`, ...
+    pub transport: Option<String>,
+    pub rotational: Option<bool>,
+    pub removable: Option<bool>,
+    pub logical_block_size: Option<u32>,
+    pub physical_block_size: Option<u32>,
+    /// PCI address of the controller (NVMe), to place the drive on a socket.
+    pub pci_address: Option<String>,
+    pub numa_node: Option<i32>,
+}
+
+/// One NVIDIA GPU: PCI facts, NVML facts, derived capability and live state.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Gpu {
+    /// NVML index (null when only seen on PCI).
+    pub index: Option<u32>,
+    /// PCI address `0000:3b:00.0`.
+    pub pci_address: Option<String>,
+    pub pci_device_id: Option<String>,
+    pub name: Option<String>,
+    pub uuid: Option<String>,
+    pub serial: Option<String>,
+    pub board_part_number: Option<String>,
+    pub vbios_version: Option<String>,
+    pub architecture: Option<String>,
+    pub compute_capability: Option<String>,
+    pub sm_count: Option<u32>,
+    pub cuda_cores: Option<u32>,
+    pub tensor_cores: Option<u32>,
+    pub tensor_core_generation: Option<u32>,
+    pub vram_bytes: Option<u64>,
+    pub memory_bus_width_bits: Option<u32>,
+    pub memory_bandwidth_bytes_per_s: Option<u64>,
+    pub max_sm_clock_mhz: Option<u32>,
+    pub max_memory_clock_mhz: Option<u32>,
+    pub fp32_tflops: Option<f64>,
+    pub fp16_tensor_tflops: Option<f64>,
+    /// FP16 with FP32 accumulate, where GeForce runs it at half rate.
+    pub fp16_tensor_fp32_acc_tflops: Option<f64>,
+    pub pcie: Pcie,
+    pub numa_node: Option<i32>,
+    /// CPU list local to the GPU's PCIe root.
+    pub local_cpus: Option<String>,
+    pub driver_version: Option<String>,
+    pub cuda_version: Option<String>,
+    pub mig_enabled: Option<bool>,
+    pub state: GpuState,
+}
+
+/// PCIe link: current (drops at idle) and maximum.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Pcie {
+    pub gen: Option<u32>,
+    pub width: Option<u32>,
+    pub max_gen: Option<u32>,
+    pub max_width: Option<u32>,
+}
+
+/// Volatile GPU state, ignored by `diff`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct GpuState {
+    pub temperature_c: Option<u32>,
+    pub fan_percent: Option<u32>,
+    pub power_draw_w: Option<f64>,
+    pub power_limit_w: Option<f64>,
+    pub utilization_percent: Option<u32>,
+    pub memory_used_bytes: Option<u64>,
+    pub persistence_mode: Option<bool>,
+    pub ecc_enabled: Option<bool>,
+    pub ecc_errors_corrected: Option<u64>,
+    pub ecc_errors_uncorrected: Option<u64>,
+    pub retired_pages_pending: Option<bool>,
+    pub throttle_reasons: Option<Vec<String>>,
+    pub compute_processes: Option<Vec<GpuProcess>>,
+}
+
+/// A process using a GPU (host PID).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct GpuProcess {
+    pub pid: u32,
+    pub used_memory_bytes: Option<u64>,
+}
+
+/// Collects notes while probing; probes push here instead of failing.
+#[derive(Debug, Default)]
+pub struct Notes(pub Vec<Note>);
+
+impl Notes {
+    /// Records why `field` is unknown (or how it was derived).
+    pub fn add(&mut self, field: impl Into<String>, reason: impl ToString) {
+        self.0.push(Note {
+            field: field.into(),
+            reason: reason.to_string(),
+        });
+    }
+
+    /// Unwraps a probe result: the value, or `None` with a note for `field`.
+    pub fn take<T, E: ToString>(&mut self, field: &str, r: Result<T, E>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.add(field, e);
+                None
+            }
+        }
+    }
+}
