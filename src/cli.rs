@@ -30,6 +30,90 @@ pub enum Command {
     Inventory(InventoryArgs),
     /// Record this machine into DIR, so `--sysroot DIR` replays it exactly.
     Capture(CaptureArgs),
+    /// Check this machine (or a sysroot) against its order: one line per requirement.
+    Verify(VerifyArgs),
+    /// List the built-in profiles, or print one as TOML to copy and edit.
+    Profiles(ProfilesArgs),
+    /// Work with profiles: `profile new` writes one from this machine.
+    Profile(ProfileArgs),
+    /// Compare two reports (JSON from `--format json`) or two sysroots: what changed.
+    Diff(DiffArgs),
+}
+
+/// Options of `verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// A built-in profile name (see `rigcheck profiles`) or a TOML file.
+    #[arg(long, short = 'p', value_name = "NAME|FILE")]
+    pub profile: String,
+    /// Treat unknown results as failures.
+    #[arg(long)]
+    pub strict: bool,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = crate::render::verify::VerifyFormat::Table)]
+    pub format: crate::render::verify::VerifyFormat,
+}
+
+/// Options of `profiles`.
+#[derive(Debug, Args)]
+pub struct ProfilesArgs {
+    #[command(subcommand)]
+    pub action: Option<ProfilesAction>,
+}
+
+/// `profiles` actions.
+#[derive(Debug, Subcommand)]
+pub enum ProfilesAction {
+    /// Print a built-in profile as TOML.
+    Show {
+        /// Built-in profile name.
+        name: String,
+    },
+}
+
+/// Options of `profile`.
+#[derive(Debug, Args)]
+pub struct ProfileArgs {
+    #[command(subcommand)]
+    pub action: ProfileAction,
+}
+
+/// `profile` actions.
+#[derive(Debug, Subcommand)]
+pub enum ProfileAction {
+    /// Write a profile that this machine (or --sysroot) passes.
+    New {
+        /// Name written into the profile (default: the host name).
+        #[arg(long)]
+        name: Option<String>,
+        /// Write to FILE instead of standard output (refuses to overwrite without --force).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Overwrite an existing FILE.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// Options of `diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The earlier report (JSON file) or sysroot directory.
+    pub before: PathBuf,
+    /// The later report (JSON file) or sysroot directory.
+    pub after: PathBuf,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = DiffFormat::Table)]
+    pub format: DiffFormat,
+}
+
+/// Output formats of `diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// Readable table.
+    Table,
+    /// JSON list of changes.
+    Json,
 }
 
 /// Options of `inventory`.

@@ -6,10 +6,14 @@
 
 pub mod capture;
 pub mod cli;
+pub mod diff;
 pub mod probe;
+pub mod profile;
 pub mod render;
 pub mod source;
 pub mod spec;
+pub mod units;
+pub mod verify;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -29,9 +33,18 @@ pub enum Error {
     /// `--sysroot` holds no recorded machine at all.
     #[error("--sysroot '{0}': holds neither proc/ nor sys/; make one with `rigcheck capture DIR`")]
     SysrootEmpty(PathBuf),
-    /// `capture` would overwrite something.
-    #[error("'{0}' exists and is not empty; choose a new directory or pass --force")]
+    /// `capture` or `-o` would overwrite something.
+    #[error("'{0}' exists; choose another name or pass --force")]
     WouldOverwrite(PathBuf),
+    /// A profile could not be read or is malformed (already placed at file:line:column).
+    #[error("{0}")]
+    Profile(#[from] profile::ProfileError),
+    /// A report given to `diff` could not be read.
+    #[error("{path}: {detail}")]
+    Report { path: PathBuf, detail: String },
+    /// A name that is not a built-in profile.
+    #[error("no built-in profile '{0}'; `rigcheck profiles` lists them")]
+    NoSuchProfile(String),
     /// Writing an output file or capture failed.
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
@@ -49,6 +62,68 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
             emit(summary.as_bytes())
         }
         Some(Command::Inventory(args)) => inventory(cli.sysroot.as_deref(), &args, color),
+        Some(Command::Verify(args)) => {
+            let profile = profile::load(&args.profile)?;
+            let spec = probe::inventory(&open_source(cli.sysroot.as_deref())?);
+            let report = verify::verify(&spec, &profile, args.strict);
+            let mut buf = Vec::new();
+            render::verify::write(&report, args.format, color, &mut buf).map_err(|e| {
+                Error::Io {
+                    path: "<output>".into(),
+                    source: e,
+                }
+            })?;
+            emit(&buf)?;
+            Ok(report.exit_code())
+        }
+        Some(Command::Profiles(args)) => match args.action {
+            None => {
+                let mut out = String::new();
+                for (name, text) in profile::BUILTIN {
+                    let p = profile::parse(text, name, name)?;
+                    out.push_str(&format!("{name}\t{}\n", p.description.unwrap_or_default()));
+                }
+                emit(out.as_bytes())
+            }
+            Some(cli::ProfilesAction::Show { name }) => {
+                match profile::BUILTIN.iter().find(|(n, _)| *n == name) {
+                    Some((_, text)) => emit(text.as_bytes()),
+                    None => Err(Error::NoSuchProfile(name)),
+                }
+            }
+        },
+        Some(Command::Profile(args)) => match args.action {
+            cli::ProfileAction::New {
+                name,
+                output,
+                force,
+            } => {
+                let spec = probe::inventory(&open_source(cli.sysroot.as_deref())?);
+                let name = name
+                    .or_else(|| spec.hostname.clone())
+                    .unwrap_or_else(|| "my-machine".into());
+                let text = profile::from_spec(&spec, &name);
+                match output {
+                    Some(path) => {
+                        write_file_atomic(&path, text.as_bytes(), force)?;
+                        Ok(0)
+                    }
+                    None => emit(text.as_bytes()),
+                }
+            }
+        },
+        Some(Command::Diff(args)) => {
+            let a = load_report(&args.before)?;
+            let b = load_report(&args.after)?;
+            let changes = diff::diff(&a, &b);
+            let mut buf = Vec::new();
+            render::diff::write(&changes, args.format, &mut buf).map_err(|e| Error::Io {
+                path: "<output>".into(),
+                source: e,
+            })?;
+            emit(&buf)?;
+            Ok(u8::from(diff::has_hardware_changes(&changes)))
+        }
         None => inventory(cli.sysroot.as_deref(), &cli.inventory, color),
     }
 }
@@ -78,6 +153,47 @@ pub fn open_source(sysroot: Option<&Path>) -> Result<Source, Error> {
         return Err(Error::SysrootEmpty(dir.into()));
     }
     Ok(Source::sysroot(dir))
+}
+
+/// A report for `diff`: a JSON file written by `--format json`, or a sysroot directory.
+pub fn load_report(path: &Path) -> Result<spec::Spec, Error> {
+    if path.is_dir() {
+        return Ok(probe::inventory(&open_source(Some(path))?));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Report {
+        path: path.into(),
+        detail: e.to_string(),
+    })?;
+    serde_json::from_str(&text).map_err(|e| Error::Report {
+        path: path.into(),
+        detail: format!("not a rigcheck JSON report: {e}"),
+    })
+}
+
+/// Writes `bytes` to `path` atomically (temporary file in the same directory, then rename);
+/// refuses to replace an existing file unless `force`.
+pub fn write_file_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
+    if path.exists() && !force {
+        return Err(Error::WouldOverwrite(path.into()));
+    }
+    let io = |source| Error::Io {
+        path: path.into(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.rigcheck-tmp-{}", std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(io)
 }
 
 /// Writes to stdout; a closed pipe (`rigcheck | head`) ends quietly with 0.

@@ -473,10 +473,8 @@ impl Source {
                         cur = next;
                     }
                 }
-                Component::ParentDir => {
-                    if cur != self.root {
-                        cur.pop();
-                    }
+                Component::ParentDir if cur != self.root => {
+                    cur.pop();
                 }
                 _ => {}
             }

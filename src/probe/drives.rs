@@ -21,7 +21,8 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Drive> {
         }
     };
     let mut drives = Vec::new();
-    let mut skipped = Vec::new();
+    // Grouped by reason, so eight loop devices read as one phrase.
+    let mut skipped: Vec<(&'static str, Vec<String>)> = Vec::new();
     for name in names {
         let base = format!("{SYS_BLOCK}/{name}");
         let canonical = src.canonical(&base).ok();
@@ -29,7 +30,10 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Drive> {
             .as_deref()
             .map(|p| p.to_string_lossy().into_owned());
         if let Some(why) = skip_reason(src, &name, canon.as_deref(), &base) {
-            skipped.push(format!("{name} ({why})"));
+            match skipped.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, names)) => names.push(name),
+                None => skipped.push((why, vec![name])),
+            }
             continue;
         }
         drives.push(read_drive(
@@ -41,9 +45,13 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Drive> {
         ));
     }
     if !skipped.is_empty() {
+        let parts: Vec<String> = skipped
+            .iter()
+            .map(|(why, names)| format!("{} ({why})", names.join(", ")))
+            .collect();
         notes.add(
             "drives",
-            format!("not drives, skipped: {}", skipped.join(", ")),
+            format!("not drives, skipped: {}", parts.join("; ")),
         );
     }
     drives
@@ -92,7 +100,13 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
     let transport = transport(name, canon);
     let (model, serial, firmware) = identity(src, &base, transport.as_deref());
     if model.is_none() {
-        notes.add(field("model"), format!("{base}/device has no model"));
+        let why = match transport.as_deref() {
+            Some("virtio") => {
+                "virtio disks carry no model string (the hypervisor gives none)".into()
+            }
+            _ => format!("{base}/device/model is not present"),
+        };
+        notes.add(field("model"), why);
     }
     if serial.is_none() {
         notes.add(field("serial"), serial_hint(transport.as_deref(), &base));
@@ -256,8 +270,7 @@ pub fn last_pci_address(path: &str) -> Option<String> {
     Path::new(path)
         .components()
         .filter_map(|c| c.as_os_str().to_str())
-        .filter(|s| is_pci_address(s))
-        .last()
+        .rfind(|s| is_pci_address(s))
         .map(str::to_string)
 }
 

@@ -3,10 +3,12 @@
 //! Table and Markdown share the section/row building in `report`, so both show the same
 //! facts in the same order and show unknowns the same way.
 
+pub mod diff;
 pub mod json;
 pub mod markdown;
 pub mod report;
 pub mod table;
+pub mod verify;
 
 use std::io::{self, Write};
 

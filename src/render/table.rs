@@ -3,7 +3,11 @@
 use std::io::{self, Write};
 
 use tabled::builder::Builder;
-use tabled::settings::Style;
+use tabled::settings::object::Segment;
+use tabled::settings::{Modify, Style, Width};
+
+/// Widest a table cell gets before its text wraps (keeps notes readable in 120 columns).
+const MAX_CELL: usize = 64;
 
 use crate::render::report::{Grid, Section};
 
@@ -43,5 +47,6 @@ pub fn grid(g: &Grid) -> String {
     }
     let mut t = b.build();
     t.with(Style::sharp());
+    t.with(Modify::new(Segment::all()).with(Width::wrap(MAX_CELL).keep_words(true)));
     t.to_string()
 }

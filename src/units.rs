@@ -1,0 +1,140 @@
+//! Quantities as people write them in orders and on the command line: "24 GiB", "1 TB",
+//! "3.1 GHz", "2933 MT/s", "5%".
+//!
+//! Sizes have two readings. Drive vendors use SI units ("1 TB" = 1e12 bytes). Memory (DIMMs,
+//! VRAM) is sold in JEDEC units, where "GB" means 2^30 bytes ("96 GB" of DIMMs = 96 GiB).
+//! `parse_bytes` takes the SI reading; `parse_bytes_jedec` the memory one. `GiB`/`TiB` and
+//! friends are binary in both.
+
+/// Parses a size with the SI reading of `kB`/`MB`/`GB`/`TB` (drives, disks).
+/// A bare number is bytes. `K`/`M`/`G`/`T` alone (as in `64M`, `size=64m`) are binary, like
+/// `dd`, `tmpfs size=` and Docker's `--shm-size`.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    parse_size(text, false)
+}
+
+/// Parses a size with the JEDEC reading of `GB` (= GiB), as memory is sold.
+pub fn parse_bytes_jedec(text: &str) -> Result<u64, String> {
+    parse_size(text, true)
+}
+
+fn parse_size(text: &str, jedec: bool) -> Result<u64, String> {
+    let (num, unit) = split_number(text)?;
+    let si = |p: i32| {
+        if jedec {
+            1024f64.powi(p)
+        } else {
+            1000f64.powi(p)
+        }
+    };
+    let mult = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" | "bytes" | "byte" => 1.0,
+        "kb" => si(1),
+        "mb" => si(2),
+        "gb" => si(3),
+        "tb" => si(4),
+        "pb" => si(5),
+        "k" | "kib" => 1024f64,
+        "m" | "mib" => 1024f64.powi(2),
+        "g" | "gib" => 1024f64.powi(3),
+        "t" | "tib" => 1024f64.powi(4),
+        "p" | "pib" => 1024f64.powi(5),
+        _ => {
+            return Err(format!(
+            "unknown size unit '{unit}' in '{text}' (use B, KiB, MiB, GiB, TiB, kB, MB, GB, TB)"
+        ))
+        }
+    };
+    to_u64(num * mult, text)
+}
+
+/// Parses a clock to MHz: "3.1 GHz", "3100 MHz", "3100" (MHz).
+pub fn parse_mhz(text: &str) -> Result<u64, String> {
+    let (num, unit) = split_number(text)?;
+    let mult = match unit.to_ascii_lowercase().as_str() {
+        "" | "mhz" => 1.0,
+        "ghz" => 1000.0,
+        "khz" => 0.001,
+        _ => {
+            return Err(format!(
+                "unknown clock unit '{unit}' in '{text}' (use MHz or GHz)"
+            ))
+        }
+    };
+    to_u64(num * mult, text)
+}
+
+/// Parses a memory transfer rate to MT/s: "2933 MT/s", "2933", "DDR4-2933" is not accepted.
+pub fn parse_mts(text: &str) -> Result<u64, String> {
+    let (num, unit) = split_number(text)?;
+    match unit.to_ascii_lowercase().as_str() {
+        "" | "mt/s" | "mts" | "mhz" => to_u64(num, text),
+        _ => Err(format!("unknown rate unit '{unit}' in '{text}' (use MT/s)")),
+    }
+}
+
+/// Parses a relative tolerance "3%" to a fraction (0.03).
+pub fn parse_percent(text: &str) -> Result<f64, String> {
+    let (num, unit) = split_number(text)?;
+    if unit != "%" {
+        return Err(format!(
+            "tolerance '{text}' must be a percentage such as '3%'"
+        ));
+    }
+    if !(0.0..=100.0).contains(&num) {
+        return Err(format!("tolerance '{text}' must be between 0% and 100%"));
+    }
+    Ok(num / 100.0)
+}
+
+fn split_number(text: &str) -> Result<(f64, String), String> {
+    let t = text.trim();
+    let end = t
+        .char_indices()
+        .find(|(_, c)| !(c.is_ascii_digit() || *c == '.' || *c == '_' || *c == ','))
+        .map_or(t.len(), |(i, _)| i);
+    let (n, unit) = t.split_at(end);
+    if n.is_empty() {
+        return Err(format!("'{text}' does not start with a number"));
+    }
+    let n: String = n.chars().filter(|c| *c != '_' && *c != ',').collect();
+    let num: f64 = n.parse().map_err(|_| format!("'{text}' is not a number"))?;
+    Ok((num, unit.trim().to_string()))
+}
+
+fn to_u64(v: f64, text: &str) -> Result<u64, String> {
+    if !v.is_finite() || v < 0.0 || v > u64::MAX as f64 {
+        return Err(format!("'{text}' is out of range"));
+    }
+    Ok(v.round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_as_written_in_orders() {
+        assert_eq!(parse_bytes("1 TB").unwrap(), 1_000_000_000_000);
+        assert_eq!(parse_bytes("24 GiB").unwrap(), 24 << 30);
+        assert_eq!(parse_bytes("64M").unwrap(), 64 << 20);
+        assert_eq!(parse_bytes("512").unwrap(), 512);
+        assert_eq!(parse_bytes_jedec("96 GB").unwrap(), 96 << 30);
+        assert_eq!(parse_bytes_jedec("24GB").unwrap(), 24 << 30);
+        assert_eq!(parse_bytes("1.5 TB").unwrap(), 1_500_000_000_000);
+        assert!(parse_bytes("12 bananas")
+            .unwrap_err()
+            .contains("unknown size unit 'bananas'"));
+        assert!(parse_bytes("GB").is_err());
+    }
+
+    #[test]
+    fn clocks_rates_and_tolerances() {
+        assert_eq!(parse_mhz("3.1 GHz").unwrap(), 3100);
+        assert_eq!(parse_mhz("4000 MHz").unwrap(), 4000);
+        assert_eq!(parse_mts("2933 MT/s").unwrap(), 2933);
+        assert!((parse_percent("3%").unwrap() - 0.03).abs() < 1e-12);
+        assert!(parse_percent("3").is_err());
+        assert!(parse_mhz("3.1 GB").is_err());
+    }
+}

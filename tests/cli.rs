@@ -1,0 +1,175 @@
+//! End-to-end tests of the rigcheck binary: exit codes, error lines, capture and replay.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn rigcheck() -> Command {
+    let mut c = Command::cargo_bin("rigcheck").unwrap();
+    c.env_remove("NO_COLOR").env("TERM", "dumb");
+    c
+}
+
+#[test]
+fn cli_definition_is_consistent() {
+    use clap::CommandFactory;
+    rigcheck::cli::Cli::command().debug_assert();
+}
+
+#[test]
+fn missing_sysroot_exits_2_with_one_line() {
+    let out = rigcheck()
+        .args(["--sysroot", "/nonexistent/rig"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("--sysroot '/nonexistent/rig': no such directory"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn empty_sysroot_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    rigcheck()
+        .arg("--sysroot")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds neither proc/ nor sys/"));
+}
+
+#[test]
+fn truncated_sysroot_gives_notes_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let proc = dir.path().join("proc");
+    std::fs::create_dir_all(&proc).unwrap();
+    // A cpuinfo cut off mid-line and a meminfo with garbage in it.
+    std::fs::write(
+        proc.join("cpuinfo"),
+        "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel na",
+    )
+    .unwrap();
+    std::fs::write(proc.join("meminfo"), "MemTotal:  \u{0}\u{1}garbage kB\n").unwrap();
+    let out = rigcheck()
+        .arg("--sysroot")
+        .arg(dir.path())
+        .args(["--format", "json"])
+        .assert()
+        .code(0);
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert!(v["memory"]["usable_bytes"].is_null());
+    let notes = v["notes"].as_array().unwrap();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n["field"].as_str().unwrap().starts_with("memory")),
+        "{notes:?}"
+    );
+    assert!(notes.iter().any(|n| n["field"] == "system"), "{notes:?}");
+}
+
+#[test]
+fn every_bad_profile_exits_2_naming_file_line_and_column() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/profiles/bad");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let out = rigcheck()
+            .args(["verify", "--profile"])
+            .arg(&path)
+            .args(["--sysroot", "fixtures/x86_64-vm-kvm"])
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+        assert!(
+            stderr.contains(&path.display().to_string()),
+            "{name}: {stderr}"
+        );
+        let expect = match name.as_str() {
+            "unknown_key" => ":2:1: unknown field `socket`",
+            "bad_unit" => ":2:9: total: unknown size unit 'GX'",
+            "wrong_type" => ":2:11: sockets: expected a whole number, found string",
+            "empty" => "the profile is empty",
+            "unknown_comparison" => "unknown comparison 'atleast' (did you mean 'at_least'?)",
+            "bad_tolerance" => "tolerance 'lots'",
+            "bad_drive_kind" => ":2:8: drive kind 'floppy' is not one of nvme, ssd, hdd, virtual",
+            "not_toml" => ":1:",
+            "unknown_section" => "unknown field `gpu`",
+            "negative_count" => "cores: expected a whole number",
+            other => panic!("tests/profiles/bad/{other}.toml has no expectation here"),
+        };
+        assert!(
+            stderr.contains(expect),
+            "{name}: expected '{expect}' in: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        seen += 1;
+    }
+    assert_eq!(seen, 10);
+}
+
+#[test]
+fn profiles_lists_and_shows_builtins() {
+    rigcheck()
+        .arg("profiles")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("hp-z8-g4-dual-rtx6000\tHP Z8 G4"))
+        .stdout(predicate::str::contains("hp-z8-g4-dual-rtx8000"));
+    rigcheck()
+        .args(["profiles", "show", "hp-z8-g4-dual-rtx8000"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("vram = \"48 GB\""));
+    rigcheck()
+        .args(["profiles", "show", "nope"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn capture_then_replay_prints_what_live_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cap = dir.path().join("cap");
+    rigcheck()
+        .arg("capture")
+        .arg(&cap)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("captured"));
+    let live = rigcheck().args(["--format", "json"]).output().unwrap();
+    let replay = rigcheck()
+        .arg("--sysroot")
+        .arg(&cap)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let strip = |b: &[u8]| {
+        let mut v: serde_json::Value = serde_json::from_slice(b).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.remove("captured_at");
+        o.remove("source");
+        v
+    };
+    assert_eq!(strip(&live.stdout), strip(&replay.stdout));
+    // Not over a non-empty directory without --force.
+    rigcheck()
+        .arg("capture")
+        .arg(&cap)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--force"));
+    rigcheck()
+        .arg("capture")
+        .arg(&cap)
+        .arg("--force")
+        .assert()
+        .success();
+}
