@@ -21,7 +21,9 @@ pub const NVML_FILE: &str = "nvml.json";
 /// and, where the library gave one, its text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallError {
+    /// NVML error name, e.g. `NotSupported`.
     pub code: String,
+    /// The library's message, where it gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
@@ -88,7 +90,9 @@ pub trait GpuAccess {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "Value", into = "Value")]
 pub enum Stored {
+    /// The call answered this value.
     Ok { ok: Value },
+    /// The call failed with this NVML error name.
     Err { err: String, detail: Option<String> },
 }
 
@@ -152,10 +156,12 @@ impl Stored {
 /// The whole nvml.json file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NvmlFile {
+    /// Layout version (`FORMAT`).
     pub format: u32,
     /// Absent means init succeeded (a hand-written file may leave it out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init: Option<Stored>,
+    /// System-wide calls by name.
     #[serde(default)]
     pub system: BTreeMap<String, Stored>,
     /// One map of call → answer per NVML index.
