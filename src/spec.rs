@@ -228,6 +228,8 @@ pub struct Gpu {
     pub pci_address: Option<String>,
     pub pci_device_id: Option<String>,
     pub name: Option<String>,
+    /// NVML brand (`GeForce`, `Quadro`, `Tesla`, ...).
+    pub brand: Option<String>,
     pub uuid: Option<String>,
     pub serial: Option<String>,
     pub board_part_number: Option<String>,
@@ -247,6 +249,9 @@ pub struct Gpu {
     pub fp16_tensor_tflops: Option<f64>,
     /// FP16 with FP32 accumulate, where GeForce runs it at half rate.
     pub fp16_tensor_fp32_acc_tflops: Option<f64>,
+    /// Clock the peak TFLOPS are computed at: NVML's max SM clock, which is not always
+    /// the datasheet boost clock.
+    pub peak_clock_mhz: Option<u32>,
     pub pcie: Pcie,
     pub numa_node: Option<i32>,
     /// CPU list local to the GPU's PCIe root.
@@ -264,6 +269,10 @@ pub struct Pcie {
     pub width: Option<u32>,
     pub max_gen: Option<u32>,
     pub max_width: Option<u32>,
+    /// The card's own capability (PCI Link Capabilities); above `max_*` when the slot or
+    /// an upstream port is narrower or slower.
+    pub device_max_gen: Option<u32>,
+    pub device_max_width: Option<u32>,
 }
 
 /// Volatile GPU state, ignored by `diff`.
@@ -274,11 +283,15 @@ pub struct GpuState {
     pub power_draw_w: Option<f64>,
     pub power_limit_w: Option<f64>,
     pub utilization_percent: Option<u32>,
+    /// Memory controller busy time, percent.
+    pub memory_utilization_percent: Option<u32>,
     pub memory_used_bytes: Option<u64>,
     pub persistence_mode: Option<bool>,
     pub ecc_enabled: Option<bool>,
     pub ecc_errors_corrected: Option<u64>,
     pub ecc_errors_uncorrected: Option<u64>,
+    /// Uncorrected errors over the board's lifetime (survives reboots).
+    pub ecc_errors_uncorrected_aggregate: Option<u64>,
     pub retired_pages_pending: Option<bool>,
     pub throttle_reasons: Option<Vec<String>>,
     pub compute_processes: Option<Vec<GpuProcess>>,

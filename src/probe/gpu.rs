@@ -1,9 +1,687 @@
-//! GPU probe: NVIDIA devices on PCI, joined with NVML (live) or nvml.json (replay).
+//! GPU probe: NVIDIA devices on PCI, joined with NVML (live) or nvml.json (replay), plus
+//! capability derived from architecture facts.
+//!
+//! PCI comes first and needs no driver, so a machine without drivers still shows its GPUs
+//! and links. NVML is asked through `access::GpuAccess`: live (`live::Live`, loaded at run
+//! time, only when the source is live) or recorded (`access::Recorded`). With a sysroot
+//! NVML is never loaded. Peak figures are computed from facts (`derive`), never looked up
+//! by product name.
+
+pub mod access;
+pub mod derive;
+#[cfg(feature = "nvml")]
+pub mod live;
+pub mod pci;
+
+use serde_json::Value;
 
 use crate::source::Source;
-use crate::spec::{Gpu, Notes};
+use crate::spec::{Gpu, GpuProcess, GpuState, Notes, Pcie};
+use access::{Answer, GpuAccess, Recorded, Recorder, NVML_FILE};
+use derive::ArchFacts;
+use pci::PciGpu;
+
+/// Tensor clock NVIDIA uses for Hopper's published tensor rates (H100/H200 datasheets).
+const HOPPER_TENSOR_CLOCK_MHZ: u32 = 1830;
+
+/// Names of NVML's clock throttle ("clocks event") reason bits, from nvml.h.
+const THROTTLE_REASONS: [(u64, &str); 9] = [
+    (0x1, "gpu_idle"),
+    (0x2, "applications_clocks_setting"),
+    (0x4, "sw_power_cap"),
+    (0x8, "hw_slowdown"),
+    (0x10, "sync_boost"),
+    (0x20, "sw_thermal_slowdown"),
+    (0x40, "hw_thermal_slowdown"),
+    (0x80, "hw_power_brake"),
+    (0x100, "display_clock_setting"),
+];
 
 /// Lists NVIDIA GPUs with derived capability and live state.
-pub fn probe(_src: &Source, _notes: &mut Notes) -> Vec<Gpu> {
-    Vec::new()
+pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Gpu> {
+    let pci_gpus = match pci::read_pci_gpus(src) {
+        Ok(v) => v,
+        Err(e) => {
+            notes.add("gpus", format!("PCI devices not readable: {e}"));
+            Vec::new()
+        }
+    };
+    let (gpus, nvml_missing) = match open_access(src) {
+        Ok(mut access) => {
+            let r = probe_with(access.as_mut(), pci_gpus, src, notes);
+            if let Some(json) = access.recording() {
+                src.store_answer(NVML_FILE, json);
+            }
+            r
+        }
+        Err(why) => (from_pci_only(pci_gpus, 0, src, notes), Some(why)),
+    };
+    if let Some(why) = nvml_missing {
+        if gpus.is_empty() {
+            notes.add(
+                "gpus",
+                format!("no NVIDIA GPUs on PCI; NVML unavailable: {why}"),
+            );
+        } else {
+            for (i, _) in gpus.iter().enumerate().filter(|(_, g)| g.index.is_none()) {
+                notes.add(
+                    format!("gpus[{i}]"),
+                    format!("seen on PCI only, NVML facts unknown: {why}"),
+                );
+            }
+        }
+    }
+    gpus
+}
+
+/// An access plus, in capture mode, the means to write what it answered.
+trait Access: GpuAccess {
+    fn recording(&self) -> Option<String>;
+}
+
+impl Access for Recorded {
+    fn recording(&self) -> Option<String> {
+        None
+    }
+}
+
+impl<A: GpuAccess> Access for Recorder<A> {
+    fn recording(&self) -> Option<String> {
+        Some(self.to_json())
+    }
+}
+
+#[cfg(feature = "nvml")]
+impl Access for live::Live {
+    fn recording(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Chooses the GPU access: replayed answers under a sysroot, live NVML on the host.
+fn open_access(src: &Source) -> Result<Box<dyn Access>, String> {
+    if !src.is_live() {
+        return match src.recorded(NVML_FILE) {
+            Ok(text) => Recorded::parse(&text)
+                .map(|r| Box::new(r) as Box<dyn Access>)
+                .map_err(|e| format!("{NVML_FILE} unreadable: {e}")),
+            Err(crate::source::Unknown::NotRecorded(_)) => Err(format!(
+                "not recorded: this sysroot has no {NVML_FILE} (captured without an NVIDIA driver, \
+                 or not with rigcheck capture)"
+            )),
+            Err(e) => Err(e.to_string()),
+        };
+    }
+    open_live(src)
+}
+
+/// NVML is tried whenever the source is live: a failed load (no driver) costs one dlopen,
+/// and some hosts (WSL, some containers) have working GPUs that sysfs does not list.
+#[cfg(feature = "nvml")]
+fn open_live(src: &Source) -> Result<Box<dyn Access>, String> {
+    let live = live::Live::init();
+    if src.is_recording() {
+        Ok(Box::new(Recorder::new(live)))
+    } else {
+        Ok(Box::new(live))
+    }
+}
+
+#[cfg(not(feature = "nvml"))]
+fn open_live(_src: &Source) -> Result<Box<dyn Access>, String> {
+    Err(access::CallError::code("NoNvmlSupport").reason())
+}
+
+/// Joins NVML devices with PCI by bus address; returns the GPUs and, when NVML gave no
+/// devices at all, why.
+fn probe_with(
+    access: &mut dyn Access,
+    mut pci_gpus: Vec<PciGpu>,
+    src: &Source,
+    notes: &mut Notes,
+) -> (Vec<Gpu>, Option<String>) {
+    if let Err(e) = access.init() {
+        return (from_pci_only(pci_gpus, 0, src, notes), Some(e.reason()));
+    }
+    let count = match access.system("device_count") {
+        Ok(v) => v.as_u64().unwrap_or(0) as u32,
+        Err(e) => {
+            return (from_pci_only(pci_gpus, 0, src, notes), Some(e.reason()));
+        }
+    };
+    let driver_version = access
+        .system("driver_version")
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string));
+    let cuda_version = access
+        .system("cuda_driver_version")
+        .ok()
+        .and_then(|v| v.as_i64())
+        .and_then(derive::cuda_version_string);
+    let mut gpus = Vec::new();
+    for index in 0..count {
+        let i = gpus.len();
+        let mut dev = Dev {
+            access: &mut *access,
+            index,
+            notes: &mut *notes,
+            prefix: format!("gpus[{i}]"),
+        };
+        let bus = dev.string("pci_bus_id", "pci_address");
+        let address = bus.as_deref().map(pci::normalize_bus_id);
+        let pci = address
+            .as_ref()
+            .and_then(|a| pci_gpus.iter().position(|p| &p.address == a))
+            .map(|k| pci_gpus.remove(k));
+        let mut g = nvml_gpu(&mut dev, pci.as_ref(), address);
+        g.driver_version.clone_from(&driver_version);
+        g.cuda_version.clone_from(&cuda_version);
+        if g.driver_version.is_none() {
+            notes.add(
+                format!("gpus[{i}].driver_version"),
+                "NVML gave no driver version",
+            );
+        }
+        if g.cuda_version.is_none() {
+            notes.add(
+                format!("gpus[{i}].cuda_version"),
+                "NVML gave no CUDA driver version (libcuda missing?)",
+            );
+        }
+        derive_capability(&mut g, i, notes);
+        gpus.push(g);
+    }
+    let first = gpus.len();
+    let why = (count == 0).then(|| "NVML found no GPUs".to_string());
+    let rest = from_pci_only(pci_gpus, first, src, notes);
+    if !rest.is_empty() && count > 0 {
+        for k in 0..rest.len() {
+            notes.add(
+                format!("gpus[{}]", first + k),
+                "on PCI but not listed by NVML (no access from this container, or the driver \
+                 did not bind it)",
+            );
+        }
+    }
+    gpus.extend(rest);
+    (gpus, why)
+}
+
+/// One NVML device's calls, with unknowns turned into notes on `prefix.field`.
+struct Dev<'a> {
+    access: &'a mut dyn Access,
+    index: u32,
+    notes: &'a mut Notes,
+    prefix: String,
+}
+
+impl Dev<'_> {
+    fn ask(&mut self, call: &str) -> Answer {
+        self.access.device(self.index, call)
+    }
+
+    /// The answer, or `None` with a note on `field`.
+    fn value(&mut self, call: &str, field: &str) -> Option<Value> {
+        match self.ask(call) {
+            Ok(v) if !v.is_null() => Some(v),
+            Ok(_) => {
+                self.note(field, "NVML gave no value".to_string());
+                None
+            }
+            Err(e) => {
+                self.note(field, e.reason());
+                None
+            }
+        }
+    }
+
+    fn note(&mut self, field: &str, reason: String) {
+        self.notes.add(format!("{}.{field}", self.prefix), reason);
+    }
+
+    fn string(&mut self, call: &str, field: &str) -> Option<String> {
+        let v = self.value(call, field)?;
+        let s = v.as_str()?.trim().to_string();
+        if s.is_empty() {
+            self.note(field, "NVML gave an empty value".into());
+            return None;
+        }
+        Some(s)
+    }
+
+    fn u64(&mut self, call: &str, field: &str) -> Option<u64> {
+        self.value(call, field)?.as_u64()
+    }
+
+    fn u32(&mut self, call: &str, field: &str) -> Option<u32> {
+        self.u64(call, field).and_then(|v| u32::try_from(v).ok())
+    }
+
+    fn bool(&mut self, call: &str, field: &str) -> Option<bool> {
+        self.value(call, field)?.as_bool()
+    }
+}
+
+/// A GPU from its NVML answers, with PCI facts filled in where NVML has none.
+fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) -> Gpu {
+    let name = dev.string("name", "name");
+    let brand = dev.access.device(dev.index, "brand").ok().and_then(|v| {
+        v.as_str()
+            .filter(|s| !s.is_empty() && *s != "Unknown")
+            .map(str::to_string)
+    });
+    // "0000000000000" or "0" is what boards without an infoROM serial report.
+    let serial = dev
+        .string("serial", "serial")
+        .filter(|s| s.chars().any(|c| c != '0'));
+    let cc = dev.value("cuda_compute_capability", "compute_capability");
+    let cc = cc.and_then(|v| {
+        Some((
+            u32::try_from(v.get("major")?.as_u64()?).ok()?,
+            u32::try_from(v.get("minor")?.as_u64()?).ok()?,
+        ))
+    });
+    let arch_answer = dev.access.device(dev.index, "architecture");
+    let architecture = arch_answer
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .filter(|a| a != "Unknown")
+        .or_else(|| {
+            cc.and_then(|(a, b)| derive::arch_facts(a, b))
+                .map(|f| f.name.to_string())
+        });
+    if architecture.is_none() {
+        dev.note(
+            "architecture",
+            "NVML does not know this architecture and the compute capability is not in this \
+             build's table"
+                .into(),
+        );
+    }
+    // A GPU without MIG support answers NotSupported: MIG is then simply off.
+    let mig_enabled = match dev.ask("mig_mode") {
+        Ok(m) => m.get("current").and_then(Value::as_bool),
+        Err(e) if e.code == "NotSupported" => Some(false),
+        Err(e) => {
+            dev.note("mig_enabled", e.reason());
+            None
+        }
+    };
+    let memory = dev.value("memory_info", "vram_bytes");
+    let mem = |k: &str| memory.as_ref().and_then(|m| m.get(k)?.as_u64());
+    let max_pcie_width = dev.u32("max_pcie_link_width", "pcie.max_width");
+    let pcie = Pcie {
+        gen: dev
+            .u32("current_pcie_link_gen", "pcie.gen")
+            .or(pci.and_then(|p| p.current_gen)),
+        width: dev
+            .u32("current_pcie_link_width", "pcie.width")
+            .or(pci.and_then(|p| p.current_width)),
+        max_gen: dev
+            .u32("max_pcie_link_gen", "pcie.max_gen")
+            .or(pci.and_then(pci_max_gen)),
+        max_width: max_pcie_width.or(pci.and_then(pci_max_width)),
+        device_max_gen: pci.and_then(|p| p.device_max_gen),
+        device_max_width: pci.and_then(|p| p.device_max_width),
+    };
+    let state = nvml_state(dev, mem("used"));
+    Gpu {
+        index: Some(dev.index),
+        pci_address: address,
+        pci_device_id: pci.map(|p| format!("0x{:04x}", p.device_id)),
+        name,
+        brand,
+        uuid: dev.string("uuid", "uuid"),
+        serial,
+        board_part_number: dev.string("board_part_number", "board_part_number"),
+        vbios_version: dev.string("vbios_version", "vbios_version"),
+        architecture,
+        compute_capability: cc.map(|(a, b)| format!("{a}.{b}")),
+        cuda_cores: match dev.ask("num_cores") {
+            Ok(v) => v.as_u64().and_then(|c| u32::try_from(c).ok()),
+            Err(e) if mig_enabled == Some(true) && e.code == "NotSupported" => {
+                dev.note(
+                    "cuda_cores",
+                    "MIG is enabled: NVML does not report the core count of a MIG-enabled GPU, \
+                     and its SMs are split among the MIG instances"
+                        .into(),
+                );
+                None
+            }
+            Err(e) => {
+                dev.note("cuda_cores", e.reason());
+                None
+            }
+        },
+        vram_bytes: mem("total"),
+        memory_bus_width_bits: dev.u32("memory_bus_width", "memory_bus_width_bits"),
+        max_sm_clock_mhz: dev.u32("max_clock_sm", "max_sm_clock_mhz"),
+        max_memory_clock_mhz: dev.u32("max_clock_memory", "max_memory_clock_mhz"),
+        pcie,
+        numa_node: pci.and_then(|p| p.numa_node),
+        local_cpus: pci.and_then(|p| p.local_cpulist.clone()),
+        mig_enabled,
+        state,
+        ..Gpu::default()
+    }
+}
+
+/// Live state: temperature, fan, power, utilisation, ECC, throttling, processes.
+fn nvml_state(dev: &mut Dev<'_>, memory_used: Option<u64>) -> GpuState {
+    let ecc = dev.value("ecc_mode", "state.ecc_enabled");
+    let ecc_enabled = ecc.and_then(|e| e.get("current")?.as_bool());
+    // ECC counters exist only while ECC is on; asking otherwise is NotSupported noise.
+    let (corrected, uncorrected, uncorrected_aggregate, pending) = if ecc_enabled == Some(true) {
+        (
+            dev.u64("ecc_corrected_volatile", "state.ecc_errors_corrected"),
+            dev.u64("ecc_uncorrected_volatile", "state.ecc_errors_uncorrected"),
+            dev.u64(
+                "ecc_uncorrected_aggregate",
+                "state.ecc_errors_uncorrected_aggregate",
+            ),
+            dev.bool("pages_pending_retirement", "state.retired_pages_pending"),
+        )
+    } else {
+        if ecc_enabled == Some(false) {
+            dev.note(
+                "state.ecc_errors_uncorrected",
+                "ECC is off on this GPU: no error counters".into(),
+            );
+        }
+        (None, None, None, None)
+    };
+    let util = dev.value("utilization_rates", "state.utilization_percent");
+    let util_of = |k: &str| {
+        util.as_ref()
+            .and_then(|u| u.get(k)?.as_u64())
+            .and_then(|v| u32::try_from(v).ok())
+    };
+    let throttle_reasons = dev
+        .u64("throttle_reasons", "state.throttle_reasons")
+        .map(throttle_names);
+    let compute_processes = dev
+        .value("compute_processes", "state.compute_processes")
+        .and_then(|v| {
+            v.as_array().map(|list| {
+                list.iter()
+                    .filter_map(|p| {
+                        Some(GpuProcess {
+                            pid: u32::try_from(p.get("pid")?.as_u64()?).ok()?,
+                            used_memory_bytes: p.get("used_memory").and_then(Value::as_u64),
+                        })
+                    })
+                    .collect()
+            })
+        });
+    let watts = |mw: Option<u64>| mw.map(|v| v as f64 / 1000.0);
+    GpuState {
+        temperature_c: dev.u32("temperature_gpu", "state.temperature_c"),
+        fan_percent: dev.u32("fan_speed", "state.fan_percent"),
+        power_draw_w: watts(dev.u64("power_usage", "state.power_draw_w")),
+        power_limit_w: watts(dev.u64("enforced_power_limit", "state.power_limit_w")),
+        utilization_percent: util_of("gpu"),
+        memory_utilization_percent: util_of("memory"),
+        memory_used_bytes: memory_used,
+        persistence_mode: dev.bool("persistence_mode", "state.persistence_mode"),
+        ecc_enabled,
+        ecc_errors_corrected: corrected,
+        ecc_errors_uncorrected: uncorrected,
+        ecc_errors_uncorrected_aggregate: uncorrected_aggregate,
+        retired_pages_pending: pending,
+        throttle_reasons,
+        compute_processes,
+    }
+}
+
+/// Plain names of the active throttle reason bits (unknown bits named by value).
+pub fn throttle_names(bits: u64) -> Vec<String> {
+    let mut names: Vec<String> = THROTTLE_REASONS
+        .iter()
+        .filter(|(b, _)| bits & b != 0)
+        .map(|(_, n)| (*n).to_string())
+        .collect();
+    let known: u64 = THROTTLE_REASONS.iter().map(|(b, _)| b).sum();
+    if bits & !known != 0 {
+        names.push(format!("unknown_0x{:x}", bits & !known));
+    }
+    names
+}
+
+fn pci_max_gen(p: &PciGpu) -> Option<u32> {
+    min_opt(p.device_max_gen, p.upstream_max_gen)
+}
+
+fn pci_max_width(p: &PciGpu) -> Option<u32> {
+    min_opt(p.device_max_width, p.upstream_max_width)
+}
+
+fn min_opt(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// Says so when the link can train to less than the card can do (slot wired x8, riser,
+/// bifurcation, or a Gen3 slot for a Gen4 card).
+fn note_narrow_link(g: &Gpu, i: usize, notes: &mut Notes) {
+    let p = &g.pcie;
+    if let (Some(max), Some(dev)) = (p.max_width, p.device_max_width) {
+        if max < dev {
+            notes.add(
+                format!("gpus[{i}].pcie.max_width"),
+                format!(
+                    "link x{max} of the card's x{dev}: the slot or an upstream port is narrower \
+                     (wrong slot, riser or bifurcation)"
+                ),
+            );
+        }
+    }
+    if let (Some(max), Some(dev)) = (p.max_gen, p.device_max_gen) {
+        if max < dev {
+            notes.add(
+                format!("gpus[{i}].pcie.max_gen"),
+                format!("link Gen{max} of the card's Gen{dev}: the slot or a port is slower"),
+            );
+        }
+    }
+}
+
+/// GPUs known only from PCI (no driver, no recording): model from pci.ids, link, NUMA.
+fn from_pci_only(pci_gpus: Vec<PciGpu>, first: usize, src: &Source, notes: &mut Notes) -> Vec<Gpu> {
+    if pci_gpus.is_empty() {
+        return Vec::new();
+    }
+    let ids = match pci::read_pci_ids(src) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            notes.add(
+                "gpus",
+                format!("no pci.ids to name GPUs (install pciutils or hwdata): {e}"),
+            );
+            None
+        }
+    };
+    pci_gpus
+        .into_iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let sub = p.subsystem_vendor.zip(p.subsystem_device);
+            let name = ids
+                .as_deref()
+                .and_then(|t| pci::lookup_pci_name(t, 0x10de, p.device_id, sub));
+            if name.is_none() && ids.is_some() {
+                notes.add(
+                    format!("gpus[{}].name", first + k),
+                    format!(
+                        "device 10de:{:04x} is not in this pci.ids (update it: update-pciids)",
+                        p.device_id
+                    ),
+                );
+            }
+            let pcie = Pcie {
+                gen: p.current_gen,
+                width: p.current_width,
+                max_gen: pci_max_gen(&p),
+                max_width: pci_max_width(&p),
+                device_max_gen: p.device_max_gen,
+                device_max_width: p.device_max_width,
+            };
+            let g = Gpu {
+                pci_address: Some(p.address.clone()),
+                pci_device_id: Some(format!("0x{:04x}", p.device_id)),
+                name,
+                pcie,
+                numa_node: p.numa_node,
+                local_cpus: p.local_cpulist.clone(),
+                ..Gpu::default()
+            };
+            note_narrow_link(&g, first + k, notes);
+            g
+        })
+        .collect()
+}
+
+/// SMs, tensor cores, peak TFLOPS and bandwidth from NVML's facts and the architecture.
+fn derive_capability(g: &mut Gpu, i: usize, notes: &mut Notes) {
+    let field = |f: &str| format!("gpus[{i}].{f}");
+    note_narrow_link(g, i, notes);
+    if let (Some(bus), Some(clk)) = (g.memory_bus_width_bits, g.max_memory_clock_mhz) {
+        g.memory_bandwidth_bytes_per_s = Some(derive::bandwidth_bytes_per_s(bus, clk));
+    } else {
+        notes.add(
+            field("memory_bandwidth_bytes_per_s"),
+            "needs the memory bus width and max memory clock from NVML",
+        );
+    }
+    let facts: Option<ArchFacts> = g
+        .compute_capability
+        .as_deref()
+        .and_then(derive::parse_cc)
+        .and_then(|(a, b)| derive::arch_facts(a, b));
+    let Some(f) = facts else {
+        notes.add(
+            field("sm_count"),
+            format!(
+                "compute capability {} is not in this build's architecture table: SMs, tensor \
+                 cores and peaks unknown",
+                g.compute_capability.as_deref().unwrap_or("unknown")
+            ),
+        );
+        return;
+    };
+    let no_tc = g
+        .name
+        .as_deref()
+        .is_some_and(derive::is_turing_without_tensor_cores)
+        || f.tensor_per_sm == 0;
+    if no_tc {
+        g.tensor_cores = Some(0);
+        notes.add(
+            field("tensor_cores"),
+            format!(
+                "none: {} has no tensor cores",
+                if f.tensor_per_sm == 0 {
+                    f.name
+                } else {
+                    "GTX 16xx (TU116/TU117)"
+                }
+            ),
+        );
+        notes.add(field("fp16_tensor_tflops"), "no tensor cores");
+    } else {
+        g.tensor_core_generation = f.tensor_gen;
+    }
+    let Some(cores) = g.cuda_cores else {
+        // The reason for the missing core count is already noted on cuda_cores.
+        notes.add(
+            field("sm_count"),
+            "unknown without NVML's core count (not derived from the product name)",
+        );
+        if !no_tc {
+            notes.add(field("tensor_cores"), "unknown without the SM count");
+        }
+        notes.add(field("fp32_tflops"), "unknown without the CUDA core count");
+        return;
+    };
+    let Some(sms) = derive::sm_count(cores, &f) else {
+        notes.add(
+            field("sm_count"),
+            format!(
+                "{cores} CUDA cores is not a multiple of {} per SM ({}): SMs unknown",
+                f.fp32_per_sm, f.name
+            ),
+        );
+        return;
+    };
+    g.sm_count = Some(sms);
+    if !no_tc {
+        g.tensor_cores = Some(sms * f.tensor_per_sm);
+    }
+    let Some(clk) = g.max_sm_clock_mhz else {
+        notes.add(field("fp32_tflops"), "unknown without NVML's max SM clock");
+        return;
+    };
+    g.peak_clock_mhz = Some(clk);
+    g.fp32_tflops = Some(derive::fp32_tflops(cores, clk));
+    notes.add(
+        field("fp32_tflops"),
+        format!(
+            "peak TFLOPS at NVML max SM clock {clk} MHz; datasheet figures use the rated boost \
+             clock, which NVML does not report and can be lower on GeForce/Quadro"
+        ),
+    );
+    if let Some(tc) = g.tensor_cores.filter(|t| *t > 0) {
+        let dense = derive::fp16_tensor_tflops(tc, &f, clk);
+        g.fp16_tensor_tflops = Some(dense);
+        let geforce = derive::is_geforce(g.name.as_deref(), g.brand.as_deref());
+        g.fp16_tensor_fp32_acc_tflops = Some(if geforce {
+            ((dense / 2.0) * 100.0).round() / 100.0
+        } else {
+            dense
+        });
+        if geforce {
+            notes.add(
+                field("fp16_tensor_fp32_acc_tflops"),
+                "GeForce runs FP16 tensor math with FP32 accumulate at half rate",
+            );
+        }
+        if f.name == "Hopper" {
+            notes.add(
+                field("fp16_tensor_tflops"),
+                format!(
+                    "NVIDIA quotes Hopper tensor rates at a lower tensor clock \
+                     ({HOPPER_TENSOR_CLOCK_MHZ} MHz): {:.1} TFLOPS dense FP16 at that clock",
+                    derive::fp16_tensor_tflops(tc, &f, HOPPER_TENSOR_CLOCK_MHZ)
+                ),
+            );
+        }
+        if f.approximate {
+            notes.add(
+                field("fp16_tensor_tflops"),
+                format!(
+                    "approximate: NVIDIA publishes no SM count or tensor clock for {} data-center \
+                     parts; the per-core rate is inferred from the datasheet",
+                    f.name
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn throttle_bits_to_names() {
+        assert_eq!(
+            throttle_names(0x60),
+            vec!["sw_thermal_slowdown", "hw_thermal_slowdown"]
+        );
+        assert_eq!(throttle_names(0x1), vec!["gpu_idle"]);
+        assert_eq!(throttle_names(0x84), vec!["sw_power_cap", "hw_power_brake"]);
+        assert_eq!(throttle_names(0x1000), vec!["unknown_0x1000"]);
+        assert!(throttle_names(0).is_empty());
+    }
 }

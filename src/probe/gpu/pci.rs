@@ -1,0 +1,271 @@
+//! NVIDIA GPUs as the PCI bus shows them: /sys/bus/pci/devices and pci.ids, no driver needed.
+//!
+//! This is what a freshly delivered machine without drivers can still tell: how many GPUs,
+//! which model (from pci.ids), on which link and which NUMA node.
+
+use std::path::Path;
+
+use crate::source::{Source, Unknown};
+
+/// PCI vendor id of NVIDIA.
+const NVIDIA: u32 = 0x10de;
+const PCI_DEVICES: &str = "/sys/bus/pci/devices";
+/// Where distributions keep pci.ids (Debian/Ubuntu, then Fedora/RHEL/Arch).
+const PCI_IDS: [&str; 2] = ["/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"];
+
+/// One NVIDIA display function on the PCI bus.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PciGpu {
+    /// `0000:3b:00.0`, lower case as sysfs writes it.
+    pub address: String,
+    pub device_id: u32,
+    pub subsystem_vendor: Option<u32>,
+    pub subsystem_device: Option<u32>,
+    pub current_gen: Option<u32>,
+    pub current_width: Option<u32>,
+    /// The card's own capability (its Link Capabilities register).
+    pub device_max_gen: Option<u32>,
+    pub device_max_width: Option<u32>,
+    /// Narrowest `max_link_width` / lowest gen among the upstream ports: a x16 card in a
+    /// slot wired x8 shows 16 itself and 8 on its port.
+    pub upstream_max_gen: Option<u32>,
+    pub upstream_max_width: Option<u32>,
+    /// `None` for -1 (one node, or the firmware did not say).
+    pub numa_node: Option<i32>,
+    pub local_cpulist: Option<String>,
+}
+
+/// Lists NVIDIA GPUs (class 0x0300 VGA or 0x0302 3D controller; the audio function is not
+/// one). `Err` only when the PCI directory itself cannot be listed.
+pub fn read_pci_gpus(src: &Source) -> Result<Vec<PciGpu>, Unknown> {
+    let mut out = Vec::new();
+    for addr in src.read_dir(PCI_DEVICES)? {
+        let base = format!("{PCI_DEVICES}/{addr}");
+        let hex = |f: &str| {
+            src.read_value(format!("{base}/{f}"))
+                .ok()
+                .and_then(|v| parse_hex(&v))
+        };
+        if hex("vendor") != Some(NVIDIA) {
+            continue;
+        }
+        let Some(class) = hex("class") else { continue };
+        if !matches!(class >> 8, 0x0300 | 0x0302) {
+            continue;
+        }
+        let Some(device_id) = hex("device") else {
+            continue;
+        };
+        let speed = |f: &str| {
+            src.read_value(format!("{base}/{f}"))
+                .ok()
+                .and_then(|v| parse_link_speed_gen(&v))
+        };
+        let width = |f: &str| {
+            src.read_parse::<u32>(format!("{base}/{f}"))
+                .ok()
+                .filter(|w| *w > 0)
+        };
+        let (upstream_max_gen, upstream_max_width) = upstream_limits(src, &base);
+        out.push(PciGpu {
+            address: addr.to_ascii_lowercase(),
+            device_id,
+            subsystem_vendor: hex("subsystem_vendor"),
+            subsystem_device: hex("subsystem_device"),
+            current_gen: speed("current_link_speed"),
+            current_width: width("current_link_width"),
+            device_max_gen: speed("max_link_speed"),
+            device_max_width: width("max_link_width"),
+            upstream_max_gen,
+            upstream_max_width,
+            numa_node: src
+                .read_parse::<i32>(format!("{base}/numa_node"))
+                .ok()
+                .filter(|n| *n >= 0),
+            local_cpulist: src
+                .read_value(format!("{base}/local_cpulist"))
+                .ok()
+                .filter(|s| !s.is_empty()),
+        });
+    }
+    Ok(out)
+}
+
+/// Lowest max gen and width over the PCI bridges above the device (walking the canonical
+/// sysfs path `/sys/devices/pci0000:ae/0000:ae:00.0/0000:af:00.0` upwards).
+fn upstream_limits(src: &Source, base: &str) -> (Option<u32>, Option<u32>) {
+    let Ok(canon) = src.canonical(base) else {
+        return (None, None);
+    };
+    let mut gen: Option<u32> = None;
+    let mut width: Option<u32> = None;
+    let mut dir = canon.parent();
+    while let Some(d) = dir {
+        let Some(name) = d.file_name().and_then(|n| n.to_str()) else {
+            break;
+        };
+        if !is_pci_address(name) {
+            break;
+        }
+        let p = |f: &str| d.join(f);
+        if let Some(g) = src
+            .read_value(p("max_link_speed"))
+            .ok()
+            .and_then(|v| parse_link_speed_gen(&v))
+        {
+            gen = Some(gen.map_or(g, |x| x.min(g)));
+        }
+        if let Some(w) = src
+            .read_parse::<u32>(p("max_link_width"))
+            .ok()
+            .filter(|w| *w > 0)
+        {
+            width = Some(width.map_or(w, |x| x.min(w)));
+        }
+        dir = d.parent();
+    }
+    (gen, width)
+}
+
+/// `0000:ae:00.0`: domain, bus, device and function.
+fn is_pci_address(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() == 12 && b[4] == b':' && b[7] == b':' && b[10] == b'.'
+}
+
+/// Parses `0x10de` (sysfs writes `0x%04x`, class `0x%06x`).
+pub fn parse_hex(text: &str) -> Option<u32> {
+    u32::from_str_radix(text.trim().trim_start_matches("0x"), 16).ok()
+}
+
+/// PCIe generation from a sysfs link speed: `8.0 GT/s PCIe` (kernels since 5.7) or
+/// `8 GT/s` (older), as the kernel's `pci_speed_string()` writes them.
+pub fn parse_link_speed_gen(text: &str) -> Option<u32> {
+    let num = text.split_whitespace().next()?;
+    let gts: f64 = num.parse().ok()?;
+    let gens = [
+        (2.5, 1),
+        (5.0, 2),
+        (8.0, 3),
+        (16.0, 4),
+        (32.0, 5),
+        (64.0, 6),
+    ];
+    gens.iter()
+        .find(|(s, _)| (gts - s).abs() < 0.01)
+        .map(|(_, g)| *g)
+}
+
+/// Model name from pci.ids text: the subsystem line (board name, e.g. `Quadro RTX 6000`)
+/// when present, else the device line (chip and family, `TU102GL [Quadro RTX 6000/8000]`).
+pub fn lookup_pci_name(
+    ids: &str,
+    vendor: u32,
+    device: u32,
+    subsystem: Option<(u32, u32)>,
+) -> Option<String> {
+    let vendor_tag = format!("{vendor:04x}");
+    let device_tag = format!("{device:04x}");
+    let sub_tag = subsystem.map(|(v, d)| format!("{v:04x} {d:04x}"));
+    let mut in_vendor = false;
+    let mut device_name: Option<String> = None;
+    for line in ids.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        if !line.starts_with('\t') {
+            if in_vendor {
+                break;
+            }
+            // Classes section (`C 03 ...`) comes after every vendor.
+            in_vendor = line.split_whitespace().next() == Some(vendor_tag.as_str());
+            continue;
+        }
+        if !in_vendor {
+            continue;
+        }
+        if let Some(sub) = line.strip_prefix("\t\t") {
+            if device_name.is_some() {
+                if let Some(tag) = &sub_tag {
+                    if let Some(name) = sub.strip_prefix(tag.as_str()) {
+                        return Some(name.trim().to_string());
+                    }
+                }
+            }
+        } else if let Some(dev) = line.strip_prefix('\t') {
+            if device_name.is_some() {
+                break;
+            }
+            if let Some(name) = dev.strip_prefix(device_tag.as_str()) {
+                device_name = Some(name.trim().to_string());
+            }
+        }
+    }
+    device_name
+}
+
+/// Reads the system's pci.ids through the source, so a sysroot may carry its own.
+pub fn read_pci_ids(src: &Source) -> Result<String, Unknown> {
+    let mut last = Unknown::NotFound(Path::new(PCI_IDS[0]).to_path_buf());
+    for p in PCI_IDS {
+        match src.read_string(p) {
+            Ok(t) => return Ok(t),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
+
+/// NVML's bus id `00000000:3B:00.0` → sysfs's `0000:3b:00.0`.
+pub fn normalize_bus_id(nvml: &str) -> String {
+    let s = nvml.trim().to_ascii_lowercase();
+    match s.split_once(':') {
+        Some((dom, rest)) if dom.len() > 4 => format!("{}:{rest}", &dom[dom.len() - 4..]),
+        _ => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines of this machine's /usr/share/misc/pci.ids around the Quadro RTX 6000.
+    const IDS: &str = "# comment\n\
+10de  NVIDIA Corporation\n\
+\t1e30  TU102GL [Quadro RTX 6000/8000]\n\
+\t\t1028 129e  Quadro RTX 8000\n\
+\t\t10de 12ba  Quadro RTX 6000\n\
+\t1e36  TU102GL [Quadro RTX 6000]\n\
+10df  Emulex Corporation\n\
+C 03  Display controller\n";
+
+    #[test]
+    fn pci_ids_prefers_subsystem_name() {
+        let sub = Some((0x10de, 0x12ba));
+        assert_eq!(
+            lookup_pci_name(IDS, 0x10de, 0x1e30, sub).as_deref(),
+            Some("Quadro RTX 6000")
+        );
+        assert_eq!(
+            lookup_pci_name(IDS, 0x10de, 0x1e30, Some((0x10de, 0x9999))).as_deref(),
+            Some("TU102GL [Quadro RTX 6000/8000]")
+        );
+        assert_eq!(lookup_pci_name(IDS, 0x10de, 0x2330, sub), None);
+    }
+
+    #[test]
+    fn link_speed_both_kernel_formats() {
+        assert_eq!(parse_link_speed_gen("8.0 GT/s PCIe"), Some(3));
+        assert_eq!(parse_link_speed_gen("8 GT/s"), Some(3));
+        assert_eq!(parse_link_speed_gen("2.5 GT/s PCIe"), Some(1));
+        assert_eq!(parse_link_speed_gen("32.0 GT/s PCIe"), Some(5));
+        assert_eq!(parse_link_speed_gen("Unknown"), None);
+    }
+
+    #[test]
+    fn bus_ids() {
+        assert_eq!(normalize_bus_id("00000000:3B:00.0"), "0000:3b:00.0");
+        assert_eq!(normalize_bus_id("0000:AF:00.0"), "0000:af:00.0");
+        assert!(is_pci_address("0000:ae:00.0") && !is_pci_address("pci0000:ae"));
+    }
+}
