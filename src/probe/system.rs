@@ -200,7 +200,13 @@ fn read_dmi(src: &Source, notes: &mut Notes) -> System {
                 None
             }
             Ok(v) => Some(v),
-            Err(Unknown::NotFound(_)) => None,
+            Err(Unknown::NotFound(_)) => {
+                notes.add(
+                    name,
+                    format!("not supplied by the firmware ({path} is absent)"),
+                );
+                None
+            }
             Err(e @ Unknown::PermissionDenied(_)) => {
                 notes.add(name, format!("{e}; run rigcheck as root to read it"));
                 None

@@ -1,0 +1,113 @@
+//! Replays every fixture in every inventory format and compares with the accepted snapshot,
+//! so any change in what rigcheck reports about a recorded machine shows up in review.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use rigcheck::cli::Format;
+use rigcheck::probe;
+use rigcheck::render;
+use rigcheck::source::Source;
+
+/// Fixture directories that are sysroots (they hold proc/ or sys/).
+fn fixtures() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut out: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("proc").exists() || e.path().join("sys").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_fixture_in_every_format_matches_its_snapshot() {
+    let names = fixtures();
+    assert!(
+        names.len() >= 8,
+        "expected the recorded machines under fixtures/, found {names:?}"
+    );
+    for name in names {
+        // A relative path keeps `source` in the JSON the same on every checkout.
+        let src = Source::sysroot(format!("fixtures/{name}"));
+        let spec = probe::inventory(&src);
+        for (format, ext) in [
+            (Format::Table, "table"),
+            (Format::Json, "json"),
+            (Format::Markdown, "md"),
+        ] {
+            let mut buf = Vec::new();
+            render::inventory(&spec, format, false, &mut buf).unwrap();
+            let text = String::from_utf8(buf).unwrap();
+            insta::assert_snapshot!(format!("{name}.{ext}"), text);
+        }
+    }
+}
+
+#[test]
+fn replay_is_deterministic() {
+    for name in fixtures() {
+        let a = probe::inventory(&Source::sysroot(format!("fixtures/{name}")));
+        let b = probe::inventory(&Source::sysroot(format!("fixtures/{name}")));
+        assert_eq!(a, b, "{name}");
+    }
+}
+
+#[test]
+fn every_unknown_contract_field_has_a_note() {
+    // The design's JSON contract: a null there must be explained by a note on the field or
+    // on its section, on every fixture and on the live machine.
+    const CONTRACT: &[&str] = &[
+        "hostname",
+        "captured_at",
+        "system.vendor",
+        "system.product",
+        "system.serial",
+        "system.bios_version",
+        "os.name",
+        "os.kernel",
+        "cpu.vendor",
+        "cpu.model",
+        "cpu.sockets",
+        "cpu.cores",
+        "cpu.threads",
+        "cpu.threads_per_core",
+        "cpu.base_mhz",
+        "cpu.max_mhz",
+        "cpu.min_mhz",
+        "memory.total_bytes",
+        "memory.usable_bytes",
+    ];
+    let mut specs: Vec<(String, rigcheck::spec::Spec)> = fixtures()
+        .into_iter()
+        .map(|n| {
+            (
+                n.clone(),
+                probe::inventory(&Source::sysroot(format!("fixtures/{n}"))),
+            )
+        })
+        .collect();
+    specs.push(("live".into(), probe::inventory(&Source::live())));
+    for (name, spec) in specs {
+        let v = serde_json::to_value(&spec).unwrap();
+        for field in CONTRACT {
+            let val = field.split('.').fold(&v, |v, k| &v[k]);
+            if !val.is_null() {
+                continue;
+            }
+            let section = field.split('.').next().unwrap();
+            let explained = spec.notes.iter().any(|n| {
+                n.field == *field
+                    || n.field == section
+                    || field.starts_with(&format!("{}.", n.field))
+            });
+            assert!(
+                explained,
+                "{name}: {field} is null without a note; notes: {:?}",
+                spec.notes
+            );
+        }
+    }
+}
