@@ -6,10 +6,12 @@
 
 pub mod capture;
 pub mod cli;
+pub mod preflight;
 pub mod probe;
 pub mod render;
 pub mod source;
 pub mod spec;
+pub mod units;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -48,6 +50,7 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
             let summary = capture::capture(&args.dir, args.force)?;
             emit(summary.as_bytes())
         }
+        Some(Command::Preflight(args)) => preflight::run(cli.sysroot.as_deref(), &args, color),
         Some(Command::Inventory(args)) => inventory(cli.sysroot.as_deref(), &args, color),
         None => inventory(cli.sysroot.as_deref(), &cli.inventory, color),
     }
@@ -81,7 +84,7 @@ pub fn open_source(sysroot: Option<&Path>) -> Result<Source, Error> {
 }
 
 /// Writes to stdout; a closed pipe (`rigcheck | head`) ends quietly with 0.
-fn emit(bytes: &[u8]) -> Result<u8, Error> {
+pub(crate) fn emit(bytes: &[u8]) -> Result<u8, Error> {
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|_| out.flush()) {
         Ok(()) => Ok(0),
