@@ -384,10 +384,15 @@ pub fn storage_checks(
             } else {
                 "unknown".into()
             };
+            let advice = if e.is_not_found() {
+                "check the path, or mount the dataset (volume, NFS) before the job".to_string()
+            } else {
+                e.to_string()
+            };
             return vec![
                 Check::new("disk.free", status, found)
                     .on(&shown)
-                    .advise(e.to_string()),
+                    .advise(advice),
                 Check::new("disk.kind", Status::Skip, "unknown").on(&shown),
             ];
         }
