@@ -38,6 +38,9 @@ pub enum Command {
     Profile(ProfileArgs),
     /// Compare two reports (JSON from `--format json`) or two sysroots: what changed.
     Diff(DiffArgs),
+    /// Check that this machine is ready to train now: GPUs, CPUs, memory, OS, storage.
+    /// Exit 0 all pass (warnings allowed), 1 a check failed, 2 usage error.
+    Preflight(PreflightArgs),
 }
 
 /// Options of `verify`.
@@ -132,6 +135,49 @@ pub struct CaptureArgs {
     /// Replace a non-empty DIR.
     #[arg(long)]
     pub force: bool,
+}
+
+/// Options of `preflight`. Every threshold has a default; none is needed.
+#[derive(Debug, Args, Clone)]
+pub struct PreflightArgs {
+    /// GPUs the job needs (after CUDA_VISIBLE_DEVICES). Default: 1 when an NVIDIA GPU is
+    /// on the PCI bus, else the GPU checks are skipped.
+    #[arg(long, value_name = "N")]
+    pub gpus: Option<u32>,
+    /// Free VRAM each GPU must have, e.g. '20 GiB'. Default: warn when over 10% is in use.
+    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_bytes)]
+    pub min_free_vram: Option<u64>,
+    /// Highest GPU temperature to start a job at, in °C.
+    #[arg(long, value_name = "CELSIUS", default_value_t = 80)]
+    pub max_gpu_temp: u32,
+    /// Lowest NVIDIA driver version accepted, e.g. '535.104'.
+    #[arg(long, value_name = "VERSION")]
+    pub min_driver: Option<String>,
+    /// Lowest CUDA version the driver must support, e.g. '12.2'.
+    #[arg(long, value_name = "VERSION")]
+    pub min_cuda: Option<String>,
+    /// Dataset directory: its filesystem's free space, drive and kind are checked.
+    #[arg(long, value_name = "PATH")]
+    pub data: Option<PathBuf>,
+    /// Free space the --data filesystem must have, e.g. '500 GB'. Default: fail under 5%
+    /// free, warn under 10%.
+    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_bytes)]
+    pub min_free_disk: Option<u64>,
+    /// Data-loader workers per GPU process (PyTorch num_workers). Default: suggest a number.
+    #[arg(long, value_name = "N")]
+    pub workers: Option<u32>,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = PreflightFormat::Table)]
+    pub format: PreflightFormat,
+}
+
+/// Preflight report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PreflightFormat {
+    /// One aligned line per check.
+    Table,
+    /// `{status, exit_code, checks: [{id, subject, status, found, expected, advice}]}`.
+    Json,
 }
 
 /// Report formats.

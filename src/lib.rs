@@ -7,6 +7,7 @@
 pub mod capture;
 pub mod cli;
 pub mod diff;
+pub mod preflight;
 pub mod probe;
 pub mod profile;
 pub mod render;
@@ -61,6 +62,7 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
             let summary = capture::capture(&args.dir, args.force)?;
             emit(summary.as_bytes())
         }
+        Some(Command::Preflight(args)) => preflight::run(cli.sysroot.as_deref(), &args, color),
         Some(Command::Inventory(args)) => inventory(cli.sysroot.as_deref(), &args, color),
         Some(Command::Verify(args)) => {
             let profile = profile::load(&args.profile)?;
@@ -197,7 +199,7 @@ pub fn write_file_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), E
 }
 
 /// Writes to stdout; a closed pipe (`rigcheck | head`) ends quietly with 0.
-fn emit(bytes: &[u8]) -> Result<u8, Error> {
+pub(crate) fn emit(bytes: &[u8]) -> Result<u8, Error> {
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|_| out.flush()) {
         Ok(()) => Ok(0),

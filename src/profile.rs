@@ -949,7 +949,7 @@ mod tests {
         let e = parse("[memory]\ntotal = \"96 GX\"\n", "u.toml", "u").unwrap_err();
         assert_eq!((e.line, e.column), (2, 9));
         assert!(
-            e.message.contains("unknown size unit 'GX'"),
+            e.message.contains("unknown unit 'GX'"),
             "{}",
             e.message
         );

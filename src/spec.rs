@@ -28,6 +28,10 @@ pub struct Spec {
     pub memory: Memory,
     pub drives: Vec<Drive>,
     pub gpus: Vec<Gpu>,
+    /// What this process may use (affinity, cgroup quotas, /dev/shm, ulimits) and the
+    /// live-only facts `preflight` needs; `None` in reports written before it existed.
+    #[serde(default)]
+    pub limits: Option<Limits>,
     /// One entry per unknown or doubtful fact.
     pub notes: Vec<Note>,
 }
@@ -302,6 +306,84 @@ pub struct GpuState {
 pub struct GpuProcess {
     pub pid: u32,
     pub used_memory_bytes: Option<u64>,
+}
+
+/// Process and container limits, and the OS settings a training job runs into.
+///
+/// Everything here is about *this process* (a job started the same way sees the same),
+/// read from /proc/self, its cgroup, /proc/meminfo and /sys; statvfs and
+/// sched_getaffinity answers are recorded in `host.json` by `capture`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Limits {
+    /// CPUs this process may run on (sched_getaffinity, else `Cpus_allowed_list`), e.g. `0-1`.
+    pub affinity_cpus: Option<String>,
+    /// Number of CPUs in `affinity_cpus`.
+    pub affinity_count: Option<u32>,
+    /// Tightest cgroup CPU quota up the tree; `None` with no note means no quota.
+    pub cpu_quota: Option<CpuQuota>,
+    /// Tightest cgroup memory limit up the tree; `None` with no note means no limit.
+    pub memory_limit: Option<MemoryLimit>,
+    /// /proc/meminfo `MemTotal`.
+    pub mem_total_bytes: Option<u64>,
+    /// /proc/meminfo `MemAvailable` (Linux 3.14+).
+    pub mem_available_bytes: Option<u64>,
+    /// /proc/meminfo `SwapTotal`.
+    pub swap_total_bytes: Option<u64>,
+    /// /proc/meminfo `SwapFree`.
+    pub swap_free_bytes: Option<u64>,
+    /// The /dev/shm mount; `None` with a note when it is not mounted.
+    pub shm: Option<Filesystem>,
+    /// `RLIMIT_NOFILE` soft limit (`Max open files` in /proc/self/limits); `None` = unlimited.
+    pub open_files_soft: Option<u64>,
+    /// `RLIMIT_NOFILE` hard limit; `None` = unlimited.
+    pub open_files_hard: Option<u64>,
+    /// Transparent huge pages mode: `always`, `madvise` or `never`.
+    pub transparent_hugepages: Option<String>,
+    /// Distinct cpufreq governors over all policies, sorted; empty without cpufreq (VMs).
+    pub governors: Vec<String>,
+    /// Local filesystems (disk-backed, overlay, tmpfs at /dev/shm), by mount point.
+    pub filesystems: Vec<Filesystem>,
+}
+
+/// A cgroup CPU bandwidth limit (`cpu.max` v2, `cpu.cfs_quota_us`/`cpu.cfs_period_us` v1).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CpuQuota {
+    /// Quota per period in µs.
+    pub quota_us: u64,
+    /// Period in µs.
+    pub period_us: u64,
+    /// quota ÷ period: how many CPUs' worth of time the group may use.
+    pub cpus: f64,
+    /// The file that set it, e.g. `/sys/fs/cgroup/cpu.max`.
+    pub file: String,
+}
+
+/// A cgroup memory limit (`memory.max` v2, `memory.limit_in_bytes` v1).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MemoryLimit {
+    pub max_bytes: u64,
+    /// Current usage of that cgroup (`memory.current` / `memory.usage_in_bytes`).
+    pub used_bytes: Option<u64>,
+    /// The file that set it.
+    pub file: String,
+}
+
+/// One mounted filesystem and its space.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Filesystem {
+    pub mount_point: String,
+    /// `ext4`, `xfs`, `nfs4`, `tmpfs`, `overlay`, ...
+    pub fstype: String,
+    /// Mount source (`/dev/nvme0n1p2`, `server:/export`, `tmpfs`).
+    pub source: String,
+    /// `major:minor` of the device holding it.
+    pub device: Option<String>,
+    /// Whole-disk kernel name under it (`nvme0n1`), through partitions and device-mapper.
+    pub disk: Option<String>,
+    /// f_blocks × f_frsize (statvfs), else the tmpfs `size=` option.
+    pub total_bytes: Option<u64>,
+    /// f_bavail × f_frsize: free to an unprivileged user.
+    pub available_bytes: Option<u64>,
 }
 
 /// Collects notes while probing; probes push here instead of failing.

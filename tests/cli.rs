@@ -94,7 +94,7 @@ fn every_bad_profile_exits_2_naming_file_line_and_column() {
         );
         let expect = match name.as_str() {
             "unknown_key" => ":2:1: unknown field `socket`",
-            "bad_unit" => ":2:9: total: unknown size unit 'GX'",
+            "bad_unit" => ":2:9: total: '96 GX': unknown unit 'GX'",
             "wrong_type" => ":2:11: sockets: expected a whole number, found string",
             "empty" => "the profile is empty",
             "unknown_comparison" => "unknown comparison 'atleast' (did you mean 'at_least'?)",

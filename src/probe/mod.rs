@@ -6,6 +6,7 @@
 pub mod cpu;
 pub mod drives;
 pub mod gpu;
+pub mod limits;
 pub mod memory;
 pub mod smbios;
 pub mod system;
@@ -22,6 +23,7 @@ pub fn inventory(src: &Source) -> Spec {
     let memory = memory::probe(src, &mut notes);
     let drives = drives::probe(src, &mut notes);
     let gpus = gpu::probe(src, &mut notes);
+    let limits = limits::probe(src, &mut notes);
     let mut notes = notes.0;
     notes.sort();
     notes.dedup();
@@ -41,6 +43,7 @@ pub fn inventory(src: &Source) -> Spec {
         memory,
         drives,
         gpus,
+        limits: Some(limits),
         notes,
     }
 }

@@ -1,0 +1,758 @@
+//! Host checks: CPUs for data loading, governor, NUMA placement, memory, /dev/shm,
+//! open-files limit, transparent huge pages, and the dataset's filesystem.
+
+use crate::preflight::{Check, Options, Status};
+use crate::probe::limits::cpu_list;
+use crate::render::{bytes_bin, bytes_dec};
+use crate::source::Unknown;
+use crate::spec::{Filesystem, Gpu, Limits, Spec};
+
+const GIB: u64 = 1024 * 1024 * 1024;
+
+/// Smallest /dev/shm (free) that PyTorch data loaders get by with: each worker hands every
+/// batch to the trainer through it, and running out is a "Bus error" mid-epoch.
+const MIN_SHM_BYTES: u64 = GIB;
+
+/// Below this soft open-files limit, PyTorch's default `file_descriptor` sharing strategy
+/// runs out ("Too many open files") with a few workers; systemd's default is 1024.
+const MIN_OPEN_FILES: u64 = 4096;
+
+/// Swap in use above this means the machine is already short of memory.
+const SWAP_USED_WARN_BYTES: u64 = GIB;
+
+/// Filesystems whose reads cross the network and are not built for parallel training I/O.
+const NETWORK_FS: &[&str] = &[
+    "nfs",
+    "nfs4",
+    "cifs",
+    "smb3",
+    "smbfs",
+    "9p",
+    "fuse.sshfs",
+    "sshfs",
+    "afs",
+    "davfs",
+    "fuse.s3fs",
+    "fuse.rclone",
+    "fuse.gcsfuse",
+    "fuse.mountpoint-s3",
+];
+
+/// Parallel filesystems made for cluster training I/O: networked, but not a warning.
+const PARALLEL_FS: &[&str] = &[
+    "lustre",
+    "gpfs",
+    "beegfs",
+    "ceph",
+    "fuse.ceph",
+    "glusterfs",
+    "fuse.glusterfs",
+    "wekafs",
+    "fuse.weka",
+];
+
+fn limits(spec: &Spec) -> Limits {
+    spec.limits.clone().unwrap_or_default()
+}
+
+/// Why a fact is unknown, from the spec's notes (first note whose field starts with `field`).
+fn why(spec: &Spec, field: &str) -> String {
+    spec.notes
+        .iter()
+        .find(|n| n.field.starts_with(field))
+        .map(|n| n.reason.clone())
+        .unwrap_or_else(|| "not read".into())
+}
+
+/// cpu.workers, cpu.governor, cpu.numa.
+pub fn cpu_checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {
+    let l = limits(spec);
+    vec![
+        workers(spec, &l, visible, opts),
+        governor(spec, &l),
+        numa(spec, &l, visible),
+    ]
+}
+
+/// CPUs this process may use: the affinity mask, cut by the cgroup CPU quota.
+pub fn usable_cpus(l: &Limits) -> Option<f64> {
+    let aff = l.affinity_count.map(f64::from);
+    let quota = l.cpu_quota.as_ref().map(|q| q.cpus);
+    match (aff, quota) {
+        (Some(a), Some(q)) => Some(a.min(q)),
+        (a, q) => a.or(q),
+    }
+}
+
+fn fmt_cpus(n: f64) -> String {
+    if n.fract() == 0.0 {
+        format!("{n:.0}")
+    } else {
+        format!("{n:.1}")
+    }
+}
+
+fn workers(spec: &Spec, l: &Limits, visible: &[&Gpu], opts: &Options) -> Check {
+    let Some(usable) = usable_cpus(l) else {
+        return Check::new("cpu.workers", Status::Warn, "unknown")
+            .advise(why(spec, "limits.affinity"));
+    };
+    let mut parts = Vec::new();
+    if let Some(a) = &l.affinity_cpus {
+        parts.push(format!("affinity {a}"));
+    }
+    if let Some(q) = &l.cpu_quota {
+        parts.push(format!(
+            "cgroup quota {} from {} {}/{}",
+            fmt_cpus(q.cpus),
+            q.file,
+            q.quota_us,
+            q.period_us
+        ));
+    }
+    let found = format!("{} usable CPUs ({})", fmt_cpus(usable), parts.join("; "));
+    // One training process per GPU (DDP), each with its own loader workers.
+    let procs = visible.len().max(1) as u32;
+    let suggested = (usable / f64::from(procs)).floor() as u32;
+    let suggested = suggested.saturating_sub(1);
+    let Some(w) = opts.workers else {
+        let c = Check::new("cpu.workers", Status::Pass, found).advise(format!(
+            "suggest --workers {suggested} (num_workers per GPU process: usable CPUs ÷ {procs} \
+             process(es), less one for the trainer)"
+        ));
+        if suggested == 0 && !visible.is_empty() {
+            return Check {
+                status: Status::Warn,
+                ..c
+            };
+        }
+        return c;
+    };
+    let hard = f64::from(w) * f64::from(procs);
+    let ideal = f64::from(w + 1) * f64::from(procs);
+    let expected = format!(
+        "≥ {} ({w} workers + 1 trainer) × {procs} process(es)",
+        fmt_cpus(ideal)
+    );
+    let fix = format!(
+        "use --workers {suggested} (num_workers), or give the job more CPUs (docker --cpus, \
+         Kubernetes resources.limits.cpu, Slurm --cpus-per-task)"
+    );
+    if usable < hard {
+        Check::new("cpu.workers", Status::Fail, found)
+            .expect(expected)
+            .advise(fix)
+    } else if usable < ideal {
+        Check::new("cpu.workers", Status::Warn, found)
+            .expect(expected)
+            .advise(fix)
+    } else {
+        Check::new("cpu.workers", Status::Pass, found).expect(expected)
+    }
+}
+
+fn governor(spec: &Spec, l: &Limits) -> Check {
+    let mut govs = l.governors.clone();
+    if govs.is_empty() {
+        govs.extend(spec.cpu.governor.clone());
+    }
+    if govs.is_empty() {
+        return Check::new("cpu.governor", Status::Skip, "no cpufreq")
+            .advise("the kernel exposes no frequency scaling (VM, or firmware-managed)");
+    }
+    let found = govs.join(", ");
+    if govs.iter().any(|g| g == "powersave") {
+        return Check::new("cpu.governor", Status::Warn, found)
+            .expect("performance")
+            .advise("clocks ramp up late under bursty data loading: `cpupower frequency-set -g performance`");
+    }
+    Check::new("cpu.governor", Status::Pass, found)
+}
+
+fn numa(spec: &Spec, l: &Limits, visible: &[&Gpu]) -> Check {
+    if visible.is_empty() {
+        return Check::new("cpu.numa", Status::Skip, "no GPU to place");
+    }
+    let allowed = l.affinity_cpus.as_deref().and_then(cpu_list);
+    let mut placed = Vec::new();
+    let mut far = Vec::new();
+    let mut nodes = Vec::new();
+    for g in visible {
+        let idx = g.index.map(|i| i.to_string()).unwrap_or_default();
+        let node = g.numa_node.filter(|&n| n >= 0);
+        let cpus = g.local_cpus.clone().or_else(|| {
+            let n = u32::try_from(node?).ok()?;
+            spec.cpu
+                .numa_nodes
+                .iter()
+                .find(|x| x.id == n)
+                .map(|x| x.cpus.clone())
+        });
+        match (node, &cpus) {
+            (Some(n), Some(c)) => placed.push(format!("GPU {idx} → node {n} (CPUs {c})")),
+            (Some(n), None) => placed.push(format!("GPU {idx} → node {n}")),
+            (None, Some(c)) => placed.push(format!("GPU {idx} → CPUs {c}")),
+            (None, None) => placed.push(format!("GPU {idx} → no NUMA node")),
+        }
+        if let Some(n) = node {
+            nodes.push(n);
+        }
+        if let (Some(a), Some(local)) = (&allowed, cpus.as_deref().and_then(cpu_list)) {
+            if !local.is_empty() && !local.iter().any(|c| a.contains(c)) {
+                far.push(idx);
+            }
+        }
+    }
+    let found = placed.join("; ");
+    if !far.is_empty() {
+        return Check::new("cpu.numa", Status::Warn, found)
+            .expect("loaders on the GPU's own socket")
+            .advise(format!(
+                "this process may run only on CPUs of another socket than GPU {}: pin to the \
+                 GPU's node (numactl --cpunodebind=N --membind=N)",
+                far.join(", ")
+            ));
+    }
+    nodes.sort_unstable();
+    nodes.dedup();
+    let c = Check::new("cpu.numa", Status::Pass, found);
+    if nodes.len() > 1 {
+        c.advise("pin each GPU's loaders to its node: numactl --cpunodebind=N --membind=N, or taskset -c CPUS")
+    } else {
+        c
+    }
+}
+
+/// mem.available, mem.swap, mem.shm, os.open_files, os.thp.
+pub fn memory_checks(spec: &Spec) -> Vec<Check> {
+    let l = limits(spec);
+    vec![
+        available(spec, &l),
+        swap(spec, &l),
+        shm(spec, &l),
+        open_files(spec, &l),
+        thp(spec, &l),
+    ]
+}
+
+fn available(spec: &Spec, l: &Limits) -> Check {
+    let Some(mut avail) = l.mem_available_bytes else {
+        return Check::new("mem.available", Status::Warn, "unknown")
+            .advise(why(spec, "limits.mem_available"));
+    };
+    let mut total = l.mem_total_bytes.unwrap_or(avail);
+    let mut found_limit = String::new();
+    if let Some(m) = &l.memory_limit {
+        let room = m.max_bytes.saturating_sub(m.used_bytes.unwrap_or(0));
+        avail = avail.min(room);
+        total = total.min(m.max_bytes);
+        found_limit = format!(" (cgroup limit {} from {})", bytes_bin(m.max_bytes), m.file);
+    }
+    let found = format!("{} of {}{found_limit}", bytes_bin(avail), bytes_bin(total));
+    if avail.saturating_mul(10) < total {
+        return Check::new("mem.available", Status::Warn, found)
+            .expect("≥ 10% free")
+            .advise(
+                "less than a tenth of memory is free: find what holds it (`ps aux --sort=-rss`)",
+            );
+    }
+    Check::new("mem.available", Status::Pass, found).expect("≥ 10% free")
+}
+
+fn swap(spec: &Spec, l: &Limits) -> Check {
+    let Some(total) = l.swap_total_bytes else {
+        return Check::new("mem.swap", Status::Warn, "unknown").advise(why(spec, "limits.mem"));
+    };
+    if total == 0 {
+        return Check::new("mem.swap", Status::Pass, "none").advise(
+            "without swap a job that runs out of memory is killed at once rather than slowed",
+        );
+    }
+    let used = total.saturating_sub(l.swap_free_bytes.unwrap_or(total));
+    let found = format!("{} used of {}", bytes_bin(used), bytes_bin(total));
+    if used >= SWAP_USED_WARN_BYTES {
+        return Check::new("mem.swap", Status::Warn, found)
+            .expect(format!("< {} used", bytes_bin(SWAP_USED_WARN_BYTES)))
+            .advise(
+                "the machine is short of memory and pages to disk: free memory before training",
+            );
+    }
+    Check::new("mem.swap", Status::Pass, found)
+}
+
+fn shm(spec: &Spec, l: &Limits) -> Check {
+    let expected = format!("≥ {} free", bytes_bin(MIN_SHM_BYTES));
+    let fix = "PyTorch data loaders pass batches through /dev/shm: docker run --shm-size=16g \
+               (or --ipc=host); Kubernetes: an emptyDir with medium: Memory on /dev/shm";
+    let Some(fs) = &l.shm else {
+        return Check::new("mem.shm", Status::Fail, "not mounted")
+            .expect(expected)
+            .advise(fix);
+    };
+    let Some(total) = fs.total_bytes else {
+        return Check::new("mem.shm", Status::Warn, "unknown").advise(why(spec, "limits.shm"));
+    };
+    let free = fs.available_bytes;
+    let found = match free {
+        Some(f) => format!("{} free of {}", bytes_bin(f), bytes_bin(total)),
+        None => format!("{} (size option)", bytes_bin(total)),
+    };
+    if free.unwrap_or(total) < MIN_SHM_BYTES {
+        return Check::new("mem.shm", Status::Fail, found)
+            .expect(expected)
+            .advise(fix);
+    }
+    Check::new("mem.shm", Status::Pass, found).expect(expected)
+}
+
+fn open_files(spec: &Spec, l: &Limits) -> Check {
+    let expected = format!("≥ {MIN_OPEN_FILES}");
+    if l.open_files_soft.is_none() && l.open_files_hard.is_none() {
+        if spec
+            .notes
+            .iter()
+            .any(|n| n.field == "limits.open_files_soft")
+        {
+            return Check::new("os.open_files", Status::Warn, "unknown")
+                .advise(why(spec, "limits.open_files"));
+        }
+        return Check::new("os.open_files", Status::Pass, "unlimited");
+    }
+    let show = |v: Option<u64>| v.map_or("unlimited".to_string(), |n| n.to_string());
+    let found = format!(
+        "{} (hard {})",
+        show(l.open_files_soft),
+        show(l.open_files_hard)
+    );
+    match l.open_files_soft {
+        Some(soft) if soft < MIN_OPEN_FILES => {
+            let fix = if l.open_files_hard.is_none_or(|h| h >= 65_536) {
+                "`ulimit -n 65536` before starting the job (the hard limit allows it)".to_string()
+            } else {
+                "raise nofile in /etc/security/limits.conf, or docker --ulimit nofile=65536:65536"
+                    .to_string()
+            };
+            Check::new("os.open_files", Status::Warn, found)
+                .expect(expected)
+                .advise(fix)
+        }
+        _ => Check::new("os.open_files", Status::Pass, found).expect(expected),
+    }
+}
+
+fn thp(spec: &Spec, l: &Limits) -> Check {
+    match l.transparent_hugepages.as_deref() {
+        None => Check::new("os.thp", Status::Skip, "unknown")
+            .advise(why(spec, "limits.transparent_hugepages")),
+        Some("always") => Check::new("os.thp", Status::Warn, "always")
+            .expect("madvise")
+            .advise("page faults may stall on compaction; `echo madvise > /sys/kernel/mm/transparent_hugepage/enabled` lets allocators ask where it helps"),
+        Some("madvise") => Check::new("os.thp", Status::Pass, "madvise"),
+        Some(other) => Check::new("os.thp", Status::Pass, other).advise(
+            "huge pages only where asked (madvise) usually serves large tensors better",
+        ),
+    }
+}
+
+/// disk.free and disk.kind for `--data`.
+pub fn storage_checks(
+    spec: &Spec,
+    data: Option<Result<Filesystem, Unknown>>,
+    opts: &Options,
+) -> Vec<Check> {
+    let shown = opts
+        .data
+        .as_deref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let fs = match data {
+        None => {
+            return vec![
+                Check::new("disk.free", Status::Skip, "not asked")
+                    .advise("pass --data PATH to check the dataset's filesystem"),
+                Check::new("disk.kind", Status::Skip, "not asked"),
+            ]
+        }
+        Some(Err(e)) => {
+            let status = if e.is_not_found() {
+                Status::Fail
+            } else {
+                Status::Warn
+            };
+            let found = if e.is_not_found() {
+                format!("{shown}: no such file or directory")
+            } else {
+                "unknown".into()
+            };
+            let advice = if e.is_not_found() {
+                "check the path, or mount the dataset (volume, NFS) before the job".to_string()
+            } else {
+                e.to_string()
+            };
+            return vec![
+                Check::new("disk.free", status, found)
+                    .on(&shown)
+                    .advise(advice),
+                Check::new("disk.kind", Status::Skip, "unknown").on(&shown),
+            ];
+        }
+        Some(Ok(fs)) => fs,
+    };
+    vec![
+        disk_free(&fs, opts).on(&shown),
+        disk_kind(spec, &fs).on(&shown),
+    ]
+}
+
+fn disk_free(fs: &Filesystem, opts: &Options) -> Check {
+    let (Some(total), Some(avail)) = (fs.total_bytes, fs.available_bytes) else {
+        return Check::new("disk.free", Status::Warn, "unknown").advise(format!(
+            "free space of {} was not recorded: capture on the machine with the dataset mounted",
+            fs.mount_point
+        ));
+    };
+    let pct = if total == 0 {
+        0.0
+    } else {
+        avail as f64 * 100.0 / total as f64
+    };
+    let found = format!(
+        "{} free of {} ({pct:.0}%) on {}",
+        bytes_dec(avail),
+        bytes_dec(total),
+        fs.mount_point
+    );
+    let fix = "free space (old checkpoints, caches) or write outputs to another filesystem";
+    if let Some(min) = opts.min_free_disk {
+        let c =
+            Check::new("disk.free", Status::Pass, found).expect(format!("≥ {}", bytes_dec(min)));
+        return if avail < min {
+            Check {
+                status: Status::Fail,
+                ..c
+            }
+            .advise(fix)
+        } else {
+            c
+        };
+    }
+    if pct < 5.0 {
+        Check::new("disk.free", Status::Fail, found)
+            .expect("≥ 10% free")
+            .advise(fix)
+    } else if pct < 10.0 {
+        Check::new("disk.free", Status::Warn, found)
+            .expect("≥ 10% free")
+            .advise(fix)
+    } else {
+        Check::new("disk.free", Status::Pass, found).expect("≥ 10% free")
+    }
+}
+
+fn disk_kind(spec: &Spec, fs: &Filesystem) -> Check {
+    let t = fs.fstype.as_str();
+    if NETWORK_FS.contains(&t) {
+        return Check::new(
+            "disk.kind",
+            Status::Warn,
+            format!("{t} (network) from {}", fs.source),
+        )
+        .expect("local SSD/NVMe or a parallel filesystem")
+        .advise(
+            "every epoch reads over the network: copy the dataset to local NVMe (or cache it)",
+        );
+    }
+    if PARALLEL_FS.contains(&t) {
+        return Check::new(
+            "disk.kind",
+            Status::Pass,
+            format!("{t} (parallel filesystem)"),
+        );
+    }
+    if t == "tmpfs" || t == "ramfs" {
+        return Check::new("disk.kind", Status::Pass, format!("{t} (in memory)"));
+    }
+    let Some(disk) = &fs.disk else {
+        if t == "overlay" {
+            return Check::new("disk.kind", Status::Pass, "overlay (container layer)").advise(
+                "the disk under the container layer is not visible; mount datasets as volumes",
+            );
+        }
+        return Check::new(
+            "disk.kind",
+            Status::Warn,
+            format!("{t} on an unknown drive"),
+        )
+        .advise(format!(
+            "could not trace {} to a drive in /sys/dev/block",
+            fs.source
+        ));
+    };
+    let drive = spec.drives.iter().find(|d| &d.name == disk);
+    let kind = drive.and_then(|d| d.kind.clone());
+    let model = drive.and_then(|d| d.model.clone());
+    let mut found = format!("{t} on {disk}");
+    if let Some(k) = &kind {
+        found.push_str(&format!(" ({k}"));
+        if let Some(m) = &model {
+            found.push_str(&format!(", {m}"));
+        }
+        found.push(')');
+    }
+    match kind.as_deref() {
+        Some("hdd") => Check::new("disk.kind", Status::Warn, found)
+            .expect("SSD or NVMe")
+            .advise(
+                "random reads of a spinning disk starve the loaders: move the dataset to SSD/NVMe",
+            ),
+        Some("virtual") => Check::new("disk.kind", Status::Pass, found)
+            .advise("a virtual disk: its speed is the host's"),
+        Some(_) => Check::new("disk.kind", Status::Pass, found),
+        None => Check::new("disk.kind", Status::Warn, found)
+            .advise("the drive's kind is unknown (see the inventory's notes)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{CpuQuota, Drive, MemoryLimit};
+
+    const MIB: u64 = 1024 * 1024;
+
+    /// This VM's limits as read: 2 CPUs, no quota, 23.5 GiB RAM, 23.5 GiB /dev/shm.
+    fn vm_limits() -> Limits {
+        Limits {
+            affinity_cpus: Some("0-1".into()),
+            affinity_count: Some(2),
+            mem_total_bytes: Some(24_684_084 * 1024),
+            mem_available_bytes: Some(24_130_700 * 1024),
+            swap_total_bytes: Some(0),
+            swap_free_bytes: Some(0),
+            shm: Some(Filesystem {
+                mount_point: "/dev/shm".into(),
+                fstype: "tmpfs".into(),
+                source: "tmpfs".into(),
+                total_bytes: Some(25_276_502_016),
+                available_bytes: Some(25_276_502_016),
+                ..Filesystem::default()
+            }),
+            open_files_soft: Some(20000),
+            open_files_hard: Some(20000),
+            transparent_hugepages: Some("madvise".into()),
+            ..Limits::default()
+        }
+    }
+
+    fn spec(l: Limits) -> Spec {
+        Spec {
+            limits: Some(l),
+            ..Spec::default()
+        }
+    }
+
+    #[test]
+    fn vm_passes_memory_and_os() {
+        let c = memory_checks(&spec(vm_limits()));
+        let ids: Vec<_> = c.iter().map(|c| (c.id, c.status)).collect();
+        assert_eq!(
+            ids,
+            vec![
+                ("mem.available", Status::Pass),
+                ("mem.swap", Status::Pass),
+                ("mem.shm", Status::Pass),
+                ("os.open_files", Status::Pass),
+                ("os.thp", Status::Pass),
+            ]
+        );
+        assert_eq!(c[0].found, "23 GiB of 23.5 GiB");
+        assert_eq!(c[2].found, "23.5 GiB free of 23.5 GiB");
+    }
+
+    #[test]
+    fn docker_defaults_fail_shm_and_workers() {
+        let mut l = vm_limits();
+        l.shm = Some(Filesystem {
+            total_bytes: Some(64 * MIB),
+            available_bytes: Some(64 * MIB),
+            ..Filesystem::default()
+        });
+        l.cpu_quota = Some(CpuQuota {
+            quota_us: 200_000,
+            period_us: 100_000,
+            cpus: 2.0,
+            file: "/sys/fs/cgroup/cpu.max".into(),
+        });
+        l.affinity_cpus = Some("0-15".into());
+        l.affinity_count = Some(16);
+        let s = spec(l);
+        let shm = &memory_checks(&s)[2];
+        assert_eq!(
+            (shm.status, shm.found.as_str()),
+            (Status::Fail, "64 MiB free of 64 MiB")
+        );
+        let o = Options {
+            workers: Some(8),
+            ..Options::default()
+        };
+        let w = &cpu_checks(&s, &[], &o)[0];
+        assert_eq!(w.status, Status::Fail);
+        assert_eq!(
+            w.found,
+            "2 usable CPUs (affinity 0-15; cgroup quota 2 from /sys/fs/cgroup/cpu.max 200000/100000)"
+        );
+        assert!(w
+            .advice
+            .as_deref()
+            .is_some_and(|a| a.starts_with("use --workers 1")));
+    }
+
+    #[test]
+    fn workers_suggestion_per_gpu() {
+        let mut l = vm_limits();
+        l.affinity_count = Some(72);
+        l.affinity_cpus = Some("0-71".into());
+        let s = spec(l);
+        let g0 = Gpu {
+            index: Some(0),
+            ..Gpu::default()
+        };
+        let g1 = Gpu {
+            index: Some(1),
+            ..Gpu::default()
+        };
+        let w = workers(
+            &s,
+            s.limits.as_ref().unwrap_or(&Limits::default()),
+            &[&g0, &g1],
+            &Options::default(),
+        );
+        assert_eq!(w.status, Status::Pass);
+        assert!(w
+            .advice
+            .as_deref()
+            .is_some_and(|a| a.starts_with("suggest --workers 35")));
+        let o = Options {
+            workers: Some(35),
+            ..Options::default()
+        };
+        let lim = s.limits.clone().unwrap_or_default();
+        assert_eq!(workers(&s, &lim, &[&g0, &g1], &o).status, Status::Pass);
+        let o = Options {
+            workers: Some(36),
+            ..Options::default()
+        };
+        assert_eq!(workers(&s, &lim, &[&g0, &g1], &o).status, Status::Warn);
+    }
+
+    #[test]
+    fn numa_far_socket_warns() {
+        // Z8 G4: GPU 1 on node 1 (CPUs 18-35,54-71), the job pinned to socket 0.
+        let mut l = vm_limits();
+        l.affinity_cpus = Some("0-17,36-53".into());
+        let s = spec(l.clone());
+        let g1 = Gpu {
+            index: Some(1),
+            numa_node: Some(1),
+            local_cpus: Some("18-35,54-71".into()),
+            ..Gpu::default()
+        };
+        let c = numa(&s, &l, &[&g1]);
+        assert_eq!(c.status, Status::Warn);
+        assert_eq!(c.found, "GPU 1 → node 1 (CPUs 18-35,54-71)");
+        let g0 = Gpu {
+            index: Some(0),
+            numa_node: Some(0),
+            local_cpus: Some("0-17,36-53".into()),
+            ..Gpu::default()
+        };
+        assert_eq!(numa(&s, &l, &[&g0]).status, Status::Pass);
+    }
+
+    #[test]
+    fn cgroup_memory_limit_bounds_available() {
+        let mut l = vm_limits();
+        l.memory_limit = Some(MemoryLimit {
+            max_bytes: 8 * GIB,
+            used_bytes: Some(7_800 * MIB),
+            file: "/sys/fs/cgroup/memory.max".into(),
+        });
+        let c = available(&spec(l.clone()), &l);
+        assert_eq!(c.status, Status::Warn);
+        assert!(c.found.starts_with("392 MiB of 8 GiB"), "{}", c.found);
+    }
+
+    #[test]
+    fn open_files_systemd_default_warns() {
+        let mut l = vm_limits();
+        l.open_files_soft = Some(1024);
+        l.open_files_hard = Some(524_288);
+        let c = open_files(&spec(l.clone()), &l);
+        assert_eq!(
+            (c.status, c.found.as_str()),
+            (Status::Warn, "1024 (hard 524288)")
+        );
+        assert!(c
+            .advice
+            .as_deref()
+            .is_some_and(|a| a.contains("ulimit -n 65536")));
+    }
+
+    #[test]
+    fn disk_rules() {
+        let fs = |avail: u64, fstype: &str, disk: Option<&str>| Filesystem {
+            mount_point: "/data".into(),
+            fstype: fstype.into(),
+            source: "/dev/sdb1".into(),
+            disk: disk.map(str::to_string),
+            total_bytes: Some(4_000_787_030_016),
+            available_bytes: Some(avail),
+            ..Filesystem::default()
+        };
+        let s = Spec {
+            drives: vec![Drive {
+                name: "sdb".into(),
+                model: Some("ST4000NM0035".into()),
+                serial: None,
+                firmware: None,
+                size_bytes: Some(4_000_787_030_016),
+                kind: Some("hdd".into()),
+                transport: Some("sata".into()),
+                rotational: Some(true),
+                removable: Some(false),
+                logical_block_size: None,
+                physical_block_size: None,
+                pci_address: None,
+                numa_node: None,
+            }],
+            ..Spec::default()
+        };
+        let o = Options::default();
+        let c = disk_free(&fs(40_007_870_300, "ext4", Some("sdb")), &o);
+        assert_eq!(c.status, Status::Fail);
+        assert_eq!(c.found, "40 GB free of 4 TB (1%) on /data");
+        assert_eq!(
+            disk_free(&fs(300_000_000_000, "ext4", None), &o).status,
+            Status::Warn
+        );
+        let asked = Options {
+            min_free_disk: Some(500_000_000_000),
+            ..Options::default()
+        };
+        assert_eq!(
+            disk_free(&fs(1_000_000_000_000, "ext4", None), &asked).status,
+            Status::Pass
+        );
+        assert_eq!(
+            disk_free(&fs(400_000_000_000, "ext4", None), &asked).status,
+            Status::Fail
+        );
+        let k = disk_kind(&s, &fs(0, "ext4", Some("sdb")));
+        assert_eq!(
+            (k.status, k.found.as_str()),
+            (Status::Warn, "ext4 on sdb (hdd, ST4000NM0035)")
+        );
+        assert_eq!(disk_kind(&s, &fs(0, "nfs4", None)).status, Status::Warn);
+        assert_eq!(disk_kind(&s, &fs(0, "lustre", None)).status, Status::Pass);
+    }
+}

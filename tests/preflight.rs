@@ -1,0 +1,195 @@
+//! `rigcheck preflight` end to end: replays the preflight-* fixtures and checks which lines
+//! fail and the exit code.
+
+// Helpers here are test code too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn preflight(fixture: &str, args: &[&str]) -> (i32, Value) {
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .env_remove("CUDA_VISIBLE_DEVICES")
+        .args(["--sysroot", &format!("fixtures/{fixture}"), "preflight"])
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap(), json)
+}
+
+/// (id, status) of every check that is neither pass nor skip.
+fn not_passing(json: &Value) -> Vec<(String, String)> {
+    json["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] != "pass" && c["status"] != "skip")
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap().to_string(),
+                c["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn check<'a>(json: &'a Value, id: &str) -> &'a Value {
+    json["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no check {id}"))
+}
+
+#[test]
+fn healthy_vm_is_ready() {
+    let (code, json) = preflight("preflight-healthy", &["--data", "/srv/datasets"]);
+    assert_eq!(code, 0);
+    assert_eq!(json["status"], "pass");
+    assert_eq!(json["exit_code"], 0);
+    assert_eq!(not_passing(&json), vec![]);
+    assert_eq!(check(&json, "gpu.count")["status"], "skip");
+    assert_eq!(
+        check(&json, "cpu.workers")["found"],
+        "2 usable CPUs (affinity 0-1)"
+    );
+    assert_eq!(
+        check(&json, "mem.shm")["found"],
+        "23.5 GiB free of 23.5 GiB"
+    );
+    assert_eq!(check(&json, "os.open_files")["found"], "20000 (hard 20000)");
+    assert_eq!(check(&json, "os.thp")["found"], "madvise");
+    assert_eq!(
+        check(&json, "disk.free")["found"],
+        "74.8 GB free of 270.6 GB (28%) on /"
+    );
+    assert_eq!(check(&json, "disk.kind")["found"], "ext4 on vda (virtual)");
+}
+
+#[test]
+fn healthy_vm_cannot_feed_eight_workers_or_a_gpu() {
+    let (code, json) = preflight("preflight-healthy", &["--workers", "8", "--gpus", "1"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        not_passing(&json),
+        vec![
+            ("gpu.count".to_string(), "fail".to_string()),
+            ("cpu.workers".to_string(), "fail".to_string()),
+        ]
+    );
+    assert_eq!(check(&json, "gpu.count")["found"], "0 visible, 0 on PCI");
+}
+
+#[test]
+fn container_with_docker_defaults_fails_shm_and_workers() {
+    let (code, json) = preflight("preflight-container-small-shm", &["--workers", "8"]);
+    assert_eq!(code, 1);
+    assert_eq!(json["status"], "fail");
+    assert_eq!(
+        not_passing(&json),
+        vec![
+            ("cpu.workers".to_string(), "fail".to_string()),
+            ("mem.shm".to_string(), "fail".to_string()),
+        ]
+    );
+    assert_eq!(
+        check(&json, "cpu.workers")["found"],
+        "2 usable CPUs (affinity 0-15; cgroup quota 2 from /sys/fs/cgroup/cpu.max 200000/100000)"
+    );
+    assert_eq!(check(&json, "mem.shm")["found"], "64 MiB free of 64 MiB");
+    // The cgroup memory limit bounds what is available.
+    let mem = check(&json, "mem.available")["found"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        mem.ends_with("of 16 GiB (cgroup limit 16 GiB from /sys/fs/cgroup/memory.max)"),
+        "{mem}"
+    );
+    // One worker fits in 2 CPUs beside the trainer: then only /dev/shm fails.
+    let (code, json) = preflight("preflight-container-small-shm", &["--workers", "1"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        not_passing(&json),
+        vec![("mem.shm".to_string(), "fail".to_string())]
+    );
+}
+
+#[test]
+fn nearly_full_disk_fails_only_disk_free() {
+    let (code, json) = preflight(
+        "preflight-disk-nearly-full",
+        &["--data", "/srv/datasets/imagenet"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        not_passing(&json),
+        vec![("disk.free".to_string(), "fail".to_string())]
+    );
+    let free = check(&json, "disk.free");
+    assert_eq!(free["found"], "2.7 GB free of 270.6 GB (1%) on /");
+    assert_eq!(free["subject"], "/srv/datasets/imagenet");
+    // An explicit minimum the disk meets passes.
+    let (code, _) = preflight(
+        "preflight-disk-nearly-full",
+        &[
+            "--data",
+            "/srv/datasets/imagenet",
+            "--min-free-disk",
+            "2 GB",
+        ],
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn without_data_the_disk_checks_are_skipped() {
+    let (code, json) = preflight("preflight-disk-nearly-full", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(check(&json, "disk.free")["status"], "skip");
+}
+
+#[test]
+fn bad_size_is_a_usage_error() {
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .args(["--sysroot", "fixtures/preflight-healthy", "preflight"])
+        .args(["--min-free-disk", "12 XB"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown unit 'XB'"), "{err}");
+}
+
+#[test]
+fn table_names_each_failure_with_its_fix() {
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .env_remove("CUDA_VISIBLE_DEVICES")
+        .args([
+            "--sysroot",
+            "fixtures/preflight-container-small-shm",
+            "--color",
+            "never",
+        ])
+        .args(["preflight", "--workers", "8"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let shm = text.lines().find(|l| l.contains("mem.shm")).unwrap();
+    assert!(shm.trim_start().starts_with("fail"), "{shm}");
+    assert!(shm.contains("--shm-size"), "{shm}");
+    assert!(text.contains("2 failed, 0 warnings"), "{text}");
+}
