@@ -23,7 +23,11 @@ pub enum SmbiosError {
     /// (a length of 0 would otherwise loop forever).
     BadLength { offset: usize, length: u8 },
     /// The table ends inside a structure's formatted area or string set.
-    Truncated { offset: usize, need: usize, have: usize },
+    Truncated {
+        offset: usize,
+        need: usize,
+        have: usize,
+    },
 }
 
 impl fmt::Display for SmbiosError {
@@ -286,7 +290,10 @@ impl<'a> Iterator for Structures<'a> {
         let length = d[off + 1];
         if length < 4 {
             self.done = true;
-            return Some(Err(SmbiosError::BadLength { offset: off, length }));
+            return Some(Err(SmbiosError::BadLength {
+                offset: off,
+                length,
+            }));
         }
         let len = usize::from(length);
         let Some(formatted) = slice(d, off, len) else {
@@ -623,13 +630,9 @@ pub fn slot_width(code: u8) -> Option<u8> {
 /// Decodes a type-9 structure.
 pub fn decode_slot(s: &Structure) -> Slot {
     let bus_address = match (s.word(0x0D), s.byte(0x0F), s.byte(0x10)) {
-        (Some(seg), Some(bus), Some(df)) if !(seg == 0xFFFF && bus == 0xFF && df == 0xFF) => {
-            Some(format!(
-                "{seg:04x}:{bus:02x}:{:02x}.{:x}",
-                df >> 3,
-                df & 0x07
-            ))
-        }
+        (Some(seg), Some(bus), Some(df)) if !(seg == 0xFFFF && bus == 0xFF && df == 0xFF) => Some(
+            format!("{seg:04x}:{bus:02x}:{:02x}.{:x}", df >> 3, df & 0x07),
+        ),
         _ => None,
     };
     Slot {
@@ -867,10 +870,7 @@ pub fn decode_memory_device(s: &Structure) -> MemoryDevice {
         handle: s.handle,
         array_handle: s.word(0x04),
         size,
-        form_factor: s
-            .byte(0x0E)
-            .and_then(form_factor_name)
-            .map(str::to_string),
+        form_factor: s.byte(0x0E).and_then(form_factor_name).map(str::to_string),
         locator: s.string(0x10),
         bank_locator: s.string(0x11),
         type_code: s.byte(0x12),
@@ -961,8 +961,9 @@ pub fn decode_power_supply(s: &Structure) -> PowerSupply {
 mod tests {
     use super::*;
 
-    const T7600_EP: &[u8] =
-        include_bytes!("../../fixtures/x86_64-dell-precision-t7600/sys/firmware/dmi/tables/smbios_entry_point");
+    const T7600_EP: &[u8] = include_bytes!(
+        "../../fixtures/x86_64-dell-precision-t7600/sys/firmware/dmi/tables/smbios_entry_point"
+    );
     const T7600_DMI: &[u8] =
         include_bytes!("../../fixtures/x86_64-dell-precision-t7600/sys/firmware/dmi/tables/DMI");
     const R630: &[u8] = include_bytes!("../../fixtures/smbios/dell-poweredge-r630.dmi");
@@ -1069,7 +1070,10 @@ mod tests {
         assert_eq!(d.serial.as_deref(), Some("4834AA03"));
         assert_eq!(d.rank, Some(4));
         assert_eq!(d.form_factor.as_deref(), Some("DIMM"));
-        assert_eq!(d.type_detail_text().as_deref(), Some("Registered (Buffered)"));
+        assert_eq!(
+            d.type_detail_text().as_deref(),
+            Some("Registered (Buffered)")
+        );
         assert_eq!(devs[1].size, DeviceSize::Empty);
         assert_eq!(devs[1].type_name(), None);
 
