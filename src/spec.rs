@@ -193,6 +193,8 @@ pub struct Dimm {
     #[serde(rename = "type")]
     pub kind: Option<String>,
     pub form_factor: Option<String>,
+    /// Type detail as dmidecode words it, e.g. `Synchronous Registered (Buffered)` (RDIMM).
+    pub type_detail: Option<String>,
     pub speed_mts: Option<u32>,
     pub configured_speed_mts: Option<u32>,
     pub manufacturer: Option<String>,

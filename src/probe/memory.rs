@@ -1,10 +1,478 @@
 //! Memory probe: MemTotal, and DIMMs from SMBIOS type 17 or the udev database.
+//!
+//! Installed memory comes from the DIMMs the firmware lists: the raw SMBIOS tables in
+//! `/sys/firmware/dmi/tables` (root only), else the copy systemd's `dmi_memory_id` leaves
+//! in the udev database (`/run/udev/data/+dmi:id`, readable by anyone, systemd 248+).
+//! Usable memory is MemTotal, always below the installed size. Parsing is done by pure
+//! functions (`parse_meminfo`, `parse_udev_memory`, `inventory_from_smbios`); `probe` only
+//! reads and records why something is unknown.
 
-use crate::source::Source;
-use crate::spec::{Memory, Notes};
+use std::collections::BTreeMap;
+
+use crate::probe::smbios::{self, DeviceSize, EntryPoint, Table};
+use crate::source::{Source, Unknown};
+use crate::spec::{Dimm, Memory, Notes};
+
+const MEMINFO: &str = "/proc/meminfo";
+const SMBIOS_EP: &str = "/sys/firmware/dmi/tables/smbios_entry_point";
+const SMBIOS_DMI: &str = "/sys/firmware/dmi/tables/DMI";
+const UDEV_DMI: &str = "/run/udev/data/+dmi:id";
+
+/// The memory slots a firmware lists, in table order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Inventory {
+    /// One entry per slot (type-17 record of system RAM).
+    pub slots: Vec<SlotEntry>,
+    /// Why the list may be incomplete (a damaged table), if it may be.
+    pub problem: Option<String>,
+}
+
+/// One memory slot: its locator and the module in it, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotEntry {
+    pub locator: String,
+    /// `None` for an empty slot.
+    pub dimm: Option<Dimm>,
+}
 
 /// Reads installed and usable memory and the DIMM slots.
-pub fn probe(_src: &Source, notes: &mut Notes) -> Memory {
-    notes.add("memory", "memory probe not implemented yet");
-    Memory::default()
+pub fn probe(src: &Source, notes: &mut Notes) -> Memory {
+    let usable_bytes = match src.read_string(MEMINFO) {
+        Ok(text) => notes.take(
+            "memory.usable_bytes",
+            parse_meminfo(&text).map_err(|d| Unknown::unparsable(MEMINFO, d)),
+        ),
+        Err(e) => {
+            notes.add("memory.usable_bytes", e);
+            None
+        }
+    };
+    let mut mem = Memory {
+        usable_bytes,
+        ..Memory::default()
+    };
+
+    let (inventory, source) = match read_smbios(src) {
+        Ok(inv) => (Some(inv), "smbios"),
+        Err(smbios_why) => match read_udev(src) {
+            Ok(inv) => {
+                notes.add(
+                    "memory.dimm_source",
+                    format!("{smbios_why}; DIMMs read from the udev database {UDEV_DMI}"),
+                );
+                (Some(inv), "udev")
+            }
+            Err(udev_why) => {
+                notes.add(
+                    "memory.dimms",
+                    format!(
+                        "{smbios_why}; and no udev memory record: {udev_why} \
+                         (systemd 248+ writes one; run as root to read the SMBIOS tables)"
+                    ),
+                );
+                (None, "")
+            }
+        },
+    };
+
+    if let Some(inv) = inventory {
+        if let Some(p) = &inv.problem {
+            notes.add("memory.dimms", p);
+        }
+        if inv.slots.is_empty() {
+            notes.add(
+                "memory.dimms",
+                format!("the {source} data lists no memory devices"),
+            );
+        } else {
+            mem.dimm_source = Some(source.to_string());
+            mem.slot_count = u32::try_from(inv.slots.len()).ok();
+            for s in inv.slots {
+                match s.dimm {
+                    Some(d) => mem.dimms.push(d),
+                    None => mem.empty_slots.push(s.locator),
+                }
+            }
+        }
+    }
+
+    let dimm_sum: Option<u64> = if mem.dimms.is_empty() {
+        None
+    } else {
+        mem.dimms.iter().map(|d| d.size_bytes).sum()
+    };
+    match (dimm_sum, mem.usable_bytes) {
+        (Some(t), _) => {
+            mem.total_bytes = Some(t);
+            mem.total_source = Some("dimms".into());
+        }
+        (None, Some(u)) => {
+            mem.total_bytes = Some(u);
+            mem.total_source = Some("meminfo".into());
+            let why = if mem.dimms.is_empty() {
+                "no DIMM list"
+            } else {
+                "a DIMM's size is unknown"
+            };
+            notes.add(
+                "memory.total_bytes",
+                format!(
+                    "{why}: shows MemTotal, which is below the installed size \
+                     (the kernel and firmware reserve some)"
+                ),
+            );
+        }
+        (None, None) => notes.add(
+            "memory.total_bytes",
+            "neither a DIMM list nor /proc/meminfo could be read",
+        ),
+    }
+    mem
+}
+
+/// MemTotal in bytes from `/proc/meminfo` text (`MemTotal:  24684092 kB`, kB = KiB).
+pub fn parse_meminfo(text: &str) -> Result<u64, String> {
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .ok_or("no MemTotal line")?;
+    let mut parts = line.split_whitespace();
+    let n: u64 = parts
+        .next()
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| format!("bad MemTotal value '{}'", line.trim()))?;
+    match parts.next() {
+        Some("kB") => n
+            .checked_mul(1024)
+            .ok_or_else(|| format!("MemTotal '{n}' overflows")),
+        other => Err(format!(
+            "MemTotal unit '{}', expected kB",
+            other.unwrap_or("")
+        )),
+    }
+}
+
+/// Reads and decodes the SMBIOS tables; the error says why they could not be used.
+fn read_smbios(src: &Source) -> Result<Inventory, String> {
+    let why = |e: Unknown| match e {
+        Unknown::PermissionDenied(_) => format!("SMBIOS tables need root: {e}"),
+        Unknown::NotFound(_) => format!("no SMBIOS tables: {e}"),
+        other => format!("SMBIOS tables unreadable: {other}"),
+    };
+    let ep_bytes = src.read_bytes(SMBIOS_EP).map_err(why)?;
+    let table = src.read_bytes(SMBIOS_DMI).map_err(why)?;
+    let ep = smbios::parse_entry_point(&ep_bytes)
+        .map_err(|e| format!("SMBIOS entry point {SMBIOS_EP} unusable: {e}"))?;
+    Ok(inventory_from_smbios(&ep, &table))
+}
+
+/// The memory slots of a DMI table: type-17 records of system-RAM arrays (type 16 use 3),
+/// leaving out flash/ROM devices some firmware lists as memory devices.
+pub fn inventory_from_smbios(ep: &EntryPoint, table: &[u8]) -> Inventory {
+    let t = Table::parse(table, Some(ep));
+    let non_ram_arrays: Vec<u16> = t
+        .of_type(16)
+        .map(smbios::decode_memory_array)
+        .filter(|a| a.use_code.is_some() && !a.is_system_memory())
+        .map(|a| a.handle)
+        .collect();
+    let slots = t
+        .of_type(17)
+        .map(smbios::decode_memory_device)
+        .filter(|d| !d.is_non_volatile())
+        .filter(|d| !d.array_handle.is_some_and(|h| non_ram_arrays.contains(&h)))
+        .enumerate()
+        .map(|(i, d)| {
+            let locator = d
+                .locator
+                .clone()
+                .or_else(|| d.bank_locator.clone())
+                .unwrap_or_else(|| format!("slot {i}"));
+            let size_bytes = match d.size {
+                DeviceSize::Empty => {
+                    return SlotEntry {
+                        locator,
+                        dimm: None,
+                    }
+                }
+                DeviceSize::Unknown => None,
+                DeviceSize::Bytes(b) => Some(b),
+            };
+            let dimm = Dimm {
+                locator: locator.clone(),
+                bank_locator: d.bank_locator.clone(),
+                size_bytes,
+                kind: d.type_name().map(str::to_string),
+                form_factor: d.form_factor.clone(),
+                type_detail: d.type_detail_text(),
+                speed_mts: d.speed_mts,
+                configured_speed_mts: d.configured_speed_mts,
+                manufacturer: d.manufacturer.clone(),
+                part_number: d.part_number.clone(),
+                serial: d.serial.clone(),
+                rank: d.rank.map(u32::from),
+            };
+            SlotEntry {
+                locator,
+                dimm: Some(dimm),
+            }
+        })
+        .collect();
+    Inventory {
+        slots,
+        problem: t.error.map(|e| {
+            format!("SMBIOS table {SMBIOS_DMI} is damaged ({e}); slots after it are missing")
+        }),
+    }
+}
+
+fn read_udev(src: &Source) -> Result<Inventory, String> {
+    let text = src.read_string(UDEV_DMI).map_err(|e| e.to_string())?;
+    let inv = parse_udev_memory(&text);
+    if inv.slots.is_empty() {
+        return Err(format!("{UDEV_DMI} has no MEMORY_DEVICE_* keys"));
+    }
+    Ok(inv)
+}
+
+/// DIMM slots from the udev database entry of the DMI device: `E:MEMORY_DEVICE_<n>_<KEY>=`
+/// lines written by systemd's `dmi_memory_id` (sizes in bytes, speeds in MT/s; an empty
+/// slot has `_PRESENT=0`; keys of unknown values are left out).
+pub fn parse_udev_memory(text: &str) -> Inventory {
+    let mut devices: BTreeMap<u32, BTreeMap<&str, &str>> = BTreeMap::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("E:MEMORY_DEVICE_") else {
+            continue;
+        };
+        let Some((n, kv)) = rest.split_once('_') else {
+            continue;
+        };
+        let (Ok(n), Some((k, v))) = (n.parse::<u32>(), kv.split_once('=')) else {
+            continue;
+        };
+        devices.entry(n).or_default().insert(k, v);
+    }
+    let mut slots = Vec::new();
+    for (n, keys) in devices {
+        let get = |k: &str| {
+            keys.get(k)
+                .and_then(|v| smbios::clean(v.to_string()))
+                .filter(|v| v != "<OUT OF SPEC>")
+        };
+        let num = |k: &str| get(k).and_then(|v| v.parse::<u64>().ok());
+        // Flash/ROM chips listed as memory devices are not RAM slots.
+        let kind = get("TYPE");
+        let detail = get("TYPE_DETAIL");
+        let non_volatile = matches!(
+            kind.as_deref(),
+            Some("Flash" | "ROM" | "EEPROM" | "FEPROM" | "EPROM")
+        ) || detail
+            .as_deref()
+            .is_some_and(|d| d.contains("Non-Volatile"));
+        if non_volatile {
+            continue;
+        }
+        let locator = get("LOCATOR")
+            .or_else(|| get("BANK_LOCATOR"))
+            .unwrap_or_else(|| format!("slot {n}"));
+        if keys.get("PRESENT") == Some(&"0") {
+            slots.push(SlotEntry {
+                locator,
+                dimm: None,
+            });
+            continue;
+        }
+        let speed = |k: &str| {
+            num(k)
+                .and_then(|v| u32::try_from(v).ok())
+                .filter(|v| *v != 0)
+        };
+        let dimm = Dimm {
+            locator: locator.clone(),
+            bank_locator: get("BANK_LOCATOR"),
+            size_bytes: num("SIZE"),
+            kind,
+            form_factor: get("FORM_FACTOR"),
+            type_detail: detail,
+            speed_mts: speed("SPEED_MTS"),
+            configured_speed_mts: speed("CONFIGURED_SPEED_MTS"),
+            manufacturer: get("MANUFACTURER"),
+            part_number: get("PART_NUMBER"),
+            serial: get("SERIAL_NUMBER"),
+            rank: num("RANK").and_then(|r| u32::try_from(r).ok()),
+        };
+        slots.push(SlotEntry {
+            locator,
+            dimm: Some(dimm),
+        });
+    }
+    Inventory {
+        slots,
+        problem: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `/proc/meminfo` head of a 2-vCPU KVM guest (Debian 12, kernel 6.18).
+    const MEMINFO_KVM_GUEST: &str = "MemTotal:       24684084 kB
+MemFree:        21239756 kB
+MemAvailable:   24068416 kB
+Buffers:          229504 kB
+Cached:          2671712 kB
+SwapCached:            0 kB
+HugePages_Total:       0
+Active(anon):      12345 kB
+";
+
+    /// Output of systemd's `dmi_memory_id` on an HP Z600 (systemd
+    /// `test/dmidecode-dumps/HP-Z600.bin.txt`), with the `E:` prefix the udev database
+    /// puts before each key. Real text; device 6 is the flash ROM, not a slot.
+    const UDEV_HP_Z600: &str = "I:1234567
+E:MEMORY_ARRAY_LOCATION=System Board Or Motherboard
+E:MEMORY_ARRAY_EC_TYPE=Multi-bit ECC
+E:MEMORY_ARRAY_MAX_CAPACITY=12884901888
+E:MEMORY_ARRAY_LOCATION=System Board Or Motherboard
+E:MEMORY_ARRAY_EC_TYPE=Multi-bit ECC
+E:MEMORY_ARRAY_MAX_CAPACITY=12884901888
+E:MEMORY_DEVICE_0_TOTAL_WIDTH=72
+E:MEMORY_DEVICE_0_DATA_WIDTH=64
+E:MEMORY_DEVICE_0_SIZE=8589934592
+E:MEMORY_DEVICE_0_FORM_FACTOR=DIMM
+E:MEMORY_DEVICE_0_LOCATOR=CPU0 DIMM1
+E:MEMORY_DEVICE_0_BANK_LOCATOR=Not Specified
+E:MEMORY_DEVICE_0_TYPE=DDR3
+E:MEMORY_DEVICE_0_TYPE_DETAIL=Synchronous Unbuffered (Unregistered)
+E:MEMORY_DEVICE_0_SPEED_MTS=1600
+E:MEMORY_DEVICE_0_MANUFACTURER=JEDEC ID:80 AD
+E:MEMORY_DEVICE_0_SERIAL_NUMBER=BC8A0E80
+E:MEMORY_DEVICE_0_ASSET_TAG=Not Specified
+E:MEMORY_DEVICE_0_PART_NUMBER=HMT41GU7AFR8C-PB
+E:MEMORY_DEVICE_0_RANK=2
+E:MEMORY_DEVICE_1_TOTAL_WIDTH=72
+E:MEMORY_DEVICE_1_DATA_WIDTH=64
+E:MEMORY_DEVICE_1_SIZE=8589934592
+E:MEMORY_DEVICE_1_FORM_FACTOR=DIMM
+E:MEMORY_DEVICE_1_LOCATOR=CPU0 DIMM2
+E:MEMORY_DEVICE_1_BANK_LOCATOR=Not Specified
+E:MEMORY_DEVICE_1_TYPE=DDR3
+E:MEMORY_DEVICE_1_TYPE_DETAIL=Synchronous Unbuffered (Unregistered)
+E:MEMORY_DEVICE_1_SPEED_MTS=1600
+E:MEMORY_DEVICE_1_MANUFACTURER=JEDEC ID:80 AD
+E:MEMORY_DEVICE_1_SERIAL_NUMBER=86A6934F
+E:MEMORY_DEVICE_1_ASSET_TAG=Not Specified
+E:MEMORY_DEVICE_1_PART_NUMBER=HMT41GU7AFR8C-PB
+E:MEMORY_DEVICE_1_RANK=2
+E:MEMORY_DEVICE_2_DATA_WIDTH=64
+E:MEMORY_DEVICE_2_PRESENT=0
+E:MEMORY_DEVICE_2_FORM_FACTOR=DIMM
+E:MEMORY_DEVICE_2_LOCATOR=CPU0 DIMM3
+E:MEMORY_DEVICE_2_BANK_LOCATOR=Not Specified
+E:MEMORY_DEVICE_2_TYPE=DDR3
+E:MEMORY_DEVICE_2_TYPE_DETAIL=Synchronous
+E:MEMORY_DEVICE_2_MANUFACTURER=JEDEC ID:
+E:MEMORY_DEVICE_2_ASSET_TAG=Not Specified
+E:MEMORY_DEVICE_3_TOTAL_WIDTH=72
+E:MEMORY_DEVICE_3_DATA_WIDTH=64
+E:MEMORY_DEVICE_3_SIZE=8589934592
+E:MEMORY_DEVICE_3_FORM_FACTOR=DIMM
+E:MEMORY_DEVICE_3_LOCATOR=CPU1 DIMM1
+E:MEMORY_DEVICE_3_BANK_LOCATOR=Not Specified
+E:MEMORY_DEVICE_3_TYPE=DDR3
+E:MEMORY_DEVICE_3_TYPE_DETAIL=Synchronous Unbuffered (Unregistered)
+E:MEMORY_DEVICE_3_SPEED_MTS=1600
+E:MEMORY_DEVICE_3_MANUFACTURER=JEDEC ID:80 AD
+E:MEMORY_DEVICE_3_SERIAL_NUMBER=A18A0E80
+E:MEMORY_DEVICE_3_ASSET_TAG=Not Specified
+E:MEMORY_DEVICE_3_PART_NUMBER=HMT41GU7AFR8C-PB
+E:MEMORY_DEVICE_3_RANK=2
+E:MEMORY_DEVICE_4_TOTAL_WIDTH=72
+E:MEMORY_DEVICE_4_DATA_WIDTH=64
+E:MEMORY_DEVICE_4_SIZE=8589934592
+E:MEMORY_DEVICE_4_FORM_FACTOR=DIMM
+E:MEMORY_DEVICE_4_LOCATOR=CPU1 DIMM2
+E:MEMORY_DEVICE_4_BANK_LOCATOR=Not Specified
+E:MEMORY_DEVICE_4_TYPE=DDR3
+E:MEMORY_DEVICE_4_TYPE_DETAIL=Synchronous Unbuffered (Unregistered)
+E:MEMORY_DEVICE_4_SPEED_MTS=1600
+E:MEMORY_DEVICE_4_MANUFACTURER=JEDEC ID:80 AD
+E:MEMORY_DEVICE_4_SERIAL_NUMBER=7D8A0E80
+E:MEMORY_DEVICE_4_ASSET_TAG=Not Specified
+E:MEMORY_DEVICE_4_PART_NUMBER=HMT41GU7AFR8C-PB
+E:MEMORY_DEVICE_4_RANK=2
+E:MEMORY_DEVICE_5_DATA_WIDTH=64
+E:MEMORY_DEVICE_5_PRESENT=0
+E:MEMORY_DEVICE_5_FORM_FACTOR=DIMM
+E:MEMORY_DEVICE_5_LOCATOR=CPU1 DIMM3
+E:MEMORY_DEVICE_5_BANK_LOCATOR=Not Specified
+E:MEMORY_DEVICE_5_TYPE=DDR3
+E:MEMORY_DEVICE_5_TYPE_DETAIL=Synchronous
+E:MEMORY_DEVICE_5_MANUFACTURER=JEDEC ID:
+E:MEMORY_DEVICE_5_ASSET_TAG=Not Specified
+E:MEMORY_DEVICE_6_TOTAL_WIDTH=2
+E:MEMORY_DEVICE_6_DATA_WIDTH=2
+E:MEMORY_DEVICE_6_SIZE=2097152
+E:MEMORY_DEVICE_6_FORM_FACTOR=Chip
+E:MEMORY_DEVICE_6_LOCATOR=SYSTEM ROM
+E:MEMORY_DEVICE_6_BANK_LOCATOR=Not Specified
+E:MEMORY_DEVICE_6_TYPE=Flash
+E:MEMORY_DEVICE_6_TYPE_DETAIL=Non-Volatile
+E:MEMORY_DEVICE_6_MANUFACTURER=Not Specified
+E:MEMORY_DEVICE_6_SERIAL_NUMBER=Not Specified
+E:MEMORY_DEVICE_6_ASSET_TAG=Not Specified
+E:MEMORY_DEVICE_6_PART_NUMBER=Not Specified
+E:MEMORY_ARRAY_NUM_DEVICES=7
+G:systemd
+";
+
+    #[test]
+    fn meminfo_kvm_guest() {
+        assert_eq!(parse_meminfo(MEMINFO_KVM_GUEST), Ok(24_684_084 * 1024));
+        assert!(parse_meminfo("MemFree: 1 kB\n").is_err());
+        assert!(parse_meminfo("MemTotal: lots kB\n").is_err());
+        assert!(parse_meminfo("MemTotal: 5 MB\n").is_err());
+    }
+
+    #[test]
+    fn udev_hp_z600() {
+        let inv = parse_udev_memory(UDEV_HP_Z600);
+        // Six DIMM slots; the SYSTEM ROM flash record is not one.
+        assert_eq!(inv.slots.len(), 6);
+        let empty: Vec<&str> = inv
+            .slots
+            .iter()
+            .filter(|s| s.dimm.is_none())
+            .map(|s| s.locator.as_str())
+            .collect();
+        assert_eq!(empty, ["CPU0 DIMM3", "CPU1 DIMM3"]);
+        let dimms: Vec<&Dimm> = inv.slots.iter().filter_map(|s| s.dimm.as_ref()).collect();
+        assert_eq!(dimms.len(), 4);
+        let d = dimms[0];
+        assert_eq!(d.locator, "CPU0 DIMM1");
+        assert_eq!(d.bank_locator, None); // "Not Specified"
+        assert_eq!(d.size_bytes, Some(8 << 30));
+        assert_eq!(d.kind.as_deref(), Some("DDR3"));
+        assert_eq!(d.speed_mts, Some(1600));
+        assert_eq!(d.configured_speed_mts, None);
+        assert_eq!(d.manufacturer.as_deref(), Some("JEDEC ID:80 AD"));
+        assert_eq!(d.part_number.as_deref(), Some("HMT41GU7AFR8C-PB"));
+        assert_eq!(d.serial.as_deref(), Some("BC8A0E80"));
+        assert_eq!(d.rank, Some(2));
+        assert_eq!(
+            d.type_detail.as_deref(),
+            Some("Synchronous Unbuffered (Unregistered)")
+        );
+        assert_eq!(dimms[3].locator, "CPU1 DIMM2");
+    }
+
+    #[test]
+    fn udev_without_memory_keys() {
+        assert!(
+            parse_udev_memory("E:MODALIAS=dmi:bvnHP:\nE:MEMORY_DEVICE_x=1\n")
+                .slots
+                .is_empty()
+        );
+    }
 }
