@@ -3,7 +3,8 @@
 //! The probes run once against a recording `Source`; the capture then holds exactly what
 //! they read: each file with the bytes they saw, each directory they listed (its
 //! subdirectories and symlinks, not its other files), every symlink on the way kept as the
-//! same relative link, plus `cpuid.json`, `nvml.json` and `capture.json`. Nothing else: no
+//! same relative link, plus `cpuid.json`, `nvml.json`, `host.json`, `capture.json` and
+//! `report.json` (the JSON report of the live run that made the capture). Nothing else: no
 //! environment, no other process's command line, nothing under /home.
 //!
 //! It is written into a temporary sibling directory and renamed into place at the end, so an
@@ -17,6 +18,9 @@ use std::path::{Component, Path, PathBuf};
 use crate::probe::{self, system::CaptureMeta};
 use crate::source::{self, Source};
 use crate::Error;
+
+/// The live report written next to the recorded files (`rigcheck --format json` at capture).
+pub const REPORT_FILE: &str = "report.json";
 
 /// Most symlinks followed while copying one path.
 const MAX_DEPTH: usize = 40;
@@ -107,6 +111,10 @@ fn write_capture(out: &Path) -> io::Result<String> {
     };
     let meta_json = serde_json::to_string_pretty(&meta).map_err(io::Error::other)? + "\n";
     fs::write(out.join(source::CAPTURE_FILE), meta_json)?;
+    // The report as the live run saw it, so a replay can be checked against it byte for byte.
+    let mut report = Vec::new();
+    crate::render::json::write(&spec, &mut report)?;
+    fs::write(out.join(REPORT_FILE), report)?;
     let mut summary = format!(
         "captured {} files, {} directories, {} CPUID leaves{}",
         rec.files.len(),

@@ -948,10 +948,6 @@ mod tests {
     fn bad_unit_is_placed() {
         let e = parse("[memory]\ntotal = \"96 GX\"\n", "u.toml", "u").unwrap_err();
         assert_eq!((e.line, e.column), (2, 9));
-        assert!(
-            e.message.contains("unknown unit 'GX'"),
-            "{}",
-            e.message
-        );
+        assert!(e.message.contains("unknown unit 'GX'"), "{}", e.message);
     }
 }

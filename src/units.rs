@@ -41,7 +41,7 @@ fn parse_size(text: &str, jedec: bool) -> Result<u64, String> {
         "p" | "pib" => 1024f64.powi(5),
         _ => {
             return Err(format!(
-            "unknown size unit '{unit}' in '{text}' (use B, KiB, MiB, GiB, TiB, kB, MB, GB, TB)"
+            "'{text}': unknown unit '{unit}' (use B, KiB, MiB, GiB, TiB, kB, MB, GB, TB, or K, M, G, T)"
         ))
         }
     };
@@ -124,7 +124,7 @@ mod tests {
         assert_eq!(parse_bytes("1.5 TB").unwrap(), 1_500_000_000_000);
         assert!(parse_bytes("12 bananas")
             .unwrap_err()
-            .contains("unknown size unit 'bananas'"));
+            .contains("unknown unit 'bananas'"));
         assert!(parse_bytes("GB").is_err());
     }
 

@@ -349,6 +349,7 @@ mod tests {
                 width: Some(16),
                 max_gen: Some(3),
                 max_width: Some(16),
+                ..Pcie::default()
             },
             numa_node: Some(i32::try_from(index).unwrap_or(0)),
             local_cpus: Some(
