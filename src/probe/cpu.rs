@@ -526,6 +526,10 @@ fn read_caches(src: &Source, online: &[u32], notes: &mut Notes) -> Vec<Cache> {
     // (level, kind) → instance → size
     let mut seen: BTreeMap<CacheKey, Option<u64>> = BTreeMap::new();
     let mut sizeless = false;
+    // CPUs that share a cache list it under the same indexN: once one CPU's indexN has
+    // been read, its siblings' indexN needs only the shared list (keeps replay of big
+    // machines to a few hundred reads).
+    let mut covered: BTreeSet<(String, Vec<u32>)> = BTreeSet::new();
     for &c in online {
         let base = format!("{SYS_CPU}/cpu{c}/cache");
         let Ok(entries) = src.read_dir(&base) else {
@@ -533,6 +537,12 @@ fn read_caches(src: &Source, online: &[u32], notes: &mut Notes) -> Vec<Cache> {
         };
         for e in entries.iter().filter(|e| e.starts_with("index")) {
             let dir = format!("{base}/{e}");
+            let shared = read_set_any(src, &dir, &["shared_cpu_list"], &["shared_cpu_map"]);
+            if let Some(sh) = &shared {
+                if !covered.insert((e.clone(), sh.clone())) {
+                    continue;
+                }
+            }
             let Ok(level) = src.read_parse::<u32>(format!("{dir}/level")) else {
                 continue;
             };
@@ -541,11 +551,7 @@ fn read_caches(src: &Source, online: &[u32], notes: &mut Notes) -> Vec<Cache> {
             };
             let key = match src.read_parse::<i64>(format!("{dir}/id")) {
                 Ok(id) => CacheKey::Id(level, kind, id),
-                Err(_) => {
-                    let shared = read_set_any(src, &dir, &["shared_cpu_list"], &["shared_cpu_map"])
-                        .unwrap_or_else(|| vec![c]);
-                    CacheKey::Shared(level, kind, shared)
-                }
+                Err(_) => CacheKey::Shared(level, kind, shared.unwrap_or_else(|| vec![c])),
             };
             if seen.contains_key(&key) {
                 continue;
