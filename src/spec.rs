@@ -112,7 +112,8 @@ pub struct Cpu {
     pub offline: Option<String>,
     /// Advertised or guaranteed base clock; `base_mhz_source` says where it came from.
     pub base_mhz: Option<u32>,
-    /// `cpufreq base_frequency`, `cpuid 0x16`, `acpi_cppc nominal_freq` or `model name`.
+    /// `cpufreq base_frequency`, `cpuid 0x16`, `acpi_cppc nominal_freq`,
+    /// `cpufreq cpuinfo_max_freq` (AMD acpi-cpufreq, boost excluded) or `model name`.
     pub base_mhz_source: Option<String>,
     pub min_mhz: Option<u32>,
     pub max_mhz: Option<u32>,
