@@ -6,7 +6,9 @@
 
 pub mod capture;
 pub mod cli;
+pub mod output;
 pub mod probe;
+pub mod redact;
 pub mod render;
 pub mod source;
 pub mod spec;
@@ -32,6 +34,12 @@ pub enum Error {
     /// `capture` would overwrite something.
     #[error("'{0}' exists and is not empty; choose a new directory or pass --force")]
     WouldOverwrite(PathBuf),
+    /// `sheet -o FILE` would replace a file.
+    #[error("'{0}' exists; choose another file or pass --force")]
+    OutputExists(PathBuf),
+    /// `sheet --profile` before order checks are available.
+    #[error("--profile '{0}': order checks are not available in this build")]
+    ProfileUnavailable(String),
     /// Writing an output file or capture failed.
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
@@ -49,19 +57,46 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
             emit(summary.as_bytes())
         }
         Some(Command::Inventory(args)) => inventory(cli.sysroot.as_deref(), &args, color),
+        Some(Command::Sheet(args)) => sheet(cli.sysroot.as_deref(), &args),
         None => inventory(cli.sysroot.as_deref(), &cli.inventory, color),
     }
 }
 
 fn inventory(sysroot: Option<&Path>, args: &cli::InventoryArgs, color: bool) -> Result<u8, Error> {
     let src = open_source(sysroot)?;
-    let spec = probe::inventory(&src);
+    let mut spec = probe::inventory(&src);
+    if args.redact {
+        redact::redact(&mut spec);
+    }
     let mut buf = Vec::new();
     render::inventory(&spec, args.format, color, &mut buf).map_err(|e| Error::Io {
         path: "<output>".into(),
         source: e,
     })?;
     emit(&buf)
+}
+
+fn sheet(sysroot: Option<&Path>, args: &cli::SheetArgs) -> Result<u8, Error> {
+    if let Some(p) = &args.profile {
+        return Err(Error::ProfileUnavailable(p.clone()));
+    }
+    let src = open_source(sysroot)?;
+    let mut spec = probe::inventory(&src);
+    if args.redact {
+        redact::redact(&mut spec);
+    }
+    let mut buf = Vec::new();
+    render::sheet::write(&spec, None, args.format, &mut buf).map_err(|e| Error::Io {
+        path: "<output>".into(),
+        source: e,
+    })?;
+    match &args.output {
+        Some(path) => {
+            output::write_atomic(path, &buf, args.force)?;
+            Ok(0)
+        }
+        None => emit(&buf),
+    }
 }
 
 /// The live host, or the recorded machine under `sysroot` after checking it is one.

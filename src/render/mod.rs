@@ -3,9 +3,12 @@
 //! Table and Markdown share the section/row building in `report`, so both show the same
 //! facts in the same order and show unknowns the same way.
 
+pub mod diagram;
+pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod report;
+pub mod sheet;
 pub mod table;
 
 use std::io::{self, Write};
