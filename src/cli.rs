@@ -41,6 +41,8 @@ pub enum Command {
     /// Check that this machine is ready to train now: GPUs, CPUs, memory, OS, storage.
     /// Exit 0 all pass (warnings allowed), 1 a check failed, 2 usage error.
     Preflight(PreflightArgs),
+    /// Write a spec sheet (HTML or Markdown) to hand on, attach to an asset record, or print.
+    Sheet(SheetArgs),
 }
 
 /// Options of `verify`.
@@ -125,6 +127,38 @@ pub struct InventoryArgs {
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Remove serial numbers, UUIDs, MAC addresses and the host name from the output.
+    #[arg(long)]
+    pub redact: bool,
+}
+
+/// Options of `sheet`.
+#[derive(Debug, Args, Clone)]
+pub struct SheetArgs {
+    /// Sheet format.
+    #[arg(long, short = 'f', value_enum, default_value_t = SheetFormat::Html)]
+    pub format: SheetFormat,
+    /// Write the sheet to FILE (atomically) instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Check the machine against this order profile and print the result on the sheet.
+    #[arg(long, value_name = "PROFILE")]
+    pub profile: Option<String>,
+    /// Remove serial numbers, UUIDs, MAC addresses and the host name from the sheet.
+    #[arg(long)]
+    pub redact: bool,
+}
+
+/// Spec sheet formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SheetFormat {
+    /// One self-contained HTML file (inline CSS and SVG), printable on A4 or Letter.
+    Html,
+    /// GitHub-flavoured Markdown.
+    Markdown,
 }
 
 /// Options of `capture`.

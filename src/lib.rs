@@ -7,9 +7,11 @@
 pub mod capture;
 pub mod cli;
 pub mod diff;
+pub mod output;
 pub mod preflight;
 pub mod probe;
 pub mod profile;
+pub mod redact;
 pub mod render;
 pub mod source;
 pub mod spec;
@@ -107,7 +109,7 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
                 let text = profile::from_spec(&spec, &name);
                 match output {
                     Some(path) => {
-                        write_file_atomic(&path, text.as_bytes(), force)?;
+                        output::write_atomic(&path, text.as_bytes(), force)?;
                         Ok(0)
                     }
                     None => emit(text.as_bytes()),
@@ -126,19 +128,64 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
             emit(&buf)?;
             Ok(u8::from(diff::has_hardware_changes(&changes)))
         }
+        Some(Command::Sheet(args)) => sheet(cli.sysroot.as_deref(), &args),
         None => inventory(cli.sysroot.as_deref(), &cli.inventory, color),
     }
 }
 
 fn inventory(sysroot: Option<&Path>, args: &cli::InventoryArgs, color: bool) -> Result<u8, Error> {
     let src = open_source(sysroot)?;
-    let spec = probe::inventory(&src);
+    let mut spec = probe::inventory(&src);
+    if args.redact {
+        redact::redact(&mut spec);
+    }
     let mut buf = Vec::new();
     render::inventory(&spec, args.format, color, &mut buf).map_err(|e| Error::Io {
         path: "<output>".into(),
         source: e,
     })?;
     emit(&buf)
+}
+
+fn sheet(sysroot: Option<&Path>, args: &cli::SheetArgs) -> Result<u8, Error> {
+    let profile = args.profile.as_deref().map(profile::load).transpose()?;
+    let src = open_source(sysroot)?;
+    let mut spec = probe::inventory(&src);
+    // The order is checked before redaction: serials are never part of an order, but the
+    // check must see the machine as it is.
+    let checked = profile.map(|p| {
+        let report = verify::verify(&spec, &p, false);
+        render::sheet::Verify {
+            profile: report.profile.clone(),
+            rows: report
+                .lines
+                .iter()
+                .map(|l| render::sheet::VerifyRow {
+                    requirement: l.requirement.clone(),
+                    expected: l.expected.clone(),
+                    found: l.found.clone(),
+                    status: l.status.as_str().to_string(),
+                })
+                .collect(),
+        }
+    });
+    if args.redact {
+        redact::redact(&mut spec);
+    }
+    let mut buf = Vec::new();
+    render::sheet::write(&spec, checked.as_ref(), args.format, &mut buf).map_err(|e| {
+        Error::Io {
+            path: "<output>".into(),
+            source: e,
+        }
+    })?;
+    match &args.output {
+        Some(path) => {
+            output::write_atomic(path, &buf, args.force)?;
+            Ok(0)
+        }
+        None => emit(&buf),
+    }
 }
 
 /// The live host, or the recorded machine under `sysroot` after checking it is one.
@@ -170,32 +217,6 @@ pub fn load_report(path: &Path) -> Result<spec::Spec, Error> {
         path: path.into(),
         detail: format!("not a rigcheck JSON report: {e}"),
     })
-}
-
-/// Writes `bytes` to `path` atomically (temporary file in the same directory, then rename);
-/// refuses to replace an existing file unless `force`.
-pub fn write_file_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
-    if path.exists() && !force {
-        return Err(Error::WouldOverwrite(path.into()));
-    }
-    let io = |source| Error::Io {
-        path: path.into(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.rigcheck-tmp-{}", std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
 }
 
 /// Writes to stdout; a closed pipe (`rigcheck | head`) ends quietly with 0.

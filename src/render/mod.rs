@@ -3,10 +3,13 @@
 //! Table and Markdown share the section/row building in `report`, so both show the same
 //! facts in the same order and show unknowns the same way.
 
+pub mod diagram;
 pub mod diff;
+pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod report;
+pub mod sheet;
 pub mod table;
 pub mod verify;
 

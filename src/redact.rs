@@ -1,0 +1,202 @@
+//! `--redact`: removes what identifies one particular machine (serial numbers, UUIDs, MAC
+//! addresses, the host name) from a `Spec` before any renderer sees it.
+//!
+//! Redacted values become the visible text `[redacted]` rather than `null`, so a reader can
+//! tell "removed on purpose" from "unknown". Unknown values stay `null`. The same secrets are
+//! then scrubbed from every other string in the model (notes, the sysroot path, ...), and any
+//! text shaped like a MAC address or a UUID is scrubbed too, whatever field it sits in.
+
+use serde_json::Value;
+
+use crate::spec::{Note, Spec};
+
+/// What a redacted value is replaced with.
+pub const REDACTED: &str = "[redacted]";
+
+/// Field name of the note that says the report was redacted.
+pub const NOTE_FIELD: &str = "redacted";
+
+/// Replaces serials, UUIDs, MAC addresses and the host name in `spec` with `[redacted]`,
+/// everywhere they occur, and adds a note saying so.
+pub fn redact(spec: &mut Spec) {
+    let mut secrets: Vec<String> = Vec::new();
+    let mut hide = |v: &mut Option<String>| {
+        if let Some(s) = v.as_mut() {
+            if s != REDACTED {
+                secrets.push(std::mem::replace(s, REDACTED.to_string()));
+            }
+        }
+    };
+    hide(&mut spec.hostname);
+    hide(&mut spec.system.serial);
+    hide(&mut spec.system.uuid);
+    hide(&mut spec.system.board_serial);
+    for d in &mut spec.memory.dimms {
+        hide(&mut d.serial);
+    }
+    for d in &mut spec.drives {
+        hide(&mut d.serial);
+    }
+    for g in &mut spec.gpus {
+        hide(&mut g.uuid);
+        hide(&mut g.serial);
+    }
+    // Longest first, so a serial that contains a shorter secret is removed whole.
+    secrets.retain(|s| s.trim().chars().count() >= 2);
+    secrets.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    secrets.dedup();
+
+    // Every other string: walk the serialised model so no field is forgotten, then read it
+    // back. The model round-trips by construction; if it ever did not, the fields above are
+    // already redacted and only the free-text scrub is skipped.
+    if let Ok(mut v) = serde_json::to_value(&*spec) {
+        scrub_value(&mut v, &secrets);
+        if let Ok(back) = serde_json::from_value::<Spec>(v) {
+            *spec = back;
+        }
+    }
+    spec.notes.retain(|n| n.field != NOTE_FIELD);
+    spec.notes.push(Note {
+        field: NOTE_FIELD.into(),
+        reason: "serial numbers, UUIDs, MAC addresses and the host name were removed (--redact)"
+            .into(),
+    });
+}
+
+fn scrub_value(v: &mut Value, secrets: &[String]) {
+    match v {
+        Value::String(s) => *s = scrub_text(s, secrets),
+        Value::Array(a) => a.iter_mut().for_each(|x| scrub_value(x, secrets)),
+        Value::Object(m) => m.values_mut().for_each(|x| scrub_value(x, secrets)),
+        _ => {}
+    }
+}
+
+/// Scrubs `secrets` (as whole tokens), MAC addresses and UUIDs out of free text.
+pub fn scrub_text(text: &str, secrets: &[String]) -> String {
+    if text == REDACTED {
+        return text.to_string();
+    }
+    let mut out = text.to_string();
+    for s in secrets {
+        out = replace_token(&out, s);
+    }
+    replace_shapes(&out)
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric()
+}
+
+/// Replaces occurrences of `needle` that are not part of a longer word, so a host name
+/// `ws` is taken out of "host ws is down" but not out of "rows".
+fn replace_token(hay: &str, needle: &str) -> String {
+    let mut out = String::with_capacity(hay.len());
+    let mut rest = hay;
+    let mut prev: Option<char> = None;
+    while let Some(pos) = rest.find(needle) {
+        let before = rest[..pos].chars().next_back().or(prev);
+        let after = rest[pos + needle.len()..].chars().next();
+        let bounded_left = !(before.is_some_and(is_word) && needle.starts_with(is_word));
+        let bounded_right = !(after.is_some_and(is_word) && needle.ends_with(is_word));
+        if bounded_left && bounded_right {
+            out.push_str(&rest[..pos]);
+            out.push_str(REDACTED);
+        } else {
+            out.push_str(&rest[..pos + needle.len()]);
+        }
+        prev = rest[..pos + needle.len()].chars().next_back();
+        rest = &rest[pos + needle.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Replaces MAC addresses (`aa:bb:cc:dd:ee:ff`, also with `-`) and UUIDs (8-4-4-4-12 hex).
+fn replace_shapes(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let mut last = 0;
+    while i < b.len() {
+        let left_ok = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+        let len = if left_ok { shape_len(&b[i..]) } else { None };
+        match len {
+            Some(n) => {
+                out.push_str(&text[last..i]);
+                out.push_str(REDACTED);
+                i += n;
+                last = i;
+            }
+            None => i += 1,
+        }
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// Length of a MAC or UUID starting at `b[0]`, if one does and it ends at a word boundary.
+fn shape_len(b: &[u8]) -> Option<usize> {
+    let groups = |lens: &[usize], seps: &[u8]| -> Option<usize> {
+        let mut i = 0;
+        let mut sep_used = None;
+        for (k, &n) in lens.iter().enumerate() {
+            if k > 0 {
+                let c = *b.get(i)?;
+                if !seps.contains(&c) || sep_used.is_some_and(|s| s != c) {
+                    return None;
+                }
+                sep_used = Some(c);
+                i += 1;
+            }
+            if b.len() < i + n || !b[i..i + n].iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            i += n;
+        }
+        match b.get(i) {
+            Some(c) if c.is_ascii_alphanumeric() => None,
+            _ => Some(i),
+        }
+    };
+    groups(&[8, 4, 4, 4, 12], b"-").or_else(|| groups(&[2; 6], b":-"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_whole_words() {
+        let s = vec!["ws".to_string()];
+        assert_eq!(
+            replace_token("host ws: rows ws", "ws"),
+            "host [redacted]: rows [redacted]"
+        );
+        assert_eq!(scrub_text("rows", &s), "rows");
+        assert_eq!(
+            scrub_text("/captures/ws/sys", &s),
+            "/captures/[redacted]/sys"
+        );
+    }
+
+    #[test]
+    fn macs_and_uuids() {
+        assert_eq!(
+            scrub_text("eth0 3c:ec:ef:12:34:56 up", &[]),
+            "eth0 [redacted] up"
+        );
+        assert_eq!(scrub_text("3C-EC-EF-12-34-56", &[]), "[redacted]");
+        assert_eq!(
+            scrub_text("GPU-5e0b3a66-7b1c-4a3e-9f0e-2d6a3c4b5e6f", &[]),
+            "GPU-[redacted]"
+        );
+        // Times and PCI addresses look a little alike but are not MACs.
+        assert_eq!(
+            scrub_text("0000:3b:00.0 at 12:34:56", &[]),
+            "0000:3b:00.0 at 12:34:56"
+        );
+        // Mixed separators are not a MAC.
+        assert_eq!(scrub_text("aa:bb-cc:dd:ee:ff", &[]), "aa:bb-cc:dd:ee:ff");
+    }
+}
