@@ -511,11 +511,12 @@ fn group_found(
                         // The negotiated width; the GPU's own maximum is shown beside it so
                         // "x8 (max x16)" reads as a slot or riser problem.
                         let w = g.pcie.width.or(g.pcie.max_width);
+                        let card = g.pcie.device_max_width.or(g.pcie.max_width);
                         match w {
                             Some(w) => Found::Num(
                                 u64::from(w),
-                                match g.pcie.max_width {
-                                    Some(m) if m != w => format!("x{w} (max x{m})"),
+                                match card {
+                                    Some(m) if m > w => format!("x{w} (card x{m})"),
                                     _ => format!("x{w}"),
                                 },
                             ),
@@ -527,7 +528,7 @@ fn group_found(
                 }
             })
             .collect();
-        return (items, None);
+        return (collapse(items), None);
     }
     let drives: Vec<(usize, &Drive)> = spec
         .drives
@@ -551,5 +552,5 @@ fn group_found(
             }
         })
         .collect();
-    (items, None)
+    (collapse(items), None)
 }

@@ -76,6 +76,8 @@ fn system(spec: &Spec) -> Section {
     let s = &spec.system;
     let mut sec = Section::new("System");
     let product = match (&s.vendor, &s.product) {
+        // HP writes "HP" as vendor and "HP Z8 G4 Workstation" as product.
+        (Some(v), Some(p)) if p.to_lowercase().starts_with(&v.to_lowercase()) => p.clone(),
         (Some(v), Some(p)) => format!("{v} {p}"),
         (None, Some(p)) => p.clone(),
         (Some(v), None) => v.clone(),

@@ -9,6 +9,9 @@ use tabled::settings::{Modify, Style, Width};
 /// Widest a table cell gets before its text wraps (keeps notes readable in 120 columns).
 const MAX_CELL: usize = 64;
 
+/// Widest a key/value field gets before it wraps.
+const MAX_FIELD: usize = 96;
+
 use crate::render::report::{Grid, Section};
 
 /// Writes sections as text tables.
@@ -29,6 +32,7 @@ pub fn write(sections: &[Section], color: bool, out: &mut dyn Write) -> io::Resu
             }
             let mut t = b.build();
             t.with(Style::blank());
+            t.with(Modify::new(Segment::all()).with(Width::wrap(MAX_FIELD).keep_words(true)));
             writeln!(out, "{t}")?;
         }
         for g in &s.grids {

@@ -1,0 +1,410 @@
+//! verify and diff against the reference machine and mutated copies of it: the right lines
+//! fail, and only those.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const REFERENCE: &str = "fixtures/hp-z8-g4-dual-rtx6000";
+const PROFILE: &str = "hp-z8-g4-dual-rtx6000";
+
+fn rigcheck() -> Command {
+    let mut c = Command::cargo_bin("rigcheck").unwrap();
+    c.env("TERM", "dumb");
+    c
+}
+
+/// Runs verify with JSON output; returns (exit code, report).
+fn verify(sysroot: &Path, extra: &[&str]) -> (i32, Value) {
+    let out = rigcheck()
+        .args([
+            "verify",
+            "--profile",
+            PROFILE,
+            "--format",
+            "json",
+            "--sysroot",
+        ])
+        .arg(sysroot)
+        .args(extra)
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}: {}",
+            sysroot.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (code, v)
+}
+
+fn failing(report: &Value) -> Vec<String> {
+    report["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["status"] == "fail")
+        .map(|l| l["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Copies a fixture tree, keeping symlinks as symlinks.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let ft = e.file_type().unwrap();
+        let dst = to.join(e.file_name());
+        if ft.is_symlink() {
+            symlink(fs::read_link(e.path()).unwrap(), &dst).unwrap();
+        } else if ft.is_dir() {
+            copy_tree(&e.path(), &dst);
+        } else {
+            fs::copy(e.path(), &dst).unwrap();
+        }
+    }
+}
+
+fn reference_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(Path::new(REFERENCE), dir.path());
+    dir
+}
+
+fn edit_nvml(root: &Path, f: impl FnOnce(&mut Value)) {
+    let p = root.join("nvml.json");
+    let mut v: Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
+    f(&mut v);
+    fs::write(&p, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+}
+
+#[test]
+fn reference_machine_passes_its_order() {
+    let (code, r) = verify(Path::new(REFERENCE), &[]);
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["summary"]["pass"], 22);
+    assert_eq!(r["summary"]["fail"], 0);
+    assert_eq!(r["summary"]["unknown"], 0);
+    let line = |id: &str| {
+        r["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(line("cpu.cores")["found"], "36");
+    assert_eq!(line("memory.total")["found"], "96 GiB");
+    assert_eq!(line("gpus[0].cuda_cores")["found"], "4608 × 2");
+    assert_eq!(line("gpus[0].pcie_width")["found"], "x16 × 2");
+    assert_eq!(line("drives[0].capacity")["found"], "1 TB × 2");
+}
+
+#[test]
+fn every_other_fixture_fails_and_names_the_lines() {
+    let mut checked = 0;
+    for e in fs::read_dir("fixtures").unwrap() {
+        let path = e.unwrap().path();
+        if path.ends_with("hp-z8-g4-dual-rtx6000")
+            || !(path.join("sys").exists() || path.join("proc").exists())
+        {
+            continue;
+        }
+        let (code, r) = verify(&path, &[]);
+        assert_eq!(
+            code,
+            1,
+            "{} should not pass the reference order",
+            path.display()
+        );
+        let fails = failing(&r);
+        assert!(!fails.is_empty(), "{}", path.display());
+        // Every failing line is one of the profile's, and the ones without the ordered pair of
+        // Quadro RTX 6000s say so.
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let has_pair = [
+            "gpu-busy",
+            "gpu-degraded-x8",
+            "gpu-hot-throttling",
+            "gpu-no-driver",
+        ]
+        .contains(&name.as_str());
+        assert_eq!(
+            !has_pair,
+            fails.contains(&"gpus[0].count".to_string()),
+            "{}: {fails:?}",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked}");
+}
+
+#[test]
+fn dual_bronze_z8_fails_cpu_memory_gpu_and_drive_lines_only() {
+    let (code, r) = verify(Path::new("fixtures/x86_64-hp-z8-g4-dual-bronze3104"), &[]);
+    assert_eq!(code, 1);
+    let fails = failing(&r);
+    // Same chassis: the system lines pass. Xeon Bronze 3104: 2 × 6 cores, no SMT, 1.7 GHz,
+    // no turbo, no VNNI; 8 × 16 GiB = 128 GiB; no GPUs or NVMe in the capture.
+    for id in [
+        "cpu.model",
+        "cpu.cores",
+        "cpu.threads",
+        "cpu.base_clock",
+        "cpu.max_clock",
+        "cpu.isa",
+        "memory.total",
+        "memory.dimm_count",
+        "memory.dimm_size",
+        "gpus[0].count",
+        "drives[0].count",
+    ] {
+        assert!(
+            fails.contains(&id.to_string()),
+            "{id} should fail: {fails:?}"
+        );
+    }
+    for id in [
+        "system.vendor",
+        "system.product",
+        "cpu.sockets",
+        "memory.dimm_type",
+        "memory.dimm_speed",
+    ] {
+        assert!(
+            !fails.contains(&id.to_string()),
+            "{id} should pass: {fails:?}"
+        );
+    }
+}
+
+#[test]
+fn one_gpu_removed_fails_only_the_gpu_count() {
+    let dir = reference_copy();
+    fs::remove_file(dir.path().join("sys/bus/pci/devices/0000:af:00.0")).unwrap();
+    edit_nvml(dir.path(), |v| {
+        v["devices"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|d| d["pci_bus_id"]["ok"] != "00000000:AF:00.0");
+    });
+    let (code, r) = verify(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(failing(&r), vec!["gpus[0].count"]);
+    let count = r["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == "gpus[0].count")
+        .unwrap();
+    assert_eq!(count["found"], "1");
+}
+
+/// Marks the first populated DIMM (type 17 with a non-zero size) as an empty slot in a
+/// copied SMBIOS table.
+fn remove_first_dimm(dmi: &Path) -> String {
+    let mut t = fs::read(dmi).unwrap();
+    let mut off = 0;
+    while off + 4 <= t.len() {
+        let (ty, len) = (t[off], usize::from(t[off + 1]));
+        if ty == 127 {
+            break;
+        }
+        let strings = off + len;
+        if ty == 17 && u16::from_le_bytes([t[off + 0x0c], t[off + 0x0d]]) != 0 {
+            let loc_idx = usize::from(t[off + 0x10]);
+            t[off + 0x0c] = 0;
+            t[off + 0x0d] = 0;
+            fs::write(dmi, &t).unwrap();
+            let set: Vec<&[u8]> = t[strings..].split(|b| *b == 0).collect();
+            return String::from_utf8_lossy(set[loc_idx - 1]).into_owned();
+        }
+        let mut end = strings;
+        while !(t[end] == 0 && t[end + 1] == 0) {
+            end += 1;
+        }
+        off = end + 2;
+    }
+    panic!("no populated DIMM in {}", dmi.display());
+}
+
+#[test]
+fn one_dimm_removed_fails_memory_total_and_count() {
+    let dir = reference_copy();
+    let locator = remove_first_dimm(&dir.path().join("sys/firmware/dmi/tables/DMI"));
+    assert_eq!(locator, "CPU0-DIMM1");
+    let (code, r) = verify(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(failing(&r), vec!["memory.total", "memory.dimm_count"]);
+
+    // diff names the slot.
+    let out = rigcheck()
+        .args(["diff", REFERENCE])
+        .arg(dir.path())
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let changes: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &changes.as_array().unwrap()[0];
+    assert_eq!(c["what"], "DIMM removed");
+    assert_eq!(c["at"], "CPU0-DIMM1");
+    assert_eq!(c["after"], "empty");
+}
+
+#[test]
+fn gpu_on_an_x8_link_fails_only_the_width_line() {
+    let dir = reference_copy();
+    let dev = dir.path().join("sys/bus/pci/devices/0000:af:00.0");
+    fs::write(dev.join("current_link_width"), "8\n").unwrap();
+    edit_nvml(dir.path(), |v| {
+        for d in v["devices"].as_array_mut().unwrap() {
+            if d["pci_bus_id"]["ok"] == "00000000:AF:00.0" {
+                d["current_pcie_link_width"] = serde_json::json!({"ok": 8});
+                d["max_pcie_link_width"] = serde_json::json!({"ok": 8});
+            }
+        }
+    });
+    let (code, r) = verify(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(failing(&r), vec!["gpus[0].pcie_width"]);
+    let w = r["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == "gpus[0].pcie_width")
+        .unwrap();
+    assert_eq!(w["found"], "x16, x8 (card x16)");
+}
+
+#[test]
+fn unknown_gpu_facts_are_unknown_and_strict_fails_them() {
+    // The same machine before its NVIDIA driver is installed: GPUs seen on PCI only.
+    let dir = reference_copy();
+    fs::remove_file(dir.path().join("nvml.json")).unwrap();
+    let (code, r) = verify(dir.path(), &[]);
+    let unknown: Vec<&str> = r["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["status"] == "unknown")
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        unknown,
+        [
+            "gpus[0].architecture",
+            "gpus[0].vram",
+            "gpus[0].cuda_cores",
+            "gpus[0].tensor_cores"
+        ]
+    );
+    assert_eq!(code, 0, "unknown is not a failure without --strict: {r:#}");
+    let (code, r) = verify(dir.path(), &["--strict"]);
+    assert_eq!(code, 1);
+    assert_eq!(r["summary"]["fail"], 4);
+}
+
+#[test]
+fn junit_output_has_one_case_per_line_and_marks_failures() {
+    let out = rigcheck()
+        .args([
+            "verify",
+            "--profile",
+            PROFILE,
+            "--format",
+            "junit",
+            "--sysroot",
+            "fixtures/x86_64-vm-kvm",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let xml = String::from_utf8(out.stdout).unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+    assert_eq!(xml.matches("<testcase ").count(), 22);
+    let fails = xml.matches("<failure ").count();
+    let skipped = xml.matches("<skipped ").count();
+    assert!(
+        xml.contains(&format!("failures=\"{fails}\" skipped=\"{skipped}\"")),
+        "{xml}"
+    );
+    assert!(xml.contains("name=\"cpu.sockets: CPU sockets\""));
+    assert!(xml.ends_with("</testsuites>\n"));
+}
+
+#[test]
+fn a_profile_made_from_a_machine_passes_on_it_and_fails_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("golden.toml");
+    rigcheck()
+        .args(["profile", "new", "--sysroot", REFERENCE, "-o"])
+        .arg(&p)
+        .assert()
+        .success();
+    let text = fs::read_to_string(&p).unwrap();
+    assert!(
+        text.contains("model = \"Quadro RTX 6000\"\ncount = 2"),
+        "{text}"
+    );
+    let run = |root: &str| {
+        rigcheck()
+            .args(["verify", "--sysroot", root, "--profile"])
+            .arg(&p)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(run(REFERENCE).status.code(), Some(0));
+    assert_eq!(
+        run("fixtures/x86_64-hp-z8-g4-dual-bronze3104")
+            .status
+            .code(),
+        Some(1)
+    );
+    // Refuses to overwrite.
+    rigcheck()
+        .args(["profile", "new", "--sysroot", REFERENCE, "-o"])
+        .arg(&p)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn diff_of_a_machine_with_itself_is_empty() {
+    rigcheck()
+        .args(["diff", REFERENCE, REFERENCE])
+        .assert()
+        .code(0)
+        .stdout("no changes\n");
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.json");
+    let out = rigcheck()
+        .args(["--sysroot", REFERENCE, "--format", "json"])
+        .output()
+        .unwrap();
+    fs::write(&a, &out.stdout).unwrap();
+    // A JSON report against its own sysroot: same hardware.
+    rigcheck()
+        .arg("diff")
+        .arg(&a)
+        .arg(REFERENCE)
+        .assert()
+        .code(0);
+    // A truncated report is a clear error, not a panic.
+    fs::write(&a, &out.stdout[..200]).unwrap();
+    rigcheck()
+        .arg("diff")
+        .arg(&a)
+        .arg(REFERENCE)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not a rigcheck JSON report"));
+}
