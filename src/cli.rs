@@ -43,6 +43,26 @@ pub enum Command {
     Preflight(PreflightArgs),
     /// Write a spec sheet (HTML or Markdown) to hand on, attach to an asset record, or print.
     Sheet(SheetArgs),
+    /// Many reports at once: one row per host, the odd ones out, and each host's verify result.
+    Fleet(FleetArgs),
+}
+
+/// Options of `fleet`.
+#[derive(Debug, Args)]
+pub struct FleetArgs {
+    /// JSON reports (`rigcheck --format json`), directories holding them (searched
+    /// recursively for *.json), or sysroots.
+    #[arg(required = true, value_name = "REPORT|DIR")]
+    pub reports: Vec<PathBuf>,
+    /// Check every host against this profile (built-in name or TOML file).
+    #[arg(long, short = 'p', value_name = "NAME|FILE")]
+    pub profile: Option<String>,
+    /// Treat unknown results as failures.
+    #[arg(long)]
+    pub strict: bool,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = crate::render::fleet::FleetFormat::Table)]
+    pub format: crate::render::fleet::FleetFormat,
 }
 
 /// Options of `verify`.
@@ -127,6 +147,10 @@ pub struct InventoryArgs {
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// With `--format prometheus` or `nfd`: also check against this profile (built-in name
+    /// or TOML file) and include the result.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub profile: Option<String>,
     /// Remove serial numbers, UUIDs, MAC addresses and the host name from the output.
     #[arg(long)]
     pub redact: bool,
@@ -223,6 +247,10 @@ pub enum Format {
     Json,
     /// GitHub-flavoured Markdown.
     Markdown,
+    /// Prometheus text format, for node_exporter's textfile collector.
+    Prometheus,
+    /// Kubernetes node-feature-discovery feature file (name=value labels).
+    Nfd,
 }
 
 /// `--color` choices.

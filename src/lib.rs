@@ -7,6 +7,7 @@
 pub mod capture;
 pub mod cli;
 pub mod diff;
+pub mod fleet;
 pub mod output;
 pub mod preflight;
 pub mod probe;
@@ -45,6 +46,9 @@ pub enum Error {
     /// A report given to `diff` could not be read.
     #[error("{path}: {detail}")]
     Report { path: PathBuf, detail: String },
+    /// `fleet` found no report at all under the paths given.
+    #[error("no reports (*.json files or sysroots) found in {}", .0.iter().map(|p| format!("'{}'", p.display())).collect::<Vec<_>>().join(", "))]
+    NoReports(Vec<PathBuf>),
     /// A name that is not a built-in profile.
     #[error("no built-in profile '{0}'; `rigcheck profiles` lists them")]
     NoSuchProfile(String),
@@ -129,6 +133,23 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
             Ok(u8::from(diff::has_hardware_changes(&changes)))
         }
         Some(Command::Sheet(args)) => sheet(cli.sysroot.as_deref(), &args),
+        Some(Command::Fleet(args)) => {
+            let profile = match &args.profile {
+                Some(p) => Some(profile::load(p)?),
+                None => None,
+            };
+            let fleet = fleet::load(&args.reports, profile.as_ref(), args.strict);
+            if fleet.hosts.is_empty() && fleet.errors.is_empty() {
+                return Err(Error::NoReports(args.reports.clone()));
+            }
+            let mut buf = Vec::new();
+            render::fleet::write(&fleet, args.format, color, &mut buf).map_err(|e| Error::Io {
+                path: "<output>".into(),
+                source: e,
+            })?;
+            emit(&buf)?;
+            Ok(fleet.exit_code())
+        }
         None => inventory(cli.sysroot.as_deref(), &cli.inventory, color),
     }
 }
@@ -136,14 +157,29 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
 fn inventory(sysroot: Option<&Path>, args: &cli::InventoryArgs, color: bool) -> Result<u8, Error> {
     let src = open_source(sysroot)?;
     let mut spec = probe::inventory(&src);
+    let checked = match &args.profile {
+        Some(p) => {
+            let report = verify::verify(&spec, &profile::load(p)?, false);
+            if !matches!(args.format, cli::Format::Prometheus | cli::Format::Nfd) {
+                eprintln!(
+                    "rigcheck: --profile only shows in prometheus and nfd output; \
+                     `rigcheck verify --profile {p}` prints the check"
+                );
+            }
+            Some(report)
+        }
+        None => None,
+    };
     if args.redact {
         redact::redact(&mut spec);
     }
     let mut buf = Vec::new();
-    render::inventory(&spec, args.format, color, &mut buf).map_err(|e| Error::Io {
-        path: "<output>".into(),
-        source: e,
-    })?;
+    render::inventory_checked(&spec, args.format, checked.as_ref(), color, &mut buf).map_err(
+        |e| Error::Io {
+            path: "<output>".into(),
+            source: e,
+        },
+    )?;
     emit(&buf)
 }
 

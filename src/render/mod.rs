@@ -5,9 +5,12 @@
 
 pub mod diagram;
 pub mod diff;
+pub mod fleet;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod nfd;
+pub mod prometheus;
 pub mod report;
 pub mod sheet;
 pub mod table;
@@ -27,6 +30,24 @@ pub fn inventory(spec: &Spec, format: Format, color: bool, out: &mut dyn Write) 
         Format::Json => json::write(spec, out),
         Format::Table => table::write(&report::sections(spec), color, out),
         Format::Markdown => markdown::write(&report::title(spec), &report::sections(spec), out),
+        Format::Prometheus => prometheus::write_machine(spec, None, None, out),
+        Format::Nfd => nfd::write(spec, None, out),
+    }
+}
+
+/// Writes the inventory of `spec` in `format`, with the result of a profile check where the
+/// format carries one (Prometheus: the verify gauges; NFD: `verified=<profile>`).
+pub fn inventory_checked(
+    spec: &Spec,
+    format: Format,
+    verify: Option<&crate::verify::VerifyReport>,
+    color: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        Format::Prometheus => prometheus::write_machine(spec, verify, None, out),
+        Format::Nfd => nfd::write(spec, verify, out),
+        _ => inventory(spec, format, color, out),
     }
 }
 

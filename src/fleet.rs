@@ -1,0 +1,456 @@
+//! fleet: many reports at once. Reads JSON reports (files, directories of them, sysroots),
+//! finds the configuration most hosts share, says which hosts differ from it and how (using
+//! `diff`), and checks every host against a profile. Pure except for reading the reports;
+//! rendering lives in `render::fleet`.
+//!
+//! A bad or truncated report never stops the fleet: it becomes a `BadReport` naming its file.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::diff::{self, Change};
+use crate::profile::Profile;
+use crate::spec::{Dimm, Drive, Gpu, Spec};
+use crate::verify::{self, VerifyReport};
+
+/// One host of the fleet, read from one report.
+#[derive(Debug, Clone)]
+pub struct Host {
+    /// The report's host name, or the file name when the report has none.
+    pub name: String,
+    /// Where the report was read from.
+    pub file: PathBuf,
+    pub spec: Spec,
+    /// The check against `--profile`, when one was given.
+    pub verify: Option<VerifyReport>,
+    /// A preflight result carried in the report, when there is one.
+    pub preflight: Option<Preflight>,
+    /// Index into `Fleet::configurations` (0 is the majority).
+    pub configuration: usize,
+}
+
+/// What fleet reads of a preflight result stored in a report as a top-level `preflight`
+/// object (the JSON of `rigcheck preflight`). Reports without one are fine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Preflight {
+    /// True when the machine was ready.
+    pub passed: bool,
+}
+
+/// A report that could not be read, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BadReport {
+    pub file: PathBuf,
+    pub error: String,
+}
+
+/// A group of hosts with the same hardware.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Configuration {
+    /// How many hosts have it.
+    pub hosts: usize,
+    /// The first host (by name) that has it.
+    pub example: String,
+}
+
+/// A host whose hardware differs from the majority configuration, and how.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OddOne {
+    pub host: String,
+    pub file: PathBuf,
+    /// Majority (`before`) against this host (`after`), hardware only.
+    pub changes: Vec<Change>,
+}
+
+/// The whole fleet, hosts sorted by name.
+#[derive(Debug, Clone, Default)]
+pub struct Fleet {
+    pub hosts: Vec<Host>,
+    pub errors: Vec<BadReport>,
+    /// Distinct hardware configurations, largest first (ties: by example host name).
+    pub configurations: Vec<Configuration>,
+    pub odd_ones_out: Vec<OddOne>,
+    /// The profile every host was checked against.
+    pub profile: Option<String>,
+}
+
+impl Fleet {
+    /// 1 when a host fails its profile, fails preflight, or a report could not be read;
+    /// else 0.
+    pub fn exit_code(&self) -> u8 {
+        let failed = self.hosts.iter().any(|h| {
+            h.verify.as_ref().is_some_and(|v| !v.passed) || h.preflight.is_some_and(|p| !p.passed)
+        });
+        u8::from(failed || !self.errors.is_empty())
+    }
+
+    /// Hosts in the majority configuration.
+    pub fn majority_hosts(&self) -> usize {
+        self.configurations.first().map_or(0, |c| c.hosts)
+    }
+}
+
+/// What one path on the command line or in a directory is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Input {
+    /// A JSON report file.
+    Report(PathBuf),
+    /// A recorded machine (`rigcheck capture`): a directory holding `proc/` or `sys/`.
+    Sysroot(PathBuf),
+}
+
+/// Reads every report under `paths`, checks each against `profile`, and groups the hosts.
+///
+/// Directories are searched recursively for `*.json` files (names starting with `.` are
+/// skipped: they are half-written temporary files); a directory holding `proc/` or `sys/` is
+/// read as a sysroot. Reports are parsed on all available cores.
+pub fn load(paths: &[PathBuf], profile: Option<&Profile>, strict: bool) -> Fleet {
+    let mut errors = Vec::new();
+    let mut inputs = Vec::new();
+    for p in paths {
+        collect(p, true, &mut inputs, &mut errors);
+    }
+    inputs.sort_by(|a, b| input_path(a).cmp(input_path(b)));
+    inputs.dedup();
+
+    let read = read_parallel(&inputs, profile, strict);
+    let mut hosts = Vec::with_capacity(read.len());
+    for r in read {
+        match r {
+            Ok(h) => hosts.push(h),
+            Err(e) => errors.push(e),
+        }
+    }
+    hosts.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.file.cmp(&b.file)));
+    errors.sort_by(|a, b| a.file.cmp(&b.file));
+
+    let mut fleet = Fleet {
+        hosts,
+        errors,
+        profile: profile.map(|p| p.name.clone()),
+        ..Fleet::default()
+    };
+    group(&mut fleet);
+    fleet
+}
+
+fn input_path(i: &Input) -> &Path {
+    match i {
+        Input::Report(p) | Input::Sysroot(p) => p,
+    }
+}
+
+/// Adds `path` (a file, or everything below a directory) to `out`; a path that cannot be
+/// read is a `BadReport`. `named` is true for paths given on the command line, which are
+/// taken whatever their extension.
+fn collect(path: &Path, named: bool, out: &mut Vec<Input>, errors: &mut Vec<BadReport>) {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            errors.push(BadReport {
+                file: path.into(),
+                error: e.to_string(),
+            });
+            return;
+        }
+    };
+    if !meta.is_dir() {
+        let is_json = path.extension().is_some_and(|e| e == "json");
+        if named || is_json {
+            out.push(Input::Report(path.into()));
+        }
+        return;
+    }
+    if path.join("proc").is_dir() || path.join("sys").is_dir() {
+        out.push(Input::Sysroot(path.into()));
+        return;
+    }
+    let entries = match std::fs::read_dir(path) {
+        Ok(e) => e,
+        Err(e) => {
+            errors.push(BadReport {
+                file: path.into(),
+                error: e.to_string(),
+            });
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        collect(&entry.path(), false, out, errors);
+    }
+}
+
+/// Reads and checks all inputs, in order, spread over the available cores.
+fn read_parallel(
+    inputs: &[Input],
+    profile: Option<&Profile>,
+    strict: bool,
+) -> Vec<Result<Host, BadReport>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(inputs.len().max(1));
+    let chunk = inputs.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = inputs
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|i| read_host(i, profile, strict))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| {
+                w.join().unwrap_or_else(|_| {
+                    vec![Err(BadReport {
+                        file: PathBuf::from("<fleet>"),
+                        error: "a reader thread stopped unexpectedly".into(),
+                    })]
+                })
+            })
+            .collect()
+    })
+}
+
+fn read_host(input: &Input, profile: Option<&Profile>, strict: bool) -> Result<Host, BadReport> {
+    let (file, spec, preflight) = match input {
+        Input::Sysroot(p) => {
+            let spec = crate::load_report(p).map_err(|e| BadReport {
+                file: p.clone(),
+                error: e.to_string(),
+            })?;
+            (p.clone(), spec, None)
+        }
+        Input::Report(p) => {
+            let bad = |error: String| BadReport {
+                file: p.clone(),
+                error,
+            };
+            let bytes = std::fs::read(p).map_err(|e| bad(e.to_string()))?;
+            let text = std::str::from_utf8(&bytes).map_err(|e| bad(format!("not UTF-8: {e}")))?;
+            let (spec, preflight) = parse_report(text).map_err(bad)?;
+            (p.clone(), spec, preflight)
+        }
+    };
+    let name = spec.hostname.clone().unwrap_or_else(|| {
+        file.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| file.display().to_string())
+    });
+    let verify = profile.map(|p| verify::verify(&spec, p, strict));
+    Ok(Host {
+        name,
+        file,
+        spec,
+        verify,
+        preflight,
+        configuration: 0,
+    })
+}
+
+/// The wrapper `ansible -m setup --tree DIR` writes around a custom fact.
+#[derive(Deserialize)]
+struct AnsibleResult {
+    ansible_facts: AnsibleFacts,
+}
+
+#[derive(Deserialize)]
+struct AnsibleFacts {
+    ansible_local: AnsibleLocal,
+}
+
+#[derive(Deserialize)]
+struct AnsibleLocal {
+    rigcheck: Spec,
+}
+
+/// Only the `preflight` member of a report; everything else is skipped unread.
+#[derive(Deserialize)]
+struct PreflightOnly {
+    preflight: Option<Preflight>,
+}
+
+/// Parses one report: `rigcheck --format json` output, or the same wrapped by Ansible's
+/// `setup` module (`ansible_facts.ansible_local.rigcheck`). A top-level `preflight` object
+/// with a `passed` boolean is read when present.
+pub fn parse_report(text: &str) -> Result<(Spec, Option<Preflight>), String> {
+    let spec = match serde_json::from_str::<Spec>(text) {
+        Ok(s) => s,
+        Err(e) if text.contains("\"ansible_facts\"") => {
+            match serde_json::from_str::<AnsibleResult>(text) {
+                Ok(a) => a.ansible_facts.ansible_local.rigcheck,
+                Err(_) => return Err(format!("not a rigcheck JSON report: {e}")),
+            }
+        }
+        Err(e) => return Err(format!("not a rigcheck JSON report: {e}")),
+    };
+    // Most reports carry no preflight result; skip the second pass for them.
+    let preflight = if text.contains("\"preflight\"") {
+        serde_json::from_str::<PreflightOnly>(text)
+            .ok()
+            .and_then(|p| p.preflight)
+    } else {
+        None
+    };
+    Ok((spec, preflight))
+}
+
+/// The part of a report that makes up its hardware configuration: exactly what `diff`
+/// compares as hardware, with per-unit identities (serials, UUIDs) cleared so that two
+/// identical machines compare equal.
+pub fn hardware_view(spec: &Spec) -> Spec {
+    let mut v = Spec::default();
+    v.system.vendor = spec.system.vendor.clone();
+    v.system.product = spec.system.product.clone();
+    v.system.board_name = spec.system.board_name.clone();
+    v.system.bios_version = spec.system.bios_version.clone();
+    v.system.bios_date = spec.system.bios_date.clone();
+    v.cpu.model = spec.cpu.model.clone();
+    v.cpu.sockets = spec.cpu.sockets;
+    v.cpu.cores = spec.cpu.cores;
+    v.cpu.threads = spec.cpu.threads;
+    v.cpu.max_mhz = spec.cpu.max_mhz;
+    v.memory.dimms = spec
+        .memory
+        .dimms
+        .iter()
+        .map(|d| Dimm {
+            locator: d.locator.clone(),
+            bank_locator: None,
+            size_bytes: d.size_bytes,
+            kind: d.kind.clone(),
+            form_factor: None,
+            speed_mts: None,
+            configured_speed_mts: None,
+            manufacturer: None,
+            part_number: d.part_number.clone(),
+            serial: None,
+            rank: None,
+            type_detail: None,
+        })
+        .collect();
+    v.gpus = spec
+        .gpus
+        .iter()
+        .map(|g| {
+            let mut k = Gpu {
+                pci_address: g.pci_address.clone(),
+                name: g.name.clone(),
+                vram_bytes: g.vram_bytes,
+                vbios_version: g.vbios_version.clone(),
+                ..Gpu::default()
+            };
+            k.pcie.width = g.pcie.width;
+            k.pcie.max_width = g.pcie.max_width;
+            k
+        })
+        .collect();
+    v.drives = spec
+        .drives
+        .iter()
+        .map(|d| Drive {
+            name: d.name.clone(),
+            model: d.model.clone(),
+            serial: None,
+            firmware: d.firmware.clone(),
+            size_bytes: d.size_bytes,
+            kind: None,
+            transport: None,
+            rotational: None,
+            removable: None,
+            logical_block_size: None,
+            physical_block_size: None,
+            pci_address: None,
+            numa_node: None,
+        })
+        .collect();
+    v
+}
+
+/// Groups hosts by hardware view, largest group first, and lists how each host outside the
+/// largest group differs from it.
+fn group(fleet: &mut Fleet) {
+    // Key: the hardware view as JSON (its fields are in a fixed order).
+    let keys: Vec<(Spec, String)> = fleet
+        .hosts
+        .iter()
+        .map(|h| {
+            let v = hardware_view(&h.spec);
+            let k = serde_json::to_string(&v).unwrap_or_default();
+            (v, k)
+        })
+        .collect();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, (_, k)) in keys.iter().enumerate() {
+        let g = *index.entry(k.as_str()).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(i);
+    }
+    // Hosts are sorted by name, so each group's first member is its example; the majority
+    // is the biggest group, ties going to the one whose example sorts first.
+    groups.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a[0].cmp(&b[0])));
+    for (gi, members) in groups.iter().enumerate() {
+        for &m in members {
+            fleet.hosts[m].configuration = gi;
+        }
+    }
+    fleet.configurations = groups
+        .iter()
+        .map(|m| Configuration {
+            hosts: m.len(),
+            example: fleet.hosts[m[0]].name.clone(),
+        })
+        .collect();
+    let Some(majority) = groups.first().map(|m| &keys[m[0]].0) else {
+        return;
+    };
+    for (i, h) in fleet.hosts.iter().enumerate() {
+        if h.configuration == 0 {
+            continue;
+        }
+        let changes = diff::diff(majority, &keys[i].0)
+            .into_iter()
+            .filter(|c| c.class == "hardware")
+            .collect();
+        fleet.odd_ones_out.push(OddOne {
+            host: h.name.clone(),
+            file: h.file.clone(),
+            changes,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ansible_wrapped_report_is_read() {
+        let text = r#"{"ansible_facts": {"ansible_local": {"rigcheck": {
+            "schema_version": 1, "rigcheck_version": "0.1.0", "hostname": "vm",
+            "source": "live", "system": {}, "os": {}, "cpu": {"caches": [], "numa_nodes": [],
+            "core_types": [], "isa": [], "flags": []},
+            "memory": {"dimms": [], "empty_slots": []}, "drives": [], "gpus": [], "notes": []
+        }}}, "changed": false}"#;
+        let (spec, pre) = parse_report(text).unwrap();
+        assert_eq!(spec.hostname.as_deref(), Some("vm"));
+        assert_eq!(pre, None);
+    }
+
+    #[test]
+    fn truncated_report_names_the_problem() {
+        let err = parse_report(r#"{"schema_version": 1, "rigcheck_ver"#).unwrap_err();
+        assert!(err.starts_with("not a rigcheck JSON report: EOF"), "{err}");
+    }
+}

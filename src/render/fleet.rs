@@ -1,0 +1,382 @@
+//! Renders a fleet: one row per host, the majority configuration, the odd ones out with what
+//! differs, and the reports that could not be read. Table, JSON, Markdown and Prometheus.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::fleet::{BadReport, Configuration, Fleet, Host, OddOne};
+use crate::render::report::Grid;
+use crate::render::{bytes_bin, markdown, prometheus, table, UNKNOWN};
+
+/// Output formats of `fleet`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FleetFormat {
+    /// Readable tables.
+    Table,
+    /// One JSON document: hosts, configurations, odd ones out, errors.
+    Json,
+    /// Markdown tables (for tickets and wikis).
+    Markdown,
+    /// Prometheus text format, every sample labelled with its host.
+    Prometheus,
+}
+
+/// Writes `fleet` in `format`.
+pub fn write(
+    fleet: &Fleet,
+    format: FleetFormat,
+    color: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        FleetFormat::Json => {
+            serde_json::to_writer_pretty(&mut *out, &json(fleet))?;
+            writeln!(out)
+        }
+        FleetFormat::Table => {
+            for (i, (title, g)) in grids(fleet).iter().enumerate() {
+                if i > 0 {
+                    writeln!(out)?;
+                }
+                if color {
+                    writeln!(out, "\x1b[1m{title}\x1b[0m")?;
+                } else {
+                    writeln!(out, "{title}")?;
+                }
+                if let Some(g) = g {
+                    writeln!(out, "{}", table::grid(g))?;
+                }
+            }
+            Ok(())
+        }
+        FleetFormat::Markdown => {
+            writeln!(out, "# rigcheck fleet")?;
+            for (title, g) in grids(fleet) {
+                writeln!(out, "\n## {}\n", markdown::escape(&title))?;
+                if let Some(g) = g {
+                    markdown::write_grid(&g, out)?;
+                }
+            }
+            Ok(())
+        }
+        FleetFormat::Prometheus => {
+            let machines: Vec<prometheus::Machine> = fleet
+                .hosts
+                .iter()
+                .map(|h| prometheus::Machine {
+                    host: Some(&h.name),
+                    spec: &h.spec,
+                    verify: h.verify.as_ref(),
+                    preflight: h.preflight.map(|p| p.passed),
+                })
+                .collect();
+            let figures = prometheus::FleetFigures {
+                hosts: fleet.hosts.len(),
+                report_errors: fleet.errors.len(),
+                majority_hosts: fleet.majority_hosts(),
+                matches: fleet
+                    .hosts
+                    .iter()
+                    .map(|h| (h.name.clone(), h.configuration == 0))
+                    .collect(),
+            };
+            prometheus::write(&machines, Some(&figures), out)
+        }
+    }
+}
+
+/// `Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz` → `Intel Xeon Gold 6254`: trademark marks and
+/// the clock suffix dropped so the table stays narrow (the JSON keeps the full string).
+fn short_cpu(model: &str) -> String {
+    let m = model
+        .replace("(R)", "")
+        .replace("(TM)", "")
+        .replace("(tm)", "");
+    let m = m.split(" @ ").next().unwrap_or(&m);
+    let m = m
+        .trim()
+        .trim_end_matches(" CPU")
+        .trim_end_matches(" Processor");
+    m.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn model(h: &Host) -> String {
+    let s = &h.spec.system;
+    match (&s.vendor, &s.product) {
+        // HP's DMI says vendor `HP`, product `HP Z8 G4 Workstation`: no need to say HP twice.
+        (Some(v), Some(p)) if p.starts_with(v.as_str()) => p.clone(),
+        (Some(v), Some(p)) => format!("{v} {p}"),
+        (None, Some(p)) => p.clone(),
+        (Some(v), None) => v.clone(),
+        (None, None) => UNKNOWN.into(),
+    }
+}
+
+fn cpus(h: &Host) -> String {
+    let c = &h.spec.cpu;
+    let name = c.model.as_deref().map_or_else(|| UNKNOWN.into(), short_cpu);
+    let mut s = match c.sockets {
+        Some(n) if n > 1 => format!("{n} × {name}"),
+        _ => name,
+    };
+    if let (Some(cores), Some(threads)) = (c.cores, c.threads) {
+        s.push_str(&format!(" ({cores}C/{threads}T)"));
+    }
+    s
+}
+
+/// `2 × Quadro RTX 6000`, or each model with its count when they differ.
+fn gpus(h: &Host) -> String {
+    if h.spec.gpus.is_empty() {
+        return "none".into();
+    }
+    let mut by: BTreeMap<String, usize> = BTreeMap::new();
+    for g in &h.spec.gpus {
+        *by.entry(g.name.clone().unwrap_or_else(|| UNKNOWN.into()))
+            .or_default() += 1;
+    }
+    by.iter()
+        .map(|(n, c)| {
+            if *c > 1 {
+                format!("{c} × {n}")
+            } else {
+                n.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn memory(h: &Host) -> String {
+    let m = &h.spec.memory;
+    let total = m.total_bytes.map_or_else(|| UNKNOWN.into(), bytes_bin);
+    if m.dimms.is_empty() {
+        total
+    } else {
+        format!("{total} ({} DIMMs)", m.dimms.len())
+    }
+}
+
+fn verdict(h: &Host) -> String {
+    let Some(v) = &h.verify else {
+        return "-".into();
+    };
+    if !v.passed {
+        format!("FAIL ({} failed)", v.summary.fail)
+    } else if v.summary.unknown > 0 {
+        format!("pass ({} unknown)", v.summary.unknown)
+    } else {
+        "pass".into()
+    }
+}
+
+/// Titled grids in reading order; a title without a grid is a sentence.
+fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
+    let mut out = Vec::new();
+    let verify_col = match &fleet.profile {
+        Some(p) => format!("Verify {p}"),
+        None => "Verify".into(),
+    };
+    let mut hosts = Grid::new(&[
+        "Host",
+        "Model",
+        "CPUs",
+        "GPUs",
+        "Memory",
+        &verify_col,
+        "Config",
+    ]);
+    for h in &fleet.hosts {
+        hosts.rows.push(vec![
+            h.name.clone(),
+            model(h),
+            cpus(h),
+            gpus(h),
+            memory(h),
+            verdict(h),
+            if h.configuration == 0 {
+                "majority".into()
+            } else {
+                format!("differs ({})", h.configuration + 1)
+            },
+        ]);
+    }
+    let failed = fleet
+        .hosts
+        .iter()
+        .filter(|h| h.verify.as_ref().is_some_and(|v| !v.passed))
+        .count();
+    let mut title = format!("{} hosts", fleet.hosts.len());
+    if fleet.profile.is_some() {
+        title.push_str(&format!(", {failed} failing the profile"));
+    }
+    if !fleet.errors.is_empty() {
+        title.push_str(&format!(", {} unreadable reports", fleet.errors.len()));
+    }
+    out.push((title, Some(hosts)));
+
+    if let Some(m) = fleet.configurations.first() {
+        out.push((
+            format!(
+                "Most common configuration: {} of {} hosts (like {}); {} configurations in all",
+                m.hosts,
+                fleet.hosts.len(),
+                m.example,
+                fleet.configurations.len()
+            ),
+            None,
+        ));
+    }
+    if !fleet.odd_ones_out.is_empty() {
+        let mut g = Grid::new(&["Host", "What differs", "Where", "Majority", "This host"]);
+        for o in &fleet.odd_ones_out {
+            for c in &o.changes {
+                g.rows.push(vec![
+                    o.host.clone(),
+                    c.what.clone(),
+                    c.at.clone(),
+                    c.before.clone(),
+                    c.after.clone(),
+                ]);
+            }
+        }
+        out.push((
+            format!("Odd ones out: {} hosts", fleet.odd_ones_out.len()),
+            Some(g),
+        ));
+    }
+    if !fleet.errors.is_empty() {
+        let mut g = Grid::new(&["File", "Error"]);
+        for e in &fleet.errors {
+            g.rows
+                .push(vec![e.file.display().to_string(), e.error.clone()]);
+        }
+        out.push(("Unreadable reports".into(), Some(g)));
+    }
+    out
+}
+
+/// The JSON document of `fleet --format json`.
+#[derive(Serialize)]
+struct FleetJson<'a> {
+    profile: Option<&'a str>,
+    hosts: Vec<HostJson<'a>>,
+    configurations: &'a [Configuration],
+    odd_ones_out: &'a [OddOne],
+    errors: &'a [BadReport],
+    summary: SummaryJson,
+}
+
+#[derive(Serialize)]
+struct HostJson<'a> {
+    host: &'a str,
+    file: &'a PathBuf,
+    vendor: Option<&'a str>,
+    product: Option<&'a str>,
+    cpu_model: Option<&'a str>,
+    cpu_sockets: Option<u32>,
+    cpu_cores: Option<u32>,
+    cpu_threads: Option<u32>,
+    gpus: Vec<Option<&'a str>>,
+    memory_bytes: Option<u64>,
+    dimms: usize,
+    /// Index into `configurations` (0: the majority).
+    configuration: usize,
+    verify: Option<VerifyJson<'a>>,
+    preflight_passed: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct VerifyJson<'a> {
+    profile: &'a str,
+    passed: bool,
+    pass: usize,
+    fail: usize,
+    unknown: usize,
+    /// Ids of the failed requirements.
+    failed: Vec<&'a str>,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    hosts: usize,
+    majority_hosts: usize,
+    odd_ones_out: usize,
+    failed_verify: usize,
+    report_errors: usize,
+    exit_code: u8,
+}
+
+fn json(fleet: &Fleet) -> FleetJson<'_> {
+    let hosts = fleet
+        .hosts
+        .iter()
+        .map(|h| HostJson {
+            host: &h.name,
+            file: &h.file,
+            vendor: h.spec.system.vendor.as_deref(),
+            product: h.spec.system.product.as_deref(),
+            cpu_model: h.spec.cpu.model.as_deref(),
+            cpu_sockets: h.spec.cpu.sockets,
+            cpu_cores: h.spec.cpu.cores,
+            cpu_threads: h.spec.cpu.threads,
+            gpus: h.spec.gpus.iter().map(|g| g.name.as_deref()).collect(),
+            memory_bytes: h.spec.memory.total_bytes,
+            dimms: h.spec.memory.dimms.len(),
+            configuration: h.configuration,
+            verify: h.verify.as_ref().map(|v| VerifyJson {
+                profile: &v.profile,
+                passed: v.passed,
+                pass: v.summary.pass,
+                fail: v.summary.fail,
+                unknown: v.summary.unknown,
+                failed: v
+                    .lines
+                    .iter()
+                    .filter(|l| l.status == crate::verify::Status::Fail)
+                    .map(|l| l.id.as_str())
+                    .collect(),
+            }),
+            preflight_passed: h.preflight.map(|p| p.passed),
+        })
+        .collect();
+    FleetJson {
+        profile: fleet.profile.as_deref(),
+        hosts,
+        configurations: &fleet.configurations,
+        odd_ones_out: &fleet.odd_ones_out,
+        errors: &fleet.errors,
+        summary: SummaryJson {
+            hosts: fleet.hosts.len(),
+            majority_hosts: fleet.majority_hosts(),
+            odd_ones_out: fleet.odd_ones_out.len(),
+            failed_verify: fleet
+                .hosts
+                .iter()
+                .filter(|h| h.verify.as_ref().is_some_and(|v| !v.passed))
+                .count(),
+            report_errors: fleet.errors.len(),
+            exit_code: fleet.exit_code(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_names_are_shortened_for_the_table() {
+        assert_eq!(
+            short_cpu("Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz"),
+            "Intel Xeon Gold 6254"
+        );
+        assert_eq!(
+            short_cpu("AMD EPYC 7451 24-Core Processor"),
+            "AMD EPYC 7451 24-Core"
+        );
+    }
+}

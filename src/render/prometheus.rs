@@ -1,0 +1,482 @@
+//! Prometheus text exposition format (version 0.0.4), for node_exporter's textfile collector
+//! or any scraper: one gauge family per fact, HELP and TYPE lines, base units in the names.
+//!
+//! Conventions followed (prometheus.io "Metric and label naming", "Exposition formats"):
+//! names `rigcheck_<what>_<unit>` in base units (bytes, hertz, seconds); every sample of a
+//! family carries the same label names, so a label whose value is unknown is present and
+//! empty (Prometheus reads an empty label as absent); an unknown number is no sample at all,
+//! never 0. Label values escape `\`, `"` and newline; HELP text escapes `\` and newline.
+
+use std::io::{self, Write};
+
+use crate::spec::Spec;
+use crate::verify::VerifyReport;
+
+/// One machine to expose.
+#[derive(Debug, Clone, Copy)]
+pub struct Machine<'a> {
+    /// `host` label put on every sample (fleet output); `None` for a single machine, whose
+    /// scrape target already names it.
+    pub host: Option<&'a str>,
+    pub spec: &'a Spec,
+    pub verify: Option<&'a VerifyReport>,
+    /// A preflight result, when one is known.
+    pub preflight: Option<bool>,
+}
+
+/// One metric family being built: samples are added machine by machine, then written
+/// together, since the format wants all samples of a family in one group.
+struct Family {
+    name: &'static str,
+    help: &'static str,
+    samples: Vec<(Vec<(&'static str, String)>, f64)>,
+}
+
+impl Family {
+    fn new(name: &'static str, help: &'static str) -> Self {
+        Family {
+            name,
+            help,
+            samples: Vec::new(),
+        }
+    }
+}
+
+/// The families, in output order; `add` fills them for one machine.
+struct Families(Vec<Family>);
+
+impl Families {
+    /// Adds a sample when the value is known.
+    fn put(
+        &mut self,
+        name: &str,
+        host: Option<&str>,
+        labels: &[(&'static str, String)],
+        v: Option<f64>,
+    ) {
+        let Some(v) = v else { return };
+        let mut l = Vec::with_capacity(labels.len() + 1);
+        if let Some(h) = host {
+            l.push(("host", h.to_string()));
+        }
+        l.extend(labels.iter().cloned());
+        // Every name used is declared in `declare`; a typo shows in the tests as a missing
+        // family rather than a panic here.
+        if let Some(f) = self.0.iter_mut().find(|f| f.name == name) {
+            f.samples.push((l, v));
+        }
+    }
+}
+
+fn declare() -> Families {
+    let f = Family::new;
+    Families(vec![
+        f(
+            "rigcheck_info",
+            "Identity of the machine as rigcheck read it (value is always 1).",
+        ),
+        f(
+            "rigcheck_report_timestamp_seconds",
+            "Unix time the facts were read (live) or recorded (sysroot).",
+        ),
+        f(
+            "rigcheck_unknown_facts",
+            "Facts rigcheck could not read; the JSON report's notes say why.",
+        ),
+        f("rigcheck_cpu_sockets", "Physical CPU packages."),
+        f("rigcheck_cpu_cores", "Physical CPU cores, all sockets."),
+        f("rigcheck_cpu_threads", "Logical CPUs online."),
+        f(
+            "rigcheck_cpu_base_frequency_hertz",
+            "Advertised or guaranteed CPU base clock.",
+        ),
+        f(
+            "rigcheck_cpu_max_frequency_hertz",
+            "Highest CPU clock (turbo).",
+        ),
+        f(
+            "rigcheck_memory_installed_bytes",
+            "Installed memory: sum of DIMMs where known, else MemTotal.",
+        ),
+        f(
+            "rigcheck_memory_usable_bytes",
+            "Memory the kernel manages (MemTotal).",
+        ),
+        f("rigcheck_memory_dimms", "Populated DIMM slots."),
+        f(
+            "rigcheck_memory_dimm_slots",
+            "DIMM slots the firmware lists, populated or empty.",
+        ),
+        f(
+            "rigcheck_memory_dimm_size_bytes",
+            "Size of the DIMM in each populated slot.",
+        ),
+        f("rigcheck_drives", "Physical drives."),
+        f("rigcheck_drive_size_bytes", "Capacity of each drive."),
+        f("rigcheck_gpus", "NVIDIA GPUs found."),
+        f(
+            "rigcheck_gpu_info",
+            "Identity of each GPU (value is always 1).",
+        ),
+        f("rigcheck_gpu_memory_bytes", "GPU memory (VRAM)."),
+        f("rigcheck_gpu_cuda_cores", "CUDA cores of each GPU."),
+        f("rigcheck_gpu_tensor_cores", "Tensor cores of each GPU."),
+        f(
+            "rigcheck_gpu_fp32_peak_flops",
+            "Peak FP32 floating-point operations per second of each GPU.",
+        ),
+        f(
+            "rigcheck_gpu_pcie_link_width",
+            "Current PCIe link width (lanes) of each GPU.",
+        ),
+        f(
+            "rigcheck_gpu_pcie_link_max_width",
+            "Widest PCIe link (lanes) each GPU and its slot support.",
+        ),
+        f(
+            "rigcheck_gpu_pcie_link_generation",
+            "Current PCIe generation of each GPU (drops at idle).",
+        ),
+        f(
+            "rigcheck_gpu_pcie_link_max_generation",
+            "Highest PCIe generation each GPU and its slot support.",
+        ),
+        f(
+            "rigcheck_verify_passed",
+            "1 when the machine passes its profile, 0 when it fails.",
+        ),
+        f(
+            "rigcheck_verify_requirements",
+            "Requirements of the profile by result (pass, fail, unknown).",
+        ),
+        f(
+            "rigcheck_preflight_passed",
+            "1 when the last preflight found the machine ready, 0 when not.",
+        ),
+        f("rigcheck_fleet_hosts", "Hosts whose reports were read."),
+        f(
+            "rigcheck_fleet_report_errors",
+            "Report files that could not be read.",
+        ),
+        f(
+            "rigcheck_fleet_majority_hosts",
+            "Hosts sharing the most common hardware configuration.",
+        ),
+        f(
+            "rigcheck_fleet_matches_majority",
+            "1 when the host has the fleet's most common hardware configuration, else 0.",
+        ),
+    ])
+}
+
+fn n<T: Into<f64>>(v: Option<T>) -> Option<f64> {
+    v.map(Into::into)
+}
+
+fn s(v: &Option<String>) -> String {
+    v.clone().unwrap_or_default()
+}
+
+fn add(fams: &mut Families, m: &Machine) {
+    let (h, spec) = (m.host, m.spec);
+    let none: &[(&str, String)] = &[];
+    fams.put(
+        "rigcheck_info",
+        h,
+        &[
+            ("hostname", s(&spec.hostname)),
+            ("vendor", s(&spec.system.vendor)),
+            ("product", s(&spec.system.product)),
+            ("bios_version", s(&spec.system.bios_version)),
+            ("cpu_model", s(&spec.cpu.model)),
+            (
+                "os",
+                s(&spec.os.pretty_name.clone().or(spec.os.name.clone())),
+            ),
+            ("kernel", s(&spec.os.kernel)),
+            ("rigcheck_version", spec.rigcheck_version.clone()),
+        ],
+        Some(1.0),
+    );
+    let when = spec
+        .captured_at
+        .as_deref()
+        .and_then(|t| t.parse::<jiff::Timestamp>().ok())
+        .map(|t| t.as_second() as f64);
+    fams.put("rigcheck_report_timestamp_seconds", h, none, when);
+    fams.put(
+        "rigcheck_unknown_facts",
+        h,
+        none,
+        Some(spec.notes.len() as f64),
+    );
+    let c = &spec.cpu;
+    fams.put("rigcheck_cpu_sockets", h, none, n(c.sockets));
+    fams.put("rigcheck_cpu_cores", h, none, n(c.cores));
+    fams.put("rigcheck_cpu_threads", h, none, n(c.threads));
+    let hz = |mhz: Option<u32>| mhz.map(|v| f64::from(v) * 1e6);
+    fams.put("rigcheck_cpu_base_frequency_hertz", h, none, hz(c.base_mhz));
+    fams.put("rigcheck_cpu_max_frequency_hertz", h, none, hz(c.max_mhz));
+    let mem = &spec.memory;
+    let bytes = |v: Option<u64>| v.map(|b| b as f64);
+    fams.put(
+        "rigcheck_memory_installed_bytes",
+        h,
+        none,
+        bytes(mem.total_bytes),
+    );
+    fams.put(
+        "rigcheck_memory_usable_bytes",
+        h,
+        none,
+        bytes(mem.usable_bytes),
+    );
+    // An empty DIMM list can mean "not readable" (no SMBIOS access), so the count is only
+    // given when a DIMM source was read.
+    let dimms = mem.dimm_source.as_ref().map(|_| mem.dimms.len() as f64);
+    fams.put("rigcheck_memory_dimms", h, none, dimms);
+    fams.put("rigcheck_memory_dimm_slots", h, none, n(mem.slot_count));
+    for d in &mem.dimms {
+        fams.put(
+            "rigcheck_memory_dimm_size_bytes",
+            h,
+            &[("slot", d.locator.clone())],
+            bytes(d.size_bytes),
+        );
+    }
+    fams.put("rigcheck_drives", h, none, Some(spec.drives.len() as f64));
+    for d in &spec.drives {
+        fams.put(
+            "rigcheck_drive_size_bytes",
+            h,
+            &[
+                ("drive", d.name.clone()),
+                ("kind", s(&d.kind)),
+                ("model", s(&d.model)),
+            ],
+            bytes(d.size_bytes),
+        );
+    }
+    fams.put("rigcheck_gpus", h, none, Some(spec.gpus.len() as f64));
+    for (i, g) in spec.gpus.iter().enumerate() {
+        let id = vec![
+            ("gpu", g.index.unwrap_or(i as u32).to_string()),
+            ("pci_address", s(&g.pci_address)),
+        ];
+        let mut info = id.clone();
+        info.extend([
+            ("name", s(&g.name)),
+            ("uuid", s(&g.uuid)),
+            ("architecture", s(&g.architecture)),
+            ("compute_capability", s(&g.compute_capability)),
+            ("driver_version", s(&g.driver_version)),
+            ("vbios_version", s(&g.vbios_version)),
+        ]);
+        fams.put("rigcheck_gpu_info", h, &info, Some(1.0));
+        fams.put("rigcheck_gpu_memory_bytes", h, &id, bytes(g.vram_bytes));
+        fams.put("rigcheck_gpu_cuda_cores", h, &id, n(g.cuda_cores));
+        fams.put("rigcheck_gpu_tensor_cores", h, &id, n(g.tensor_cores));
+        fams.put(
+            "rigcheck_gpu_fp32_peak_flops",
+            h,
+            &id,
+            g.fp32_tflops.map(|t| (t * 1e12).round()),
+        );
+        fams.put("rigcheck_gpu_pcie_link_width", h, &id, n(g.pcie.width));
+        fams.put(
+            "rigcheck_gpu_pcie_link_max_width",
+            h,
+            &id,
+            n(g.pcie.max_width),
+        );
+        fams.put("rigcheck_gpu_pcie_link_generation", h, &id, n(g.pcie.gen));
+        fams.put(
+            "rigcheck_gpu_pcie_link_max_generation",
+            h,
+            &id,
+            n(g.pcie.max_gen),
+        );
+    }
+    if let Some(v) = m.verify {
+        let p = || ("profile", v.profile.clone());
+        fams.put(
+            "rigcheck_verify_passed",
+            h,
+            &[p()],
+            Some(f64::from(u8::from(v.passed))),
+        );
+        for (result, count) in [
+            ("pass", v.summary.pass),
+            ("fail", v.summary.fail),
+            ("unknown", v.summary.unknown),
+        ] {
+            fams.put(
+                "rigcheck_verify_requirements",
+                h,
+                &[p(), ("result", result.to_string())],
+                Some(count as f64),
+            );
+        }
+    }
+    if let Some(ok) = m.preflight {
+        fams.put(
+            "rigcheck_preflight_passed",
+            h,
+            none,
+            Some(f64::from(u8::from(ok))),
+        );
+    }
+}
+
+/// Fleet-wide figures added to the fleet output.
+#[derive(Debug, Clone, Default)]
+pub struct FleetFigures {
+    pub hosts: usize,
+    pub report_errors: usize,
+    pub majority_hosts: usize,
+    /// (host, matches the majority configuration)
+    pub matches: Vec<(String, bool)>,
+}
+
+/// Writes the metrics of one machine.
+pub fn write_machine(
+    spec: &Spec,
+    verify: Option<&VerifyReport>,
+    preflight: Option<bool>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    write(
+        &[Machine {
+            host: None,
+            spec,
+            verify,
+            preflight,
+        }],
+        None,
+        out,
+    )
+}
+
+/// Writes the metrics of `machines`, and the fleet figures when given.
+pub fn write(
+    machines: &[Machine],
+    fleet: Option<&FleetFigures>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut fams = declare();
+    for m in machines {
+        add(&mut fams, m);
+    }
+    if let Some(f) = fleet {
+        let none: &[(&str, String)] = &[];
+        fams.put("rigcheck_fleet_hosts", None, none, Some(f.hosts as f64));
+        fams.put(
+            "rigcheck_fleet_report_errors",
+            None,
+            none,
+            Some(f.report_errors as f64),
+        );
+        fams.put(
+            "rigcheck_fleet_majority_hosts",
+            None,
+            none,
+            Some(f.majority_hosts as f64),
+        );
+        for (host, ok) in &f.matches {
+            fams.put(
+                "rigcheck_fleet_matches_majority",
+                Some(host),
+                none,
+                Some(f64::from(u8::from(*ok))),
+            );
+        }
+    }
+    let mut buf = String::new();
+    for fam in fams.0.iter().filter(|f| !f.samples.is_empty()) {
+        buf.push_str(&format!(
+            "# HELP {} {}\n# TYPE {} gauge\n",
+            fam.name,
+            escape_help(fam.help),
+            fam.name
+        ));
+        for (labels, v) in &fam.samples {
+            buf.push_str(fam.name);
+            if !labels.is_empty() {
+                buf.push('{');
+                for (i, (k, val)) in labels.iter().enumerate() {
+                    if i > 0 {
+                        buf.push(',');
+                    }
+                    buf.push_str(k);
+                    buf.push_str("=\"");
+                    buf.push_str(&escape_label(val));
+                    buf.push('"');
+                }
+                buf.push('}');
+            }
+            buf.push(' ');
+            buf.push_str(&value(*v));
+            buf.push('\n');
+        }
+    }
+    out.write_all(buf.as_bytes())
+}
+
+/// A sample value: integers without a fraction, others as Rust prints them (never `NaN`
+/// here, since unknown values are left out).
+fn value(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e17 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Escapes a label value: backslash, double quote and line feed.
+pub fn escape_label(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => o.push_str("\\\\"),
+            '"' => o.push_str("\\\""),
+            '\n' => o.push_str("\\n"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// Escapes HELP text: backslash and line feed.
+pub fn escape_help(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('\n', "\\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_values_are_escaped() {
+        assert_eq!(
+            escape_label("a \"quoted\" C:\\path\nnext"),
+            "a \\\"quoted\\\" C:\\\\path\\nnext"
+        );
+        assert_eq!(escape_help("x\\y\nz"), "x\\\\y\\nz");
+    }
+
+    #[test]
+    fn unknown_numbers_are_left_out() {
+        let spec = Spec {
+            rigcheck_version: "0.1.0".into(),
+            ..Spec::default()
+        };
+        let mut out = Vec::new();
+        write_machine(&spec, None, None, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains("rigcheck_cpu_cores"), "{text}");
+        assert!(text.contains("rigcheck_gpus 0\n"), "{text}");
+        assert!(text.contains("rigcheck_info{hostname=\"\""), "{text}");
+        assert_eq!(value(3.1e9), "3100000000");
+        assert_eq!(value(16.3), "16.3");
+    }
+}

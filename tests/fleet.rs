@@ -1,0 +1,412 @@
+//! `rigcheck fleet` end to end on reports built from `Spec` values, and the NFD feature file
+//! checked against node-feature-discovery's documented local-source rules.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod fleet_support;
+
+use assert_cmd::Command;
+use fleet_support::*;
+use serde_json::Value;
+
+fn rigcheck() -> Command {
+    let mut c = Command::cargo_bin("rigcheck").unwrap();
+    c.env_remove("NO_COLOR").env("TERM", "dumb");
+    c
+}
+
+fn fleet_json(args: &[&str], dir: &std::path::Path, code: i32) -> Value {
+    let out = rigcheck()
+        .arg("fleet")
+        .arg(dir)
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .code(code);
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+#[test]
+fn odd_ones_out_are_the_x8_gpu_the_missing_dimm_and_the_bios() {
+    let dir = tempfile::tempdir().unwrap();
+    write_fleet(dir.path());
+    let v = fleet_json(&[], dir.path(), 0);
+    let hosts: Vec<&str> = v["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        hosts,
+        ["z8-01", "z8-02", "z8-03", "z8-04", "z8-05", "z8-06"]
+    );
+    assert_eq!(v["hosts"][0]["cpu_cores"], 36);
+    assert_eq!(v["hosts"][0]["cpu_threads"], 72);
+    assert_eq!(v["hosts"][0]["memory_bytes"], 96 * GIB);
+    assert_eq!(v["hosts"][3]["memory_bytes"], 88 * GIB);
+    assert_eq!(v["hosts"][3]["dimms"], 11);
+    assert_eq!(v["configurations"][0]["hosts"], 3);
+    assert_eq!(v["configurations"][0]["example"], "z8-01");
+    assert_eq!(v["configurations"].as_array().unwrap().len(), 4);
+    assert_eq!(v["summary"]["majority_hosts"], 3);
+
+    let odd = v["odd_ones_out"].as_array().unwrap();
+    let odd_hosts: Vec<&str> = odd.iter().map(|o| o["host"].as_str().unwrap()).collect();
+    assert_eq!(odd_hosts, ["z8-03", "z8-04", "z8-05"]);
+    // Exactly one difference each, and which.
+    for o in odd {
+        assert_eq!(o["changes"].as_array().unwrap().len(), 1, "{o}");
+    }
+    let c = &odd[0]["changes"][0];
+    assert_eq!(c["what"], "GPU PCIe link width changed");
+    assert_eq!(c["at"], "0000:af:00.0");
+    assert_eq!(c["before"], "x16 (max x16)");
+    assert_eq!(c["after"], "x8 (max x16)");
+    let c = &odd[1]["changes"][0];
+    assert_eq!(c["what"], "DIMM removed");
+    assert_eq!(c["at"], "DIMM 7");
+    assert_eq!(c["before"], "8 GiB DDR4 M393A1K43DB1-CVF");
+    let c = &odd[2]["changes"][0];
+    assert_eq!(c["what"], "BIOS updated");
+    assert_eq!(c["before"], "P60 v02.47");
+    assert_eq!(c["after"], "P60 v02.62");
+}
+
+#[test]
+fn failing_the_profile_exits_1_and_names_the_failed_requirements() {
+    let dir = tempfile::tempdir().unwrap();
+    write_fleet(dir.path());
+    let v = fleet_json(&["--profile", "hp-z8-g4-dual-rtx6000"], dir.path(), 1);
+    let verdicts: Vec<(&str, bool)> = v["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["host"].as_str().unwrap(),
+                h["verify"]["passed"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("z8-01", true),
+            ("z8-02", true),
+            ("z8-03", false),
+            ("z8-04", false),
+            ("z8-05", true),
+            ("z8-06", true)
+        ]
+    );
+    assert_eq!(v["hosts"][0]["verify"]["fail"], 0);
+    assert_eq!(v["hosts"][0]["verify"]["unknown"], 0);
+    let failed = |i: usize| -> Vec<String> {
+        v["hosts"][i]["verify"]["failed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        failed(2).iter().all(|id| id.contains("pcie_width")),
+        "{:?}",
+        failed(2)
+    );
+    assert!(
+        failed(3).iter().any(|id| id.contains("dimm_count")),
+        "{:?}",
+        failed(3)
+    );
+    assert_eq!(v["summary"]["failed_verify"], 2);
+
+    // The same fleet where every host passes exits 0.
+    let good = tempfile::tempdir().unwrap();
+    write_report(good.path(), "a.json", &reference_spec("a"));
+    write_report(good.path(), "b.json", &other_bios("b"));
+    fleet_json(&["--profile", "hp-z8-g4-dual-rtx6000"], good.path(), 0);
+}
+
+#[test]
+fn bad_and_truncated_reports_are_listed_and_the_rest_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    write_fleet(dir.path());
+    let full = serde_json::to_string(&reference_spec("z8-07")).unwrap();
+    std::fs::write(dir.path().join("z8-07.json"), &full[..full.len() / 2]).unwrap();
+    std::fs::write(dir.path().join("z8-08.json"), "").unwrap();
+    std::fs::write(dir.path().join("z8-09.json"), "{\"hello\": 1}").unwrap();
+    // Not a report by name: ignored inside a directory; a half-written temp file too.
+    std::fs::write(dir.path().join("README.txt"), "collected by ansible").unwrap();
+    std::fs::write(dir.path().join(".z8-10.json.tmp"), "{").unwrap();
+    let missing = dir.path().join("nowhere.json");
+    let out = rigcheck()
+        .arg("fleet")
+        .arg(dir.path())
+        .arg(&missing)
+        .args(["--format", "json"])
+        .assert()
+        .code(1);
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["hosts"].as_array().unwrap().len(), 6);
+    assert_eq!(v["odd_ones_out"].as_array().unwrap().len(), 3);
+    let errors: Vec<(String, String)> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let f = e["file"].as_str().unwrap();
+            let name = std::path::Path::new(f).file_name().unwrap();
+            (
+                name.to_string_lossy().into_owned(),
+                e["error"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let names: Vec<&str> = errors.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(
+        names,
+        ["nowhere.json", "z8-07.json", "z8-08.json", "z8-09.json"]
+    );
+    assert!(errors[0].1.contains("No such file"), "{errors:?}");
+    assert!(errors[1].1.contains("EOF while parsing"), "{errors:?}");
+    assert!(errors[3].1.contains("missing field"), "{errors:?}");
+
+    // The table names the files too.
+    let out = rigcheck()
+        .arg("fleet")
+        .arg(dir.path())
+        .args(["--format", "table", "--color", "never"])
+        .assert()
+        .code(1);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("6 hosts, 3 unreadable reports"), "{text}");
+    assert!(text.contains("z8-07.json"), "{text}");
+    assert!(
+        text.contains("Most common configuration: 3 of 6 hosts (like z8-01)"),
+        "{text}"
+    );
+    assert!(text.contains("GPU PCIe link width changed"), "{text}");
+    assert!(
+        text.contains("2 × Intel Xeon Gold 6254 (36C/72T)"),
+        "{text}"
+    );
+    assert!(text.contains("2 × Quadro RTX 6000"), "{text}");
+    assert!(text.contains("│ HP Z8 G4 Workstation │"), "{text}");
+}
+
+#[test]
+fn nothing_to_read_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    rigcheck()
+        .arg("fleet")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no reports"));
+}
+
+#[test]
+fn ansible_setup_output_is_read_as_a_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrapped = serde_json::json!({
+        "ansible_facts": {"ansible_local": {"rigcheck": reference_spec("z8-11")}},
+        "changed": false
+    });
+    std::fs::write(dir.path().join("z8-11"), wrapped.to_string()).unwrap();
+    let out = rigcheck()
+        .arg("fleet")
+        .arg(dir.path().join("z8-11"))
+        .args(["--format", "json"])
+        .assert()
+        .code(0);
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["hosts"][0]["host"], "z8-11");
+    assert_eq!(v["hosts"][0]["gpus"][1], "Quadro RTX 6000");
+}
+
+#[test]
+fn preflight_result_in_a_report_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut report = serde_json::to_value(reference_spec("z8-12")).unwrap();
+    report["preflight"] = serde_json::json!({"passed": false});
+    std::fs::write(dir.path().join("z8-12.json"), report.to_string()).unwrap();
+    let v = fleet_json(&[], dir.path(), 1);
+    assert_eq!(v["hosts"][0]["preflight_passed"], false);
+}
+
+#[test]
+fn bench_template_is_a_current_report() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/z8-g4-report.json");
+    let spec = rigcheck::load_report(&path).unwrap();
+    assert_eq!(spec, reference_spec("z8-ref"));
+}
+
+// ---- NFD local feature file ------------------------------------------------------------
+
+/// A Kubernetes label name segment: at most 63 characters, alphanumeric at both ends,
+/// `-`, `_`, `.` inside.
+fn is_label_segment(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.len() <= 63
+        && b[0].is_ascii_alphanumeric()
+        && b[b.len() - 1].is_ascii_alphanumeric()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+}
+
+/// A DNS subdomain (RFC 1123) as a label prefix: at most 253 characters, dot-separated
+/// lower-case alphanumeric parts with inner `-`.
+fn is_dns_subdomain(s: &str) -> bool {
+    s.len() <= 253
+        && s.split('.').all(|p| {
+            let b = p.as_bytes();
+            !b.is_empty()
+                && b.len() <= 63
+                && b[0].is_ascii_alphanumeric()
+                && b[b.len() - 1].is_ascii_alphanumeric()
+                && b.iter()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        })
+}
+
+/// Parses a feature file as NFD's local source does and checks every label; returns the
+/// labels. Rules: file at most 64 kB; lines trimmed; empty lines skipped; `#` lines are
+/// comments, and `# +` lines directives (only `expiry-time=<RFC 3339>`, `no-label`,
+/// `no-feature` exist); other lines are `<key>[=<value>]` split at the first `=`, the key
+/// namespaced (`<prefix>/<name>`), outside `kubernetes.io` except `feature.node.kubernetes.io`
+/// and its sub-domains; the value a valid label value (empty allowed).
+fn nfd_parse(text: &str) -> Vec<(String, String)> {
+    assert!(text.len() <= 65536, "feature file over 64 kB");
+    let mut labels = Vec::new();
+    for raw in text.split('\n') {
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(d) = line.strip_prefix("# +") {
+            let (key, value) = d.split_once('=').unwrap_or((d, ""));
+            match key {
+                "expiry-time" => {
+                    value
+                        .trim()
+                        .parse::<jiff::Timestamp>()
+                        .expect("RFC 3339 expiry");
+                }
+                "no-label" | "no-feature" => {}
+                other => panic!("unknown directive {other:?} in {line:?}"),
+            }
+            continue;
+        }
+        if line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line.split_once('=').unwrap_or((line, "true"));
+        let (prefix, name) = key.split_once('/').expect("namespaced label");
+        assert!(is_dns_subdomain(prefix), "bad prefix in {line:?}");
+        assert!(
+            !(prefix == "kubernetes.io" || prefix.ends_with(".kubernetes.io"))
+                || prefix == "feature.node.kubernetes.io"
+                || prefix.ends_with(".feature.node.kubernetes.io"),
+            "denied namespace in {line:?}"
+        );
+        assert!(is_label_segment(name), "bad label name in {line:?}");
+        assert!(
+            value.is_empty() || is_label_segment(value),
+            "bad label value in {line:?}"
+        );
+        labels.push((name.to_string(), value.to_string()));
+    }
+    labels
+}
+
+fn nfd_text(spec: &rigcheck::spec::Spec, profile: Option<&str>) -> String {
+    let report = profile
+        .map(|p| rigcheck::verify::verify(spec, &rigcheck::profile::load(p).unwrap(), false));
+    let mut out = Vec::new();
+    rigcheck::render::nfd::write(spec, report.as_ref(), &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn get<'a>(labels: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    labels
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn nfd_reference_machine_labels_and_verified_profile() {
+    let text = nfd_text(&reference_spec("z8-01"), Some("hp-z8-g4-dual-rtx6000"));
+    let l = nfd_parse(&text);
+    assert_eq!(get(&l, "verified"), Some("hp-z8-g4-dual-rtx6000"));
+    assert_eq!(get(&l, "gpu.tensor_cores"), Some("576"));
+    assert_eq!(get(&l, "gpu.cuda_cores"), Some("4608"));
+    assert_eq!(get(&l, "gpu.count"), Some("2"));
+    assert_eq!(get(&l, "gpu.memory_gib"), Some("24"));
+    assert_eq!(get(&l, "gpu.model"), Some("Quadro_RTX_6000"));
+    assert_eq!(get(&l, "gpu.compute_capability"), Some("7.5"));
+    assert_eq!(get(&l, "gpu.pcie_width"), Some("16"));
+    assert_eq!(
+        get(&l, "cpu.model"),
+        Some("Intel_Xeon_Gold_6254_CPU_3.10GHz")
+    );
+    assert_eq!(get(&l, "cpu.cores"), Some("36"));
+    assert_eq!(get(&l, "cpu.isa.AVX-512_VNNI"), Some("true"));
+    assert_eq!(get(&l, "memory.total_gib"), Some("96"));
+    assert_eq!(get(&l, "memory.dimms"), Some("12"));
+    assert_eq!(get(&l, "drives.nvme"), Some("2"));
+    assert_eq!(get(&l, "system.product"), Some("HP_Z8_G4_Workstation"));
+
+    // A machine failing the profile gets no `verified` label; its weakest GPU is x8.
+    let l = nfd_parse(&nfd_text(
+        &gpu_at_x8("z8-03"),
+        Some("hp-z8-g4-dual-rtx6000"),
+    ));
+    assert_eq!(get(&l, "verified"), None);
+    assert_eq!(get(&l, "gpu.pcie_width"), Some("8"));
+}
+
+#[test]
+fn nfd_hostile_model_strings_stay_valid() {
+    let mut s = reference_spec("z8-hostile");
+    s.gpus[0].name = Some("NVIDIA GeForce RTX 4090 D".into());
+    s.gpus[1].name = Some("NVIDIA GeForce RTX 4090 D".into());
+    s.system.vendor = Some("Гигабайт™ «Технолоджи» =x= #1".into());
+    s.system.product = Some(format!("{}-{}", "Z".repeat(70), "日本語 モデル"));
+    s.cpu.vendor = Some("=leading equals".into());
+    s.cpu.isa.push("AVX-512 BF16 / FP16 (\"new\")".into());
+    s.cpu.isa.push("\u{7f}\n# +expiry-time=garbage".into());
+    let text = nfd_text(&s, None);
+    let l = nfd_parse(&text);
+    assert_eq!(get(&l, "gpu.model"), Some("NVIDIA_GeForce_RTX_4090_D"));
+    assert_eq!(
+        get(&l, "cpu.model"),
+        Some("Intel_Xeon_Gold_6254_CPU_3.10GHz")
+    );
+    assert_eq!(get(&l, "system.vendor"), Some("x_1"));
+    assert_eq!(get(&l, "system.product").map(str::len), Some(63));
+    assert_eq!(get(&l, "cpu.vendor"), Some("leading_equals"));
+    assert_eq!(get(&l, "cpu.isa.AVX-512_BF16_FP16_new"), Some("true"));
+    assert_eq!(get(&l, "cpu.isa.expiry-time_garbage"), Some("true"));
+    // Every line but the first comment is a label, and no line starts a directive.
+    assert_eq!(text.lines().count(), l.len() + 1);
+    assert!(!text.contains("\n# +"), "{text}");
+}
+
+#[test]
+fn nfd_from_the_command_line_for_a_sysroot() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/x86_64-vm-kvm");
+    let out = rigcheck()
+        .arg("--sysroot")
+        .arg(&fixture)
+        .args(["--format", "nfd", "--profile", "hp-z8-g4-dual-rtx6000"])
+        .assert()
+        .code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let l = nfd_parse(&text);
+    assert_eq!(get(&l, "drives.virtual"), Some("1"));
+    assert_eq!(get(&l, "gpu.count"), Some("0"));
+    assert_eq!(get(&l, "verified"), None);
+}
