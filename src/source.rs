@@ -413,8 +413,15 @@ impl Source {
         if let Some(hit) = self.cache_get(rel) {
             return Ok(hit);
         }
+        // Resolve the parent first (cached), then only the last component: siblings such as
+        // cpu0..cpu95 then cost one lookup each instead of a walk from the root.
+        let base = match rel.parent() {
+            Some(parent) => self.resolve_dir(parent, orig)?,
+            None => self.root.clone(),
+        };
+        let last = rel.file_name().map_or_else(PathBuf::new, PathBuf::from);
         let mut links = 0;
-        let real = self.walk(self.root.clone(), rel, true, &mut links, orig)?;
+        let real = self.walk(base, &last, true, &mut links, orig)?;
         self.resolved
             .lock()
             .unwrap_or_else(|e| e.into_inner())
