@@ -324,17 +324,10 @@ pub fn hardware_view(spec: &Spec) -> Spec {
         .iter()
         .map(|d| Dimm {
             locator: d.locator.clone(),
-            bank_locator: None,
             size_bytes: d.size_bytes,
             kind: d.kind.clone(),
-            form_factor: None,
-            speed_mts: None,
-            configured_speed_mts: None,
-            manufacturer: None,
             part_number: d.part_number.clone(),
-            serial: None,
-            rank: None,
-            type_detail: None,
+            ..Dimm::default()
         })
         .collect();
     v.gpus = spec
@@ -359,17 +352,9 @@ pub fn hardware_view(spec: &Spec) -> Spec {
         .map(|d| Drive {
             name: d.name.clone(),
             model: d.model.clone(),
-            serial: None,
             firmware: d.firmware.clone(),
             size_bytes: d.size_bytes,
-            kind: None,
-            transport: None,
-            rotational: None,
-            removable: None,
-            logical_block_size: None,
-            physical_block_size: None,
-            pci_address: None,
-            numa_node: None,
+            ..Drive::default()
         })
         .collect();
     v

@@ -185,7 +185,7 @@ pub struct Memory {
 }
 
 /// One installed memory module.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Dimm {
     pub locator: String,
     pub bank_locator: Option<String>,
@@ -205,7 +205,7 @@ pub struct Dimm {
 }
 
 /// One physical drive.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Drive {
     /// Kernel name, e.g. `nvme0n1`, `sda`, `vda`.
     pub name: String,
@@ -221,8 +221,11 @@ pub struct Drive {
     pub removable: Option<bool>,
     pub logical_block_size: Option<u32>,
     pub physical_block_size: Option<u32>,
-    /// PCI address of the controller (NVMe), to place the drive on a socket.
+    /// PCI address of the controller (NVMe, virtio), to place the drive on a socket.
     pub pci_address: Option<String>,
+    /// PCIe link of the controller (NVMe); absent where the bus is not PCIe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcie: Option<Pcie>,
     pub numa_node: Option<i32>,
 }
 

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use crate::probe::pci::{self, is_pci_address};
 use crate::source::Source;
 use crate::spec::{Drive, Notes};
 
@@ -119,6 +120,11 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
         _ => None,
     };
     let pci_address = canon.and_then(|c| nvme_pci_address(src, &base, c));
+    let pcie = pci_address
+        .as_ref()
+        .map(|a| pci::read_link(src, &format!("{}/{a}", pci::PCI_DEVICES)))
+        .filter(|l| !l.is_empty())
+        .map(pci::PciLink::to_pcie);
     let numa_node = pci_address.as_ref().and_then(|a| {
         src.read_parse::<i32>(format!("/sys/bus/pci/devices/{a}/numa_node"))
             .ok()
@@ -140,6 +146,7 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
             .read_parse(format!("{base}/queue/physical_block_size"))
             .ok(),
         pci_address,
+        pcie,
         numa_node,
     }
 }
@@ -272,18 +279,6 @@ pub fn last_pci_address(path: &str) -> Option<String> {
         .filter_map(|c| c.as_os_str().to_str())
         .rfind(|s| is_pci_address(s))
         .map(str::to_string)
-}
-
-/// True for a PCI address `0000:3b:00.0`.
-pub fn is_pci_address(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 12
-        && b[4] == b':'
-        && b[7] == b':'
-        && b[10] == b'.'
-        && s.chars()
-            .enumerate()
-            .all(|(i, c)| matches!(i, 4 | 7 | 10) || c.is_ascii_hexdigit())
 }
 
 #[cfg(test)]

@@ -313,16 +313,16 @@ fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) ->
     let pcie = Pcie {
         gen: dev
             .u32("current_pcie_link_gen", "pcie.gen")
-            .or(pci.and_then(|p| p.current_gen)),
+            .or(pci.and_then(|p| p.link.current_gen)),
         width: dev
             .u32("current_pcie_link_width", "pcie.width")
-            .or(pci.and_then(|p| p.current_width)),
+            .or(pci.and_then(|p| p.link.current_width)),
         max_gen: dev
             .u32("max_pcie_link_gen", "pcie.max_gen")
-            .or(pci.and_then(pci_max_gen)),
-        max_width: max_pcie_width.or(pci.and_then(pci_max_width)),
-        device_max_gen: pci.and_then(|p| p.device_max_gen),
-        device_max_width: pci.and_then(|p| p.device_max_width),
+            .or(pci.and_then(|p| p.link.max_gen())),
+        max_width: max_pcie_width.or(pci.and_then(|p| p.link.max_width())),
+        device_max_gen: pci.and_then(|p| p.link.device_max_gen),
+        device_max_width: pci.and_then(|p| p.link.device_max_width),
     };
     let state = nvml_state(dev, mem("used"));
     Gpu {
@@ -447,21 +447,6 @@ pub fn throttle_names(bits: u64) -> Vec<String> {
     names
 }
 
-fn pci_max_gen(p: &PciGpu) -> Option<u32> {
-    min_opt(p.device_max_gen, p.upstream_max_gen)
-}
-
-fn pci_max_width(p: &PciGpu) -> Option<u32> {
-    min_opt(p.device_max_width, p.upstream_max_width)
-}
-
-fn min_opt(a: Option<u32>, b: Option<u32>) -> Option<u32> {
-    match (a, b) {
-        (Some(x), Some(y)) => Some(x.min(y)),
-        (x, y) => x.or(y),
-    }
-}
-
 /// Says so when the link can train to less than the card can do (slot wired x8, riser,
 /// bifurcation, or a Gen3 slot for a Gen4 card).
 fn note_narrow_link(g: &Gpu, i: usize, notes: &mut Notes) {
@@ -519,14 +504,7 @@ fn from_pci_only(pci_gpus: Vec<PciGpu>, first: usize, src: &Source, notes: &mut 
                     ),
                 );
             }
-            let pcie = Pcie {
-                gen: p.current_gen,
-                width: p.current_width,
-                max_gen: pci_max_gen(&p),
-                max_width: pci_max_width(&p),
-                device_max_gen: p.device_max_gen,
-                device_max_width: p.device_max_width,
-            };
+            let pcie = p.link.to_pcie();
             let g = Gpu {
                 pci_address: Some(p.address.clone()),
                 pci_device_id: Some(format!("0x{:04x}", p.device_id)),

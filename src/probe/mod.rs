@@ -8,6 +8,7 @@ pub mod drives;
 pub mod gpu;
 pub mod limits;
 pub mod memory;
+pub mod pci;
 pub mod smbios;
 pub mod system;
 

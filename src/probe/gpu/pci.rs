@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
+use crate::probe::pci::{parse_hex, read_link, PciLink, PCI_DEVICES};
 use crate::source::{Source, Unknown};
 
 /// PCI vendor id of NVIDIA.
 const NVIDIA: u32 = 0x10de;
-const PCI_DEVICES: &str = "/sys/bus/pci/devices";
 /// Where distributions keep pci.ids (Debian/Ubuntu, then Fedora/RHEL/Arch).
 const PCI_IDS: [&str; 2] = ["/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"];
 
@@ -21,15 +21,8 @@ pub struct PciGpu {
     pub device_id: u32,
     pub subsystem_vendor: Option<u32>,
     pub subsystem_device: Option<u32>,
-    pub current_gen: Option<u32>,
-    pub current_width: Option<u32>,
-    /// The card's own capability (its Link Capabilities register).
-    pub device_max_gen: Option<u32>,
-    pub device_max_width: Option<u32>,
-    /// Narrowest `max_link_width` / lowest gen among the upstream ports: a x16 card in a
-    /// slot wired x8 shows 16 itself and 8 on its port.
-    pub upstream_max_gen: Option<u32>,
-    pub upstream_max_width: Option<u32>,
+    /// The link: current, the card's own maximum and the narrowest port above it.
+    pub link: PciLink,
     /// `None` for -1 (one node, or the firmware did not say).
     pub numa_node: Option<i32>,
     pub local_cpulist: Option<String>,
@@ -56,28 +49,12 @@ pub fn read_pci_gpus(src: &Source) -> Result<Vec<PciGpu>, Unknown> {
         let Some(device_id) = hex("device") else {
             continue;
         };
-        let speed = |f: &str| {
-            src.read_value(format!("{base}/{f}"))
-                .ok()
-                .and_then(|v| parse_link_speed_gen(&v))
-        };
-        let width = |f: &str| {
-            src.read_parse::<u32>(format!("{base}/{f}"))
-                .ok()
-                .filter(|w| *w > 0)
-        };
-        let (upstream_max_gen, upstream_max_width) = upstream_limits(src, &base);
         out.push(PciGpu {
             address: addr.to_ascii_lowercase(),
             device_id,
             subsystem_vendor: hex("subsystem_vendor"),
             subsystem_device: hex("subsystem_device"),
-            current_gen: speed("current_link_speed"),
-            current_width: width("current_link_width"),
-            device_max_gen: speed("max_link_speed"),
-            device_max_width: width("max_link_width"),
-            upstream_max_gen,
-            upstream_max_width,
+            link: read_link(src, &base),
             numa_node: src
                 .read_parse::<i32>(format!("{base}/numa_node"))
                 .ok()
@@ -89,71 +66,6 @@ pub fn read_pci_gpus(src: &Source) -> Result<Vec<PciGpu>, Unknown> {
         });
     }
     Ok(out)
-}
-
-/// Lowest max gen and width over the PCI bridges above the device (walking the canonical
-/// sysfs path `/sys/devices/pci0000:ae/0000:ae:00.0/0000:af:00.0` upwards).
-fn upstream_limits(src: &Source, base: &str) -> (Option<u32>, Option<u32>) {
-    let Ok(canon) = src.canonical(base) else {
-        return (None, None);
-    };
-    let mut gen: Option<u32> = None;
-    let mut width: Option<u32> = None;
-    let mut dir = canon.parent();
-    while let Some(d) = dir {
-        let Some(name) = d.file_name().and_then(|n| n.to_str()) else {
-            break;
-        };
-        if !is_pci_address(name) {
-            break;
-        }
-        let p = |f: &str| d.join(f);
-        if let Some(g) = src
-            .read_value(p("max_link_speed"))
-            .ok()
-            .and_then(|v| parse_link_speed_gen(&v))
-        {
-            gen = Some(gen.map_or(g, |x| x.min(g)));
-        }
-        if let Some(w) = src
-            .read_parse::<u32>(p("max_link_width"))
-            .ok()
-            .filter(|w| *w > 0)
-        {
-            width = Some(width.map_or(w, |x| x.min(w)));
-        }
-        dir = d.parent();
-    }
-    (gen, width)
-}
-
-/// `0000:ae:00.0`: domain, bus, device and function.
-fn is_pci_address(name: &str) -> bool {
-    let b = name.as_bytes();
-    b.len() == 12 && b[4] == b':' && b[7] == b':' && b[10] == b'.'
-}
-
-/// Parses `0x10de` (sysfs writes `0x%04x`, class `0x%06x`).
-pub fn parse_hex(text: &str) -> Option<u32> {
-    u32::from_str_radix(text.trim().trim_start_matches("0x"), 16).ok()
-}
-
-/// PCIe generation from a sysfs link speed: `8.0 GT/s PCIe` (kernels since 5.7) or
-/// `8 GT/s` (older), as the kernel's `pci_speed_string()` writes them.
-pub fn parse_link_speed_gen(text: &str) -> Option<u32> {
-    let num = text.split_whitespace().next()?;
-    let gts: f64 = num.parse().ok()?;
-    let gens = [
-        (2.5, 1),
-        (5.0, 2),
-        (8.0, 3),
-        (16.0, 4),
-        (32.0, 5),
-        (64.0, 6),
-    ];
-    gens.iter()
-        .find(|(s, _)| (gts - s).abs() < 0.01)
-        .map(|(_, g)| *g)
 }
 
 /// Model name from pci.ids text: the subsystem line (board name, e.g. `Quadro RTX 6000`)
