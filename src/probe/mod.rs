@@ -42,5 +42,6 @@ pub fn inventory(src: &Source) -> Spec {
         drives,
         gpus,
         notes,
+        bench: None,
     }
 }
