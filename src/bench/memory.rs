@@ -48,8 +48,8 @@ pub struct MemoryParams {
 }
 
 impl MemoryParams {
-    /// Arrays of at least 4 × the last-level cache (STREAM's rule) and 64 MiB, at most 1/16 of
-    /// usable memory each; one and all `threads`; `budget` shared among the four tests.
+    /// Arrays of at least 4 × the last-level cache (STREAM's rule) and 64 MiB (1 GiB when the
+    /// cache size is unknown), at most 1/16 of usable memory each; one and all `threads`; `budget` shared among the four tests.
     pub fn for_machine(spec: &Spec, threads: usize, budget: Duration) -> Self {
         let llc: u64 = spec
             .cpu
@@ -58,7 +58,13 @@ impl MemoryParams {
             .filter(|c| c.kind != "instruction")
             .max_by_key(|c| c.level)
             .map_or(0, |c| c.total_bytes);
-        let mut bytes = (4 * llc).max(64 << 20);
+        // Unknown cache size: 1 GiB arrays outgrow all but the largest stacked-cache parts'
+        // last-level caches, so the figure is memory, not cache.
+        let mut bytes = if llc == 0 {
+            1 << 30
+        } else {
+            (4 * llc).max(64 << 20)
+        };
         if let Some(usable) = spec.memory.usable_bytes {
             bytes = bytes.min(usable / 16).max(8 << 20);
         }
