@@ -45,6 +45,8 @@ pub enum Command {
     Sheet(SheetArgs),
     /// Many reports at once: one row per host, the odd ones out, and each host's verify result.
     Fleet(FleetArgs),
+    /// Measure this machine: data-loader images/s, memory bandwidth, disk read, GPU TFLOPS.
+    Bench(BenchArgs),
 }
 
 /// Options of `fleet`.
@@ -235,6 +237,48 @@ pub enum PreflightFormat {
     /// One aligned line per check.
     Table,
     /// `{status, exit_code, checks: [{id, subject, status, found, expected, advice}]}`.
+    Json,
+}
+
+/// Options of `bench`.
+#[derive(Debug, Args, Clone)]
+pub struct BenchArgs {
+    /// What to measure.
+    #[arg(value_enum, default_value_t = BenchKind::All)]
+    pub which: BenchKind,
+    /// Time budget per benchmark, in seconds (also the length of the GPU thermal soak).
+    #[arg(long, default_value_t = 10.0, value_name = "S")]
+    pub seconds: f64,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = BenchFormat::Table)]
+    pub format: BenchFormat,
+    /// File to read, or directory to write a temporary test file in, for the disk benchmark
+    /// (default: the current directory).
+    #[arg(long, value_name = "PATH")]
+    pub data: Option<PathBuf>,
+}
+
+/// Which benchmarks `bench` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BenchKind {
+    /// Data-loader augmentation pipeline on 1, 2, 4 … N threads.
+    Cpu,
+    /// STREAM copy and triad, one thread and all threads.
+    Memory,
+    /// Sequential read with direct I/O.
+    Disk,
+    /// FP32/FP16 matrix multiply and a thermal soak.
+    Gpu,
+    /// All of the above.
+    All,
+}
+
+/// Output formats of `bench`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BenchFormat {
+    /// Readable text.
+    Table,
+    /// The inventory JSON with a `bench` section.
     Json,
 }
 

@@ -4,6 +4,7 @@
 //! `run` is the whole program behind `main`: it returns the exit code (0 all holds, 1 a check
 //! failed, 2 usage or input error), and `Error` says what ended a run early.
 
+pub mod bench;
 pub mod capture;
 pub mod cli;
 pub mod diff;
@@ -69,6 +70,7 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
             emit(summary.as_bytes())
         }
         Some(Command::Preflight(args)) => preflight::run(cli.sysroot.as_deref(), &args, color),
+        Some(Command::Bench(args)) => bench::run_command(cli.sysroot.as_deref(), &args),
         Some(Command::Inventory(args)) => inventory(cli.sysroot.as_deref(), &args, color),
         Some(Command::Verify(args)) => {
             let profile = profile::load(&args.profile)?;

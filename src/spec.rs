@@ -34,6 +34,9 @@ pub struct Spec {
     pub limits: Option<Limits>,
     /// One entry per unknown or doubtful fact.
     pub notes: Vec<Note>,
+    /// Measurements of `rigcheck bench`; absent from a plain inventory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bench: Option<crate::bench::BenchReport>,
 }
 
 /// Why a field is unknown (or how a value was chosen), and how to get it.

@@ -1,5 +1,6 @@
 //! GPU probe against the GPU fixtures (real nvidia-smi captures converted to nvml.json, and
 //! the composed Quadro RTX 6000 machine), plus `#[ignore]`d live checks for a GPU host.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rigcheck::probe::gpu;
 use rigcheck::source::Source;

@@ -1,5 +1,6 @@
 //! Spec sheet: topology placement, Markdown and HTML snapshots, escaping, `--redact` across
 //! every format, and `sheet -o FILE` on the command line.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod sheet_specs;
 

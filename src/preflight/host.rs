@@ -723,6 +723,7 @@ mod tests {
                 logical_block_size: None,
                 physical_block_size: None,
                 pci_address: None,
+                pcie: None,
                 numa_node: None,
             }],
             ..Spec::default()

@@ -46,5 +46,6 @@ pub fn inventory(src: &Source) -> Spec {
         gpus,
         limits: Some(limits),
         notes,
+        bench: None,
     }
 }

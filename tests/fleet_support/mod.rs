@@ -70,6 +70,7 @@ pub fn reference_spec(host: &str) -> Spec {
         physical_block_size: Some(512),
         pci_address: None,
         numa_node: Some(0),
+        ..Drive::default()
     };
     Spec {
         schema_version: rigcheck::spec::SCHEMA_VERSION,
@@ -137,6 +138,7 @@ pub fn reference_spec(host: &str) -> Spec {
         drives: vec![drive(0), drive(1)],
         gpus: vec![gpu(0, "0000:17:00.0", 0), gpu(1, "0000:af:00.0", 1)],
         limits: None,
+        bench: None,
         notes: Vec::new(),
     }
 }

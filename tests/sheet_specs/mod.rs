@@ -57,6 +57,13 @@ fn nvme(name: &str, model: &str, serial: &str, size: u64, pci: &str, numa: Optio
         logical_block_size: Some(512),
         physical_block_size: Some(512),
         pci_address: s(pci),
+        pcie: Some(Pcie {
+            gen: Some(3),
+            width: Some(4),
+            max_gen: Some(3),
+            max_width: Some(4),
+            ..Pcie::default()
+        }),
         numa_node: numa,
     }
 }
@@ -299,6 +306,7 @@ pub fn reference() -> Spec {
             ),
         ],
         limits: None,
+        bench: None,
         notes: vec![
             Note {
                 field: "gpus[0].state.fan_percent".into(),
@@ -403,6 +411,7 @@ pub fn laptop() -> Spec {
         )],
         gpus: Vec::new(),
         limits: None,
+        bench: None,
         notes: vec![Note {
             field: "gpus".into(),
             reason: "no NVIDIA driver: libnvidia-ml.so.1 not found".into(),

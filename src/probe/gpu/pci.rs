@@ -140,6 +140,7 @@ pub fn normalize_bus_id(nvml: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::probe::pci::{is_pci_address, parse_link_speed_gen};
 
     /// Lines of this machine's /usr/share/misc/pci.ids around the Quadro RTX 6000.
     const IDS: &str = "# comment\n\

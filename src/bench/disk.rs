@@ -1,0 +1,432 @@
+//! Disk benchmark: sequential read of a file where the training data lives, with direct I/O so
+//! the page cache does not flatter it, next to what the drive's link allows.
+//!
+//! A directory gets a temporary test file of bounded size, deleted afterwards. Where O_DIRECT
+//! is refused (tmpfs, some network file systems) the read is buffered after
+//! `posix_fadvise(DONTNEED)`, and a note says so.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::SplitMix;
+use crate::source::Source;
+use crate::spec::{Notes, Spec};
+
+/// Direct I/O needs buffers, offsets and lengths aligned to the logical block size; 4 KiB
+/// covers 512-byte and 4Kn drives alike.
+const ALIGN: usize = 4096;
+
+/// A sequential read and the link it went through.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct DiskBench {
+    /// File that was read.
+    pub path: String,
+    /// Whether the test file was made for this run (and deleted after).
+    pub temporary_file: bool,
+    pub file_bytes: u64,
+    pub bytes_read: u64,
+    pub seconds: f64,
+    pub bytes_per_s: f64,
+    /// Read size of each request.
+    pub block_bytes: u64,
+    /// Concurrent readers (requests in flight).
+    pub readers: u32,
+    /// Whether O_DIRECT was used; false means buffered after dropping the cache.
+    pub direct_io: bool,
+    /// Kernel name of the drive holding the file, e.g. `nvme0n1`.
+    pub drive: Option<String>,
+    /// Link description, e.g. `PCIe 8.0 GT/s x4`, `SATA 6 Gb/s`.
+    pub link: Option<String>,
+    /// Payload bytes per second the link carries at most.
+    pub link_bytes_per_s: Option<u64>,
+}
+
+/// Sizes and durations of a disk run.
+#[derive(Debug, Clone)]
+pub struct DiskParams {
+    /// Size of the temporary file made in a directory.
+    pub file_bytes: u64,
+    pub block_bytes: usize,
+    pub readers: u32,
+    /// Reading stops after this long (at least one block per reader is read).
+    pub budget: Duration,
+}
+
+impl DiskParams {
+    /// A 1 GiB file (less where free space is short), 1 MiB reads, 4 in flight, as a data
+    /// loader's workers read shards.
+    pub fn for_budget(budget: Duration) -> Self {
+        Self {
+            file_bytes: 1 << 30,
+            block_bytes: 1 << 20,
+            readers: 4,
+            budget,
+        }
+    }
+}
+
+/// Reads `path` (a file, or a temporary file made in a directory) and finds its drive's link.
+pub fn run(
+    path: &Path,
+    params: &DiskParams,
+    spec: &Spec,
+    notes: &mut Notes,
+) -> Result<DiskBench, String> {
+    let block = params.block_bytes.max(ALIGN).next_multiple_of(ALIGN);
+    let meta = std::fs::metadata(path).map_err(|e| format!("--data '{}': {e}", path.display()))?;
+    let temp = meta.is_dir();
+    let file = if temp {
+        let size = bounded_size(path, params.file_bytes, block as u64);
+        make_test_file(path, size, block).map_err(|e| {
+            format!(
+                "cannot write a test file in '{}': {e}; pass --data FILE to read an existing file",
+                path.display()
+            )
+        })?
+    } else {
+        path.to_path_buf()
+    };
+    let result = read_file(&file, block, params, notes);
+    if temp {
+        // A leftover test file would waste the user's disk; a failed delete is worth a note.
+        if let Err(e) = std::fs::remove_file(&file) {
+            notes.add(
+                "bench.disk",
+                format!("could not delete {}: {e}", file.display()),
+            );
+        }
+    }
+    let (bytes_read, seconds, direct, file_bytes) =
+        result.map_err(|e| format!("reading '{}': {e}", file.display()))?;
+    let (drive, link, link_bytes_per_s) = drive_link(&Source::live(), meta.dev(), spec, notes);
+    Ok(DiskBench {
+        path: file.display().to_string(),
+        temporary_file: temp,
+        file_bytes,
+        bytes_read,
+        seconds,
+        bytes_per_s: bytes_read as f64 / seconds.max(1e-9),
+        block_bytes: block as u64,
+        readers: params.readers.max(1),
+        direct_io: direct,
+        drive,
+        link,
+        link_bytes_per_s,
+    })
+}
+
+/// `wanted` bytes, at most a tenth of the free space, rounded down to whole blocks, at least one.
+fn bounded_size(dir: &Path, wanted: u64, block: u64) -> u64 {
+    let free = free_bytes(dir).unwrap_or(wanted);
+    let size = wanted.min(free / 10);
+    (size / block).max(1) * block
+}
+
+#[allow(unsafe_code)]
+fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `c` is a NUL-terminated path and `st` points to writable memory of the right
+    // type; statvfs fills it completely when it returns 0, and we read it only then.
+    let rc = unsafe { libc::statvfs(c.as_ptr(), st.as_mut_ptr()) };
+    if rc != 0 {
+        return None;
+    }
+    // SAFETY: statvfs returned 0, so the struct is initialised.
+    let st = unsafe { st.assume_init() };
+    // fsblkcnt_t and c_ulong are 32 bits on some targets, hence the conversions.
+    #[allow(clippy::useless_conversion)]
+    let free = u64::from(st.f_bavail).saturating_mul(u64::from(st.f_frsize));
+    Some(free)
+}
+
+/// Writes `size` bytes of incompressible data to a new file in `dir`, synced to the drive.
+fn make_test_file(dir: &Path, size: u64, block: usize) -> io::Result<PathBuf> {
+    let path = dir.join(format!(".rigcheck-bench-{}.tmp", std::process::id()));
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)?;
+    let mut rng = SplitMix::new(size);
+    let mut buf = vec![0u8; block];
+    let mut left = size;
+    let written = (|| {
+        while left > 0 {
+            // Fresh random bytes per block, so compressing or deduplicating storage cannot
+            // shrink what the drive has to deliver.
+            for w in buf.chunks_exact_mut(8) {
+                w.copy_from_slice(&rng.next_u64().to_le_bytes());
+            }
+            let n = left.min(block as u64) as usize;
+            f.write_all(&buf[..n])?;
+            left -= n as u64;
+        }
+        f.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&path);
+        return Err(e);
+    }
+    Ok(path)
+}
+
+/// Reads `path` sequentially with `params.readers` readers interleaving blocks, repeating the
+/// file until the budget is spent. Returns (bytes, seconds, direct I/O used, file size).
+fn read_file(
+    path: &Path,
+    block: usize,
+    params: &DiskParams,
+    notes: &mut Notes,
+) -> io::Result<(u64, f64, bool, u64)> {
+    let (file, direct) = match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECT)
+        .open(path)
+    {
+        Ok(f) if probe_direct(&f, block) => (f, true),
+        _ => {
+            let f = File::open(path)?;
+            drop_cache(&f);
+            notes.add(
+                "bench.disk.direct_io",
+                "the file system refused O_DIRECT (tmpfs or a network file system?); read \
+                 buffered after posix_fadvise(DONTNEED), so cached data may flatter the figure",
+            );
+            (f, false)
+        }
+    };
+    let size = file.metadata()?.len();
+    let blocks = size / block as u64;
+    if blocks == 0 {
+        return Err(io::Error::other(format!(
+            "file is smaller than one {block}-byte block"
+        )));
+    }
+    let readers = u64::from(params.readers.max(1));
+    let start = Instant::now();
+    let deadline = start + params.budget;
+    let total = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..readers)
+            .map(|r| {
+                let file = &file;
+                s.spawn(move || -> io::Result<u64> {
+                    let mut raw = vec![0u8; block + ALIGN];
+                    let off = raw.as_ptr().align_offset(ALIGN);
+                    let buf = &mut raw[off..off + block];
+                    let mut done = 0u64;
+                    let mut i = r;
+                    loop {
+                        if i >= blocks {
+                            // Whole file read: start over (direct I/O reads the drive again).
+                            i = r;
+                        }
+                        file.read_exact_at(buf, i * block as u64)?;
+                        done += block as u64;
+                        i += readers;
+                        if Instant::now() >= deadline {
+                            return Ok(done);
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("reader panicked")))
+            })
+            .sum::<io::Result<u64>>()
+    })?;
+    Ok((total, start.elapsed().as_secs_f64(), direct, size))
+}
+
+/// Whether an aligned direct read works (some file systems accept O_DIRECT at open and fail
+/// the read with EINVAL).
+fn probe_direct(f: &File, block: usize) -> bool {
+    let mut raw = vec![0u8; block + ALIGN];
+    let off = raw.as_ptr().align_offset(ALIGN);
+    f.read_at(&mut raw[off..off + ALIGN], 0).is_ok()
+}
+
+#[allow(unsafe_code)]
+fn drop_cache(f: &File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: the descriptor is open for the lifetime of `f`; fadvise only advises the kernel
+    // and touches no memory of ours.
+    unsafe {
+        libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
+    }
+}
+
+/// The drive holding device `dev` and what its link allows: (name, link text, bytes/s).
+fn drive_link(
+    src: &Source,
+    dev: u64,
+    spec: &Spec,
+    notes: &mut Notes,
+) -> (Option<String>, Option<String>, Option<u64>) {
+    let field = "bench.disk.link_bytes_per_s";
+    let Some(name) = block_device_of(src, dev) else {
+        notes.add(
+            field,
+            format!(
+                "the file system's device {}:{} is not a block device in /sys/dev/block \
+                 (overlay, network or memory file system)",
+                dev_major(dev),
+                dev_minor(dev)
+            ),
+        );
+        return (None, None, None);
+    };
+    let drive = spec.drives.iter().find(|d| d.name == name);
+    let transport = drive.and_then(|d| d.transport.clone());
+    match transport.as_deref() {
+        Some("nvme") => {
+            let Some(addr) = drive.and_then(|d| d.pci_address.clone()) else {
+                notes.add(
+                    field,
+                    format!("{name}: PCI address of the NVMe controller unknown"),
+                );
+                return (Some(name), None, None);
+            };
+            let base = format!("/sys/bus/pci/devices/{addr}");
+            let speed = src.read_value(format!("{base}/current_link_speed"));
+            let width = src.read_value(format!("{base}/current_link_width"));
+            match (speed, width) {
+                (Ok(s), Ok(w)) => match pcie_link_bytes_per_s(&s, &w) {
+                    Some(b) => (
+                        Some(name),
+                        Some(format!("PCIe {} x{w}", s.trim_end_matches(" PCIe"))),
+                        Some(b),
+                    ),
+                    None => {
+                        notes.add(
+                            field,
+                            format!("{base}: link speed '{s}' width '{w}' not understood"),
+                        );
+                        (Some(name), None, None)
+                    }
+                },
+                (Err(e), _) | (_, Err(e)) => {
+                    notes.add(field, e);
+                    (Some(name), None, None)
+                }
+            }
+        }
+        Some("sata") => (Some(name), Some("SATA 6 Gb/s".into()), Some(600_000_000)),
+        other => {
+            notes.add(
+                field,
+                format!(
+                    "{name}: transport {} has no known link limit (NVMe and SATA are derived)",
+                    other.unwrap_or("unknown")
+                ),
+            );
+            (Some(name), None, None)
+        }
+    }
+}
+
+/// Kernel name of the whole disk behind device number `dev`: partitions map to their disk,
+/// device-mapper devices to their first underlying disk.
+fn block_device_of(src: &Source, dev: u64) -> Option<String> {
+    let link = format!("/sys/dev/block/{}:{}", dev_major(dev), dev_minor(dev));
+    let canon = src.canonical(&link).ok()?;
+    let mut name = canon.file_name()?.to_string_lossy().into_owned();
+    if src.exists(format!("{}/partition", canon.display())) {
+        name = canon.parent()?.file_name()?.to_string_lossy().into_owned();
+    }
+    if name.starts_with("dm-") || name.starts_with("md") {
+        let slave = src
+            .read_dir(format!("/sys/block/{name}/slaves"))
+            .ok()?
+            .into_iter()
+            .next()?;
+        let canon = src.canonical(format!("/sys/class/block/{slave}")).ok()?;
+        name = if src.exists(format!("{}/partition", canon.display())) {
+            canon.parent()?.file_name()?.to_string_lossy().into_owned()
+        } else {
+            slave
+        };
+    }
+    Some(name)
+}
+
+/// glibc's `gnu_dev_major`: major number of a Linux `dev_t`.
+pub fn dev_major(dev: u64) -> u64 {
+    ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff)
+}
+
+/// glibc's `gnu_dev_minor`: minor number of a Linux `dev_t`.
+pub fn dev_minor(dev: u64) -> u64 {
+    (dev & 0xff) | ((dev >> 12) & !0xff)
+}
+
+/// Payload bytes/s of a PCIe link from sysfs `current_link_speed` (`8.0 GT/s PCIe`, or
+/// `8 GT/s` before Linux 5.7) and `current_link_width` (`4`): GT/s × lanes × line-code
+/// efficiency / 8 (8b/10b up to 5 GT/s, 128b/130b up to 32 GT/s, FLIT 242/256 at 64 GT/s).
+pub fn pcie_link_bytes_per_s(speed: &str, width: &str) -> Option<u64> {
+    let gts: f64 = speed.split_whitespace().next()?.parse().ok()?;
+    if !speed.contains("GT/s") || gts <= 0.0 {
+        return None;
+    }
+    let lanes: u32 = width.trim().parse().ok()?;
+    if lanes == 0 {
+        return None;
+    }
+    let efficiency = if gts <= 5.0 {
+        8.0 / 10.0
+    } else if gts <= 32.0 {
+        128.0 / 130.0
+    } else {
+        242.0 / 256.0
+    };
+    Some((gts * 1e9 * f64::from(lanes) * efficiency / 8.0).round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pcie_link_texts_of_old_and_new_kernels() {
+        // Gen3 x4 NVMe as Linux 5.7+ prints it: 8 GT/s × 4 × 128/130 / 8 = 3.938 GB/s.
+        assert_eq!(
+            pcie_link_bytes_per_s("8.0 GT/s PCIe", "4"),
+            Some(3_938_461_538)
+        );
+        // Same link as older kernels print it.
+        assert_eq!(pcie_link_bytes_per_s("8 GT/s", "4\n"), Some(3_938_461_538));
+        // Gen4 x4: 7.877 GB/s; Gen2 x1: 500 MB/s; Gen5 x4: 15.754 GB/s.
+        assert_eq!(
+            pcie_link_bytes_per_s("16.0 GT/s PCIe", "4"),
+            Some(7_876_923_077)
+        );
+        assert_eq!(
+            pcie_link_bytes_per_s("5.0 GT/s PCIe", "1"),
+            Some(500_000_000)
+        );
+        assert_eq!(
+            pcie_link_bytes_per_s("32.0 GT/s PCIe", "4"),
+            Some(15_753_846_154)
+        );
+        assert_eq!(pcie_link_bytes_per_s("Unknown", "4"), None);
+        assert_eq!(pcie_link_bytes_per_s("8.0 GT/s PCIe", "0"), None);
+    }
+
+    #[test]
+    fn dev_numbers_split_like_glibc() {
+        // /dev/vda on this VM is 253:0; nvme0n1p2 is 259:2; a large minor spills high bits.
+        assert_eq!((dev_major(0xfd00), dev_minor(0xfd00)), (253, 0));
+        assert_eq!((dev_major(0x10302), dev_minor(0x10302)), (259, 2));
+        let dev = (259u64 << 8) | (0x12345u64 & 0xff) | ((0x12345u64 & !0xff) << 12);
+        assert_eq!((dev_major(dev), dev_minor(dev)), (259, 0x12345));
+    }
+}

@@ -1,0 +1,660 @@
+//! GPU benchmark: FP32 and FP16 matrix-multiply TFLOPS per GPU and for all GPUs at once, next
+//! to the derived peak, and a thermal soak sampled through NVML.
+//!
+//! CUDA is loaded at run time (dlopen of `libcuda.so.1` and `libcublas.so.*` through
+//! `libloading`, feature `gpu-bench`), so the binary builds without a CUDA toolkit and runs
+//! without a driver; then the GPU part is unknown with a note saying why.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::spec::{Notes, Spec};
+
+/// Matrix-multiply throughput of one GPU.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct GpuMatmul {
+    /// CUDA device ordinal.
+    pub cuda_index: u32,
+    /// PCI address, the key that matches `gpus[]` in the inventory.
+    pub pci_address: Option<String>,
+    pub name: Option<String>,
+    /// Square matrix size n (n × n × n multiply, 2n³ FLOPs).
+    pub n: u32,
+    pub fp32_tflops: Option<f64>,
+    /// FP16 inputs, FP16 accumulate (tensor cores where present).
+    pub fp16_tflops: Option<f64>,
+    /// Derived peak from the inventory (`gpus[].fp32_tflops`).
+    pub fp32_peak_tflops: Option<f64>,
+    /// Derived peak from the inventory (`gpus[].fp16_tensor_tflops`).
+    pub fp16_peak_tflops: Option<f64>,
+}
+
+/// What one GPU did during the soak.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct GpuSoak {
+    pub cuda_index: u32,
+    pub pci_address: Option<String>,
+    pub max_temperature_c: Option<u32>,
+    pub min_sm_clock_mhz: Option<u32>,
+    pub max_sm_clock_mhz: Option<u32>,
+    /// SM clock at the last sample, after the GPU has warmed.
+    pub last_sm_clock_mhz: Option<u32>,
+    pub max_power_w: Option<f64>,
+    /// Every throttle reason NVML reported in any sample (idle excluded), e.g. `SW_POWER_CAP`.
+    pub throttle_reasons: Vec<String>,
+    pub samples: u32,
+}
+
+/// Matmul figures and the soak.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct GpuBench {
+    pub per_gpu: Vec<GpuMatmul>,
+    /// All GPUs multiplying at once, summed.
+    pub all_fp32_tflops: Option<f64>,
+    pub all_fp16_tflops: Option<f64>,
+    pub soak_seconds: f64,
+    pub soak: Vec<GpuSoak>,
+}
+
+/// Runs the GPU benchmarks; `None` with a note when CUDA cannot be used here.
+pub fn run(spec: &Spec, budget: Duration, notes: &mut Notes) -> Option<GpuBench> {
+    run_sized(spec, 8192, budget, notes)
+}
+
+/// As `run`, with matrices of `n` × `n` (tests use small ones).
+#[cfg(feature = "gpu-bench")]
+pub fn run_sized(spec: &Spec, n: u32, budget: Duration, notes: &mut Notes) -> Option<GpuBench> {
+    match cuda::bench(spec, n, budget, notes) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            notes.add("bench.gpu", format!("CUDA not available: {e}"));
+            None
+        }
+    }
+}
+
+/// As `run`, with matrices of `n` × `n` (tests use small ones).
+#[cfg(not(feature = "gpu-bench"))]
+pub fn run_sized(_spec: &Spec, _n: u32, _budget: Duration, notes: &mut Notes) -> Option<GpuBench> {
+    notes.add(
+        "bench.gpu",
+        "CUDA not available: this rigcheck was built without the gpu-bench feature; \
+         rebuild with `cargo build --release --features gpu-bench`",
+    );
+    None
+}
+
+/// Text lines for the table output.
+pub fn write_table(g: &GpuBench, out: &mut dyn Write) -> io::Result<()> {
+    let t = |v: Option<f64>| v.map_or("unknown".to_string(), |v| format!("{v:.1}"));
+    writeln!(out, "GPU: matrix multiply, TFLOPS measured / derived peak")?;
+    for m in &g.per_gpu {
+        writeln!(
+            out,
+            "  GPU {} {}: FP32 {} / {}, FP16 {} / {} (n = {})",
+            m.cuda_index,
+            m.name.as_deref().unwrap_or("unknown"),
+            t(m.fp32_tflops),
+            t(m.fp32_peak_tflops),
+            t(m.fp16_tflops),
+            t(m.fp16_peak_tflops),
+            m.n
+        )?;
+    }
+    writeln!(
+        out,
+        "  all GPUs at once: FP32 {}, FP16 {}",
+        t(g.all_fp32_tflops),
+        t(g.all_fp16_tflops)
+    )?;
+    let o = |v: Option<u32>, u: &str| v.map_or("unknown".to_string(), |v| format!("{v} {u}"));
+    for s in &g.soak {
+        writeln!(
+            out,
+            "  soak {:.0} s, GPU {}: max {}, SM clock {}..{} (last {}), throttle: {}",
+            g.soak_seconds,
+            s.cuda_index,
+            o(s.max_temperature_c, "°C"),
+            o(s.min_sm_clock_mhz, "MHz"),
+            o(s.max_sm_clock_mhz, "MHz"),
+            o(s.last_sm_clock_mhz, "MHz"),
+            if s.throttle_reasons.is_empty() {
+                "none".to_string()
+            } else {
+                s.throttle_reasons.join(", ")
+            }
+        )?;
+    }
+    Ok(())
+}
+
+/// Driver API and cuBLAS, loaded at run time.
+#[cfg(feature = "gpu-bench")]
+#[allow(unsafe_code)]
+mod cuda {
+    use std::ffi::{c_char, c_int, c_void};
+    use std::sync::Barrier;
+    use std::time::{Duration, Instant};
+
+    use libloading::Library;
+
+    use super::{GpuBench, GpuMatmul, GpuSoak};
+    use crate::spec::{Notes, Spec};
+
+    type CuResult = c_int;
+    type CuDevice = c_int;
+    type CuContext = *mut c_void;
+    type CuDevPtr = u64;
+    type CublasHandle = *mut c_void;
+
+    const CUBLAS_OP_N: c_int = 0;
+    const CUDA_R_16F: c_int = 2;
+    const CUBLAS_COMPUTE_16F: c_int = 64;
+    const CUBLAS_GEMM_DEFAULT: c_int = -1;
+    /// 1.0 and 0.0 as IEEE half bits (alpha, beta of the FP16 multiply; inputs are all 1.0 so
+    /// each output is n, exact in FP16 up to n = 2048 and finite up to 65504).
+    const HALF_ONE: u16 = 0x3C00;
+    const HALF_ZERO: u16 = 0;
+
+    /// Function pointers copied out of the libraries, which `Cuda` keeps loaded.
+    struct Cuda {
+        _cu: Library,
+        _blas: Library,
+        init: unsafe extern "C" fn(u32) -> CuResult,
+        device_count: unsafe extern "C" fn(*mut c_int) -> CuResult,
+        device_get: unsafe extern "C" fn(*mut CuDevice, c_int) -> CuResult,
+        device_name: unsafe extern "C" fn(*mut c_char, c_int, CuDevice) -> CuResult,
+        pci_bus_id: unsafe extern "C" fn(*mut c_char, c_int, CuDevice) -> CuResult,
+        ctx_retain: unsafe extern "C" fn(*mut CuContext, CuDevice) -> CuResult,
+        ctx_release: unsafe extern "C" fn(CuDevice) -> CuResult,
+        ctx_set: unsafe extern "C" fn(CuContext) -> CuResult,
+        ctx_sync: unsafe extern "C" fn() -> CuResult,
+        mem_alloc: unsafe extern "C" fn(*mut CuDevPtr, usize) -> CuResult,
+        mem_free: unsafe extern "C" fn(CuDevPtr) -> CuResult,
+        memset_d32: unsafe extern "C" fn(CuDevPtr, u32, usize) -> CuResult,
+        memset_d16: unsafe extern "C" fn(CuDevPtr, u16, usize) -> CuResult,
+        blas_create: unsafe extern "C" fn(*mut CublasHandle) -> c_int,
+        blas_destroy: unsafe extern "C" fn(CublasHandle) -> c_int,
+        #[allow(clippy::type_complexity)]
+        sgemm: unsafe extern "C" fn(
+            CublasHandle,
+            c_int,
+            c_int,
+            c_int,
+            c_int,
+            c_int,
+            *const f32,
+            *const c_void,
+            c_int,
+            *const c_void,
+            c_int,
+            *const f32,
+            *mut c_void,
+            c_int,
+        ) -> c_int,
+        #[allow(clippy::type_complexity)]
+        gemm_ex: unsafe extern "C" fn(
+            CublasHandle,
+            c_int,
+            c_int,
+            c_int,
+            c_int,
+            c_int,
+            *const c_void,
+            *const c_void,
+            c_int,
+            c_int,
+            *const c_void,
+            c_int,
+            c_int,
+            *const c_void,
+            *mut c_void,
+            c_int,
+            c_int,
+            c_int,
+            c_int,
+        ) -> c_int,
+    }
+
+    fn load(names: &[&str]) -> Result<Library, String> {
+        let mut last = String::new();
+        for n in names {
+            // SAFETY: loading runs the library's initialisers; libcuda and libcublas are
+            // NVIDIA's own libraries, whose initialisers are safe to run in any process.
+            match unsafe { Library::new(n) } {
+                Ok(l) => return Ok(l),
+                Err(e) => last = e.to_string(),
+            }
+        }
+        Err(last)
+    }
+
+    macro_rules! sym {
+        ($lib:expr, $name:literal) => {
+            // SAFETY: the field's type is the C signature documented for this symbol in the
+            // CUDA driver API / cuBLAS reference; the library stays loaded inside `Cuda`.
+            *unsafe { $lib.get($name) }.map_err(|e| e.to_string())?
+        };
+    }
+
+    impl Cuda {
+        fn open() -> Result<Self, String> {
+            let cu = load(&["libcuda.so.1", "libcuda.so"])?;
+            let blas = load(&[
+                "libcublas.so.12",
+                "libcublas.so.13",
+                "libcublas.so.11",
+                "libcublas.so",
+            ])
+            .map_err(|e| format!("cuBLAS: {e}"))?;
+            Ok(Self {
+                init: sym!(cu, b"cuInit\0"),
+                device_count: sym!(cu, b"cuDeviceGetCount\0"),
+                device_get: sym!(cu, b"cuDeviceGet\0"),
+                device_name: sym!(cu, b"cuDeviceGetName\0"),
+                pci_bus_id: sym!(cu, b"cuDeviceGetPCIBusId\0"),
+                ctx_retain: sym!(cu, b"cuDevicePrimaryCtxRetain\0"),
+                ctx_release: sym!(cu, b"cuDevicePrimaryCtxRelease_v2\0"),
+                ctx_set: sym!(cu, b"cuCtxSetCurrent\0"),
+                ctx_sync: sym!(cu, b"cuCtxSynchronize\0"),
+                mem_alloc: sym!(cu, b"cuMemAlloc_v2\0"),
+                mem_free: sym!(cu, b"cuMemFree_v2\0"),
+                memset_d32: sym!(cu, b"cuMemsetD32_v2\0"),
+                memset_d16: sym!(cu, b"cuMemsetD16_v2\0"),
+                blas_create: sym!(blas, b"cublasCreate_v2\0"),
+                blas_destroy: sym!(blas, b"cublasDestroy_v2\0"),
+                sgemm: sym!(blas, b"cublasSgemm_v2\0"),
+                gemm_ex: sym!(blas, b"cublasGemmEx\0"),
+                _cu: cu,
+                _blas: blas,
+            })
+        }
+    }
+
+    fn check(what: &str, rc: c_int) -> Result<(), String> {
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(format!("{what} failed with error {rc}"))
+        }
+    }
+
+    fn c_text(buf: &[c_char]) -> String {
+        let bytes: Vec<u8> = buf
+            .iter()
+            .take_while(|c| **c != 0)
+            .map(|c| *c as u8)
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// One device with its primary context current on the calling thread, three n × n
+    /// matrices and a cuBLAS handle; all freed on drop.
+    struct Gemm<'a> {
+        cu: &'a Cuda,
+        dev: CuDevice,
+        handle: CublasHandle,
+        bufs: [CuDevPtr; 3],
+        n: c_int,
+    }
+
+    impl<'a> Gemm<'a> {
+        fn new(cu: &'a Cuda, ordinal: c_int, n: u32) -> Result<Self, String> {
+            let mut dev = 0;
+            let mut ctx: CuContext = std::ptr::null_mut();
+            // SAFETY: out-pointers point to live locals; the context is released in Drop.
+            unsafe {
+                check("cuDeviceGet", (cu.device_get)(&mut dev, ordinal))?;
+                check("cuDevicePrimaryCtxRetain", (cu.ctx_retain)(&mut ctx, dev))?;
+            }
+            let mut g = Gemm {
+                cu,
+                dev,
+                handle: std::ptr::null_mut(),
+                bufs: [0; 3],
+                n: c_int::try_from(n).map_err(|e| e.to_string())?,
+            };
+            let bytes = n as usize * n as usize * 4;
+            // SAFETY: the context was just retained; each allocation is freed in Drop, which
+            // skips zero pointers left by a failed step.
+            unsafe {
+                check("cuCtxSetCurrent", (cu.ctx_set)(ctx))?;
+                for b in &mut g.bufs {
+                    check("cuMemAlloc", (cu.mem_alloc)(b, bytes))?;
+                }
+                check("cublasCreate", (cu.blas_create)(&mut g.handle))?;
+            }
+            Ok(g)
+        }
+
+        /// Fills A and B with 1.0 in the precision to be multiplied.
+        fn fill(&self, half: bool) -> Result<(), String> {
+            let count = self.n as usize * self.n as usize;
+            // SAFETY: both buffers hold n² × 4 bytes, enough for n² f32 or 2n² halves.
+            unsafe {
+                for b in &self.bufs[..2] {
+                    if half {
+                        check("cuMemsetD16", (self.cu.memset_d16)(*b, HALF_ONE, count))?;
+                    } else {
+                        check(
+                            "cuMemsetD32",
+                            (self.cu.memset_d32)(*b, 1.0f32.to_bits(), count),
+                        )?;
+                    }
+                }
+                check("cuCtxSynchronize", (self.cu.ctx_sync)())
+            }
+        }
+
+        /// Queues one n × n × n multiply.
+        fn multiply(&self, half: bool) -> Result<(), String> {
+            let n = self.n;
+            let [a, b, c] = self.bufs.map(|p| p as *mut c_void);
+            // SAFETY: the buffers hold n × n elements of the type passed, the handle is live,
+            // and alpha/beta point to locals of the type cuBLAS expects for this compute type.
+            unsafe {
+                if half {
+                    let (alpha, beta) = (HALF_ONE, HALF_ZERO);
+                    check(
+                        "cublasGemmEx",
+                        (self.cu.gemm_ex)(
+                            self.handle,
+                            CUBLAS_OP_N,
+                            CUBLAS_OP_N,
+                            n,
+                            n,
+                            n,
+                            (&alpha as *const u16).cast(),
+                            a,
+                            CUDA_R_16F,
+                            n,
+                            b,
+                            CUDA_R_16F,
+                            n,
+                            (&beta as *const u16).cast(),
+                            c,
+                            CUDA_R_16F,
+                            n,
+                            CUBLAS_COMPUTE_16F,
+                            CUBLAS_GEMM_DEFAULT,
+                        ),
+                    )
+                } else {
+                    let (alpha, beta) = (1.0f32, 0.0f32);
+                    check(
+                        "cublasSgemm",
+                        (self.cu.sgemm)(
+                            self.handle,
+                            CUBLAS_OP_N,
+                            CUBLAS_OP_N,
+                            n,
+                            n,
+                            n,
+                            &alpha,
+                            a,
+                            n,
+                            b,
+                            n,
+                            &beta,
+                            c,
+                            n,
+                        ),
+                    )
+                }
+            }
+        }
+
+        /// Multiplies for `dur` (after one warm-up) and returns TFLOPS.
+        fn tflops(&self, half: bool, dur: Duration) -> Result<f64, String> {
+            self.fill(half)?;
+            self.multiply(half)?;
+            // SAFETY: the context is current on this thread.
+            check("cuCtxSynchronize", unsafe { (self.cu.ctx_sync)() })?;
+            let start = Instant::now();
+            let mut count = 0u64;
+            loop {
+                for _ in 0..4 {
+                    self.multiply(half)?;
+                }
+                // SAFETY: as above.
+                check("cuCtxSynchronize", unsafe { (self.cu.ctx_sync)() })?;
+                count += 4;
+                if start.elapsed() >= dur {
+                    break;
+                }
+            }
+            let n = f64::from(self.n);
+            Ok(2.0 * n * n * n * count as f64 / start.elapsed().as_secs_f64() / 1e12)
+        }
+    }
+
+    impl Drop for Gemm<'_> {
+        fn drop(&mut self) {
+            // SAFETY: only resources created in `new` are released, each once.
+            unsafe {
+                if !self.handle.is_null() {
+                    (self.cu.blas_destroy)(self.handle);
+                }
+                for b in self.bufs {
+                    if b != 0 {
+                        (self.cu.mem_free)(b);
+                    }
+                }
+                (self.cu.ctx_release)(self.dev);
+            }
+        }
+    }
+
+    /// All the GPU measurements; an error means CUDA could not be used at all.
+    pub fn bench(
+        spec: &Spec,
+        n: u32,
+        budget: Duration,
+        notes: &mut Notes,
+    ) -> Result<GpuBench, String> {
+        let cu = Cuda::open()?;
+        let mut count = 0;
+        // SAFETY: plain calls into the driver with a live out-pointer.
+        unsafe {
+            check("cuInit", (cu.init)(0))?;
+            check("cuDeviceGetCount", (cu.device_count)(&mut count))?;
+        }
+        if count == 0 {
+            return Err("the driver sees no CUDA device".into());
+        }
+        let mut per_gpu = Vec::new();
+        let each = budget / 4;
+        for ordinal in 0..count {
+            let (name, pci) = identify(&cu, ordinal);
+            let inv = pci.as_ref().and_then(|p| {
+                spec.gpus.iter().find(|g| {
+                    g.pci_address
+                        .as_deref()
+                        .is_some_and(|a| a.eq_ignore_ascii_case(p))
+                })
+            });
+            let mut m = GpuMatmul {
+                cuda_index: ordinal as u32,
+                pci_address: pci,
+                name,
+                n,
+                fp32_tflops: None,
+                fp16_tflops: None,
+                fp32_peak_tflops: inv.and_then(|g| g.fp32_tflops),
+                fp16_peak_tflops: inv.and_then(|g| g.fp16_tensor_tflops),
+            };
+            let field = format!("bench.gpu.per_gpu[{ordinal}]");
+            match Gemm::new(&cu, ordinal, n) {
+                Ok(g) => {
+                    m.fp32_tflops = notes.take(
+                        &format!("{field}.fp32_tflops"),
+                        g.tflops(false, each / count as u32),
+                    );
+                    m.fp16_tflops = notes.take(
+                        &format!("{field}.fp16_tflops"),
+                        g.tflops(true, each / count as u32),
+                    );
+                }
+                Err(e) => notes.add(&field, e),
+            }
+            per_gpu.push(m);
+        }
+        let all32 = all_at_once(&cu, count, n, false, each);
+        let all16 = all_at_once(&cu, count, n, true, each);
+        let all_fp32_tflops = notes.take("bench.gpu.all_fp32_tflops", all32);
+        let all_fp16_tflops = notes.take("bench.gpu.all_fp16_tflops", all16);
+        let soak_for = budget;
+        let soak = soak(&cu, &per_gpu, n, soak_for, notes);
+        Ok(GpuBench {
+            per_gpu,
+            all_fp32_tflops,
+            all_fp16_tflops,
+            soak_seconds: soak_for.as_secs_f64(),
+            soak,
+        })
+    }
+
+    fn identify(cu: &Cuda, ordinal: c_int) -> (Option<String>, Option<String>) {
+        let mut dev = 0;
+        let mut name = [0 as c_char; 128];
+        let mut pci = [0 as c_char; 32];
+        // SAFETY: buffers are as long as the lengths passed; the driver NUL-terminates.
+        unsafe {
+            if (cu.device_get)(&mut dev, ordinal) != 0 {
+                return (None, None);
+            }
+            let n = ((cu.device_name)(name.as_mut_ptr(), 128, dev) == 0).then(|| c_text(&name));
+            let p = ((cu.pci_bus_id)(pci.as_mut_ptr(), 32, dev) == 0).then(|| c_text(&pci));
+            // cuDeviceGetPCIBusId gives `0000:3B:00.0`; sysfs and the inventory use lower case.
+            (n, p.map(|p| p.to_ascii_lowercase()))
+        }
+    }
+
+    /// Every GPU multiplying at the same time, one host thread each; the sum of their rates.
+    fn all_at_once(
+        cu: &Cuda,
+        count: c_int,
+        n: u32,
+        half: bool,
+        dur: Duration,
+    ) -> Result<f64, String> {
+        let barrier = Barrier::new(count as usize);
+        std::thread::scope(|s| {
+            let hs: Vec<_> = (0..count)
+                .map(|o| {
+                    let barrier = &barrier;
+                    s.spawn(move || {
+                        let g = Gemm::new(cu, o, n);
+                        barrier.wait();
+                        g?.tflops(half, dur)
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("GPU thread panicked".into()))
+                })
+                .sum()
+        })
+    }
+
+    /// FP16 multiplies on every GPU for `dur` while NVML samples each one twice a second.
+    fn soak(
+        cu: &Cuda,
+        gpus: &[GpuMatmul],
+        n: u32,
+        dur: Duration,
+        notes: &mut Notes,
+    ) -> Vec<GpuSoak> {
+        use nvml_wrapper::bitmasks::device::ThrottleReasons;
+        use nvml_wrapper::enum_wrappers::device::{Clock, TemperatureSensor};
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        let nvml = match nvml_wrapper::Nvml::init() {
+            Ok(n) => Some(n),
+            Err(e) => {
+                notes.add(
+                    "bench.gpu.soak",
+                    format!("NVML not available, no samples: {e}"),
+                );
+                None
+            }
+        };
+        let mut out: Vec<GpuSoak> = gpus
+            .iter()
+            .map(|g| GpuSoak {
+                cuda_index: g.cuda_index,
+                pci_address: g.pci_address.clone(),
+                max_temperature_c: None,
+                min_sm_clock_mhz: None,
+                max_sm_clock_mhz: None,
+                last_sm_clock_mhz: None,
+                max_power_w: None,
+                throttle_reasons: Vec::new(),
+                samples: 0,
+            })
+            .collect();
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            for g in gpus {
+                let stop = &stop;
+                s.spawn(move || {
+                    let Ok(gemm) = Gemm::new(cu, g.cuda_index as c_int, n) else {
+                        return;
+                    };
+                    if gemm.fill(true).is_err() {
+                        return;
+                    }
+                    while !stop.load(Ordering::Relaxed) {
+                        for _ in 0..4 {
+                            if gemm.multiply(true).is_err() {
+                                return;
+                            }
+                        }
+                        // SAFETY: the context is current on this thread.
+                        unsafe { (cu.ctx_sync)() };
+                    }
+                });
+            }
+            let start = Instant::now();
+            while start.elapsed() < dur {
+                std::thread::sleep(Duration::from_millis(500));
+                let Some(nvml) = &nvml else { continue };
+                for o in &mut out {
+                    let Some(d) = o
+                        .pci_address
+                        .as_deref()
+                        .and_then(|p| nvml.device_by_pci_bus_id(p).ok())
+                    else {
+                        continue;
+                    };
+                    o.samples += 1;
+                    if let Ok(t) = d.temperature(TemperatureSensor::Gpu) {
+                        o.max_temperature_c = Some(o.max_temperature_c.map_or(t, |m| m.max(t)));
+                    }
+                    if let Ok(c) = d.clock_info(Clock::SM) {
+                        o.min_sm_clock_mhz = Some(o.min_sm_clock_mhz.map_or(c, |m| m.min(c)));
+                        o.max_sm_clock_mhz = Some(o.max_sm_clock_mhz.map_or(c, |m| m.max(c)));
+                        o.last_sm_clock_mhz = Some(c);
+                    }
+                    if let Ok(p) = d.power_usage() {
+                        let w = f64::from(p) / 1000.0;
+                        o.max_power_w = Some(o.max_power_w.map_or(w, |m| m.max(w)));
+                    }
+                    if let Ok(r) = d.current_throttle_reasons() {
+                        for (name, _) in (r - ThrottleReasons::GPU_IDLE).iter_names() {
+                            if !o.throttle_reasons.iter().any(|x| x == name) {
+                                o.throttle_reasons.push(name.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        out
+    }
+}

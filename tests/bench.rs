@@ -1,0 +1,337 @@
+//! Benchmarks run at tiny sizes: figures are positive and consistent, results serialise, the
+//! chart shows measured against peak, and `bench` refuses a recorded sysroot.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use rigcheck::bench::{self, chart_svg, cpu, disk, gpu, memory, BenchReport, Progress};
+use rigcheck::spec::{Dimm, Notes, Spec};
+
+/// Benchmarks in this file take turns, so one does not slow another on a small machine.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn turn() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn tiny_cpu() -> cpu::CpuBench {
+    let params = cpu::CpuParams {
+        width: 96,
+        height: 72,
+        crop: 32,
+        threads: vec![1, 2],
+        per_point: Duration::from_millis(200),
+    };
+    cpu::run(&params, 2, &Progress::hidden())
+}
+
+fn tiny_memory(spec: &Spec, notes: &mut Notes) -> memory::MemoryBench {
+    let params = memory::MemoryParams {
+        elements: 1 << 20,
+        threads: vec![1, 2],
+        per_test: Duration::from_millis(20),
+    };
+    memory::run(&params, spec, &Progress::hidden(), notes)
+}
+
+fn dimm(locator: &str, mts: u32) -> Dimm {
+    Dimm {
+        locator: locator.into(),
+        bank_locator: None,
+        size_bytes: Some(16 << 30),
+        kind: Some("DDR5".into()),
+        form_factor: Some("DIMM".into()),
+        speed_mts: Some(mts),
+        configured_speed_mts: Some(mts),
+        manufacturer: None,
+        part_number: None,
+        serial: None,
+        rank: Some(1),
+        type_detail: None,
+    }
+}
+
+#[test]
+fn cpu_pipeline_scales_and_counts_images() {
+    let _t = turn();
+    let c = tiny_cpu();
+    assert_eq!((c.image_width, c.image_height, c.crop_size), (96, 72, 32));
+    assert!(c.jpeg_bytes > 500, "JPEG of {} bytes", c.jpeg_bytes);
+    let threads: Vec<u32> = c.points.iter().map(|p| p.threads).collect();
+    assert_eq!(threads, vec![1, 2]);
+    for p in &c.points {
+        assert!(
+            p.images > 0 && p.images_per_s > 0.0 && p.seconds > 0.0,
+            "{p:?}"
+        );
+    }
+    assert!((c.points[0].scaling - 1.0).abs() < 1e-12);
+    // Two workers on two cores never finish far fewer images than one in the same time.
+    let (one, two) = (c.points[0].images, c.points[1].images);
+    assert!(
+        two as f64 >= 0.7 * one as f64,
+        "1 thread {one} images, 2 threads {two}"
+    );
+    // Two GPUs share the workers, at least one each.
+    assert_eq!(c.gpus, 2);
+    assert_eq!(c.suggested_workers_per_gpu, 1);
+}
+
+#[test]
+fn memory_bandwidth_is_positive_and_peak_comes_from_dimms() {
+    let _t = turn();
+    let mut notes = Notes::default();
+    let mut spec = Spec::default();
+    spec.memory.dimms = vec![dimm("DIMM_A1", 4800), dimm("DIMM_B1", 4800)];
+    let m = tiny_memory(&spec, &mut notes);
+    assert_eq!(m.array_bytes, 8 << 20);
+    let seen: Vec<(&str, u32)> = m
+        .results
+        .iter()
+        .map(|r| (r.kernel.as_str(), r.threads))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![("copy", 1), ("triad", 1), ("copy", 2), ("triad", 2)]
+    );
+    for r in &m.results {
+        assert!(r.bytes_per_s > 0.0 && r.repetitions >= 2, "{r:?}");
+    }
+    // 2 × DDR5-4800 × 8 bytes = 76.8 GB/s, one channel per DIMM, said in a note.
+    assert_eq!(m.peak_bytes_per_s, Some(76_800_000_000));
+    assert_eq!(m.peak_channels, Some(2));
+    assert!(notes
+        .0
+        .iter()
+        .any(|n| n.field == "bench.memory.peak_bytes_per_s"
+            && n.reason.contains("2 populated DIMMs")));
+
+    let mut notes = Notes::default();
+    let m = tiny_memory(&Spec::default(), &mut notes);
+    assert_eq!(m.peak_bytes_per_s, None);
+    assert!(notes.0.iter().any(|n| n.reason.contains("need root")));
+}
+
+#[test]
+fn disk_reads_a_temporary_file_and_deletes_it() {
+    let _t = turn();
+    let dir = tempfile::tempdir().unwrap();
+    let params = disk::DiskParams {
+        file_bytes: 8 << 20,
+        block_bytes: 1 << 20,
+        readers: 2,
+        budget: Duration::from_millis(50),
+    };
+    let mut notes = Notes::default();
+    let d = disk::run(dir.path(), &params, &Spec::default(), &mut notes).unwrap();
+    assert!(d.temporary_file);
+    assert_eq!(d.file_bytes, 8 << 20);
+    assert_eq!((d.block_bytes, d.readers), (1 << 20, 2));
+    // Each reader reads at least one block before looking at the clock.
+    assert!(d.bytes_read >= 2 << 20, "{} bytes", d.bytes_read);
+    assert!(d.bytes_per_s > 0.0 && d.seconds > 0.0);
+    // Direct I/O refused must be said, never silent.
+    assert!(d.direct_io || notes.0.iter().any(|n| n.field == "bench.disk.direct_io"));
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "test file left behind"
+    );
+}
+
+#[test]
+fn disk_reads_a_given_file_and_keeps_it() {
+    let _t = turn();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("shard-000.bin");
+    std::fs::write(&file, vec![7u8; 3 << 20]).unwrap();
+    let params = disk::DiskParams {
+        file_bytes: 0,
+        block_bytes: 1 << 20,
+        readers: 1,
+        budget: Duration::from_millis(20),
+    };
+    let d = disk::run(&file, &params, &Spec::default(), &mut Notes::default()).unwrap();
+    assert!(!d.temporary_file);
+    assert_eq!(d.file_bytes, 3 << 20);
+    assert!(d.bytes_read >= 1 << 20);
+    assert!(file.exists());
+    let err = disk::run(
+        &dir.path().join("nope"),
+        &params,
+        &Spec::default(),
+        &mut Notes::default(),
+    )
+    .unwrap_err();
+    assert!(err.starts_with("--data '") && err.contains("nope"), "{err}");
+}
+
+#[test]
+fn report_round_trips_through_json_inside_the_spec() {
+    let _t = turn();
+    let mut notes = Notes::default();
+    let report = BenchReport {
+        seconds: 0.2,
+        cpu: Some(tiny_cpu()),
+        memory: Some(tiny_memory(&Spec::default(), &mut notes)),
+        disk: None,
+        gpu: Some(gpu::GpuBench::default()),
+        notes: notes.0,
+    };
+    let spec = Spec {
+        bench: Some(report.clone()),
+        ..Spec::default()
+    };
+    let text = serde_json::to_string(&spec).unwrap();
+    let back: Spec = serde_json::from_str(&text).unwrap();
+    assert!(back.bench.is_some());
+    // Decimal text may move a float by one unit in the last place; everything else must
+    // come back exactly.
+    let sent = serde_json::to_value(&spec).unwrap();
+    let got = serde_json::to_value(&back).unwrap();
+    assert!(same_json(&sent, &got), "{sent}\n{got}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["bench"]["cpu"]["points"][1]["threads"], 2);
+    assert_eq!(
+        v["bench"]["memory"]["peak_bytes_per_s"],
+        serde_json::Value::Null
+    );
+    assert!(v["bench"].get("disk").is_none());
+    // A plain inventory has no bench key at all, so its JSON is unchanged.
+    let plain = serde_json::to_value(Spec::default()).unwrap();
+    assert!(plain.get("bench").is_none());
+}
+
+/// Equal JSON, floats within a relative 1e-12.
+fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value as V;
+    match (a, b) {
+        (V::Number(x), V::Number(y)) if x.is_f64() || y.is_f64() => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            (x - y).abs() <= 1e-12 * x.abs().max(y.abs())
+        }
+        (V::Array(x), V::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (V::Object(x), V::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+#[test]
+fn chart_shows_measured_against_peak() {
+    let report: BenchReport = serde_json::from_str(
+        r#"{"seconds": 5.0,
+            "memory": {"array_bytes": 67108864, "peak_bytes_per_s": 51200000000, "peak_channels": 2,
+                       "results": [{"kernel": "triad", "threads": 1, "bytes_per_s": 13.2e9, "repetitions": 9},
+                                   {"kernel": "triad", "threads": 2, "bytes_per_s": 25.6e9, "repetitions": 9}]},
+            "disk": {"path": "/data/x", "temporary_file": false, "file_bytes": 1, "bytes_read": 1,
+                     "seconds": 1.0, "bytes_per_s": 3.2e9, "block_bytes": 1048576, "readers": 4,
+                     "direct_io": true, "drive": "nvme0n1", "link": "PCIe 8.0 GT/s x4",
+                     "link_bytes_per_s": 3938461538},
+            "notes": []}"#,
+    )
+    .unwrap();
+    let svg = chart_svg(&report);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains(">Memory triad, 2 threads<"), "{svg}");
+    assert!(svg.contains(">25.6 / 51.2 GB/s (50 %)<"), "{svg}");
+    assert!(svg.contains(">3.2 / 3.9 GB/s (81 %)<"), "{svg}");
+    // Two rows, each a pale peak bar and a dark measured bar.
+    assert_eq!(svg.matches("<rect").count(), 4);
+    // The memory row is scaled to its peak: 25.6 of 51.2 fills half of the 300-pixel bar.
+    assert!(
+        svg.contains(r##"width="150.0" height="22" fill="#2171b5""##),
+        "{svg}"
+    );
+    assert!(chart_svg(&BenchReport::default()).contains("no benchmark results"));
+}
+
+#[test]
+fn bench_refuses_a_sysroot_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .args(["--sysroot"])
+        .arg(dir.path())
+        .args(["bench", "cpu", "--seconds", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("bench measures this machine"), "{err}");
+}
+
+#[cfg(not(feature = "gpu-bench"))]
+#[test]
+fn gpu_without_the_feature_says_how_to_get_it() {
+    let mut notes = Notes::default();
+    assert_eq!(
+        gpu::run(&Spec::default(), Duration::from_millis(1), &mut notes),
+        None
+    );
+    assert_eq!(notes.0[0].field, "bench.gpu");
+    assert!(notes.0[0].reason.starts_with("CUDA not available:"));
+    assert!(notes.0[0].reason.contains("--features gpu-bench"));
+}
+
+/// Needs an NVIDIA GPU and driver: `cargo test --features gpu-bench -- --ignored`.
+#[cfg(feature = "gpu-bench")]
+#[test]
+#[ignore]
+fn gpu_matmul_and_soak_on_a_real_gpu() {
+    let _t = turn();
+    let spec = rigcheck::probe::inventory(&rigcheck::source::Source::live());
+    let mut notes = Notes::default();
+    let g = gpu::run_sized(&spec, 2048, Duration::from_secs(2), &mut notes)
+        .unwrap_or_else(|| panic!("no GPU result: {:?}", notes.0));
+    assert!(!g.per_gpu.is_empty());
+    for m in &g.per_gpu {
+        assert!(m.fp32_tflops.unwrap_or(0.0) > 0.5, "{m:?} {:?}", notes.0);
+        assert!(
+            m.fp16_tflops.unwrap_or(0.0) > m.fp32_tflops.unwrap_or(0.0),
+            "{m:?}"
+        );
+        assert!(
+            m.pci_address.as_deref().is_some_and(|a| a.len() == 12),
+            "{m:?}"
+        );
+    }
+    assert!(g.all_fp16_tflops.unwrap_or(0.0) > 0.0);
+    for s in &g.soak {
+        assert!(s.samples >= 2, "{s:?}");
+        assert!(
+            s.max_temperature_c.is_some_and(|t| (20..=110).contains(&t)),
+            "{s:?}"
+        );
+        assert!(s.max_sm_clock_mhz.is_some_and(|c| c > 300), "{s:?}");
+    }
+}
+
+/// `bench memory` through `bench::run`: only that part runs, sized by the machine.
+#[test]
+fn run_memory_only_caps_arrays_by_usable_memory() {
+    let _t = turn();
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = Spec::default();
+    spec.cpu.caches.clear();
+    spec.memory.usable_bytes = Some(256 << 20);
+    let r = bench::run(
+        &spec,
+        rigcheck::cli::BenchKind::Memory,
+        0.05,
+        Some(dir.path()),
+    );
+    // usable / 16 = 16 MiB per array (the 64 MiB default is capped on a small machine).
+    assert_eq!(r.memory.as_ref().map(|m| m.array_bytes), Some(16 << 20));
+    assert!(r.cpu.is_none() && r.disk.is_none() && r.gpu.is_none());
+}
