@@ -295,8 +295,16 @@ fn gpu_device(i: usize, g: &Gpu) -> Device {
 fn drive_device(d: &Drive) -> Device {
     let mut lines = Vec::new();
     if let Some(b) = d.size_bytes {
-        lines.push(format!("{} NVMe", bytes_dec(b)));
+        let kind = match d.kind.as_deref() {
+            Some("nvme") | None => "NVMe".to_string(),
+            Some(k) => k.to_uppercase(),
+        };
+        lines.push(format!("{} {kind}", bytes_dec(b)));
     }
+    let (link, degraded) = match &d.pcie {
+        Some(p) => link_label(p.gen, p.width, p.max_gen, p.max_width),
+        None => ("PCIe".into(), false),
+    };
     Device {
         kind: DeviceKind::Drive,
         title: match &d.model {
@@ -304,9 +312,9 @@ fn drive_device(d: &Drive) -> Device {
             None => d.name.clone(),
         },
         lines,
-        link: "PCIe".into(),
-        lanes: None,
-        degraded: false,
+        link,
+        lanes: d.pcie.as_ref().and_then(|p| p.width.or(p.max_width)),
+        degraded,
         numa_node: d.numa_node.and_then(|v| u32::try_from(v).ok()),
     }
 }
