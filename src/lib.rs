@@ -191,22 +191,8 @@ fn sheet(sysroot: Option<&Path>, args: &cli::SheetArgs) -> Result<u8, Error> {
     let mut spec = probe::inventory(&src);
     // The order is checked before redaction: serials are never part of an order, but the
     // check must see the machine as it is.
-    let checked = profile.map(|p| {
-        let report = verify::verify(&spec, &p, false);
-        render::sheet::Verify {
-            profile: report.profile.clone(),
-            rows: report
-                .lines
-                .iter()
-                .map(|l| render::sheet::VerifyRow {
-                    requirement: l.requirement.clone(),
-                    expected: l.expected.clone(),
-                    found: l.found.clone(),
-                    status: l.status.as_str().to_string(),
-                })
-                .collect(),
-        }
-    });
+    let checked =
+        profile.map(|p| render::sheet::Verify::from_report(&verify::verify(&spec, &p, false)));
     if args.redact {
         redact::redact(&mut spec);
     }

@@ -111,3 +111,30 @@ fn every_unknown_contract_field_has_a_note() {
         }
     }
 }
+
+#[test]
+fn spec_sheets_of_recorded_machines_match_their_snapshots() {
+    use rigcheck::cli::SheetFormat;
+    use rigcheck::render::sheet;
+    // The reference workstation with its order checked, and a laptop-size machine
+    // (the i7-1165G7 dump: one socket, no GPU).
+    for (name, profile) in [
+        ("hp-z8-g4-dual-rtx6000", Some("hp-z8-g4-dual-rtx6000")),
+        ("x86_64-64cpu-linux6.2", None),
+    ] {
+        let spec = probe::inventory(&Source::sysroot(format!("fixtures/{name}")));
+        let checked = profile.map(|p| {
+            let profile = rigcheck::profile::load(p).unwrap();
+            sheet::Verify::from_report(&rigcheck::verify::verify(&spec, &profile, false))
+        });
+        for (format, ext) in [(SheetFormat::Markdown, "md"), (SheetFormat::Html, "html")] {
+            let mut buf = Vec::new();
+            sheet::write(&spec, checked.as_ref(), format, &mut buf).unwrap();
+            let text = String::from_utf8(buf).unwrap();
+            if ext == "html" {
+                assert!(text.contains("<svg"), "{name}: no diagram");
+            }
+            insta::assert_snapshot!(format!("sheet-{name}.{ext}"), text);
+        }
+    }
+}

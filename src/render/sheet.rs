@@ -37,6 +37,25 @@ pub struct Verify {
     pub rows: Vec<VerifyRow>,
 }
 
+impl Verify {
+    /// The sheet's view of a verify report.
+    pub fn from_report(report: &crate::verify::VerifyReport) -> Self {
+        Verify {
+            profile: report.profile.clone(),
+            rows: report
+                .lines
+                .iter()
+                .map(|l| VerifyRow {
+                    requirement: l.requirement.clone(),
+                    expected: l.expected.clone(),
+                    found: l.found.clone(),
+                    status: l.status.as_str().to_string(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Writes the sheet of `spec` (with the order check, if given) in `format`.
 pub fn write(
     spec: &Spec,
