@@ -299,6 +299,7 @@ pub fn reference() -> Spec {
             ),
         ],
         limits: None,
+        headroom: None,
         notes: vec![
             Note {
                 field: "gpus[0].state.fan_percent".into(),
@@ -403,6 +404,7 @@ pub fn laptop() -> Spec {
         )],
         gpus: Vec::new(),
         limits: None,
+        headroom: None,
         notes: vec![Note {
             field: "gpus".into(),
             reason: "no NVIDIA driver: libnvidia-ml.so.1 not found".into(),
