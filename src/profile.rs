@@ -150,6 +150,16 @@ struct RawProfile {
     gpus: Vec<RawGpus>,
     #[serde(default)]
     drives: Vec<RawDrives>,
+    headroom: Option<RawHeadroom>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHeadroom {
+    free_dimm_slots: V,
+    free_x16_slots: V,
+    empty_sockets: V,
+    max_memory: V,
 }
 
 #[derive(Debug, Deserialize)]
@@ -491,6 +501,36 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
             Quantity::Text,
             &d.transport,
             Some(&f),
+        )?;
+    }
+    if let Some(h) = &raw.headroom {
+        b.add(
+            "headroom.free_dimm_slots",
+            "Free DIMM slots (usable)",
+            Quantity::Count,
+            &h.free_dimm_slots,
+            None,
+        )?;
+        b.add(
+            "headroom.free_x16_slots",
+            "Free x16 PCIe slots",
+            Quantity::Count,
+            &h.free_x16_slots,
+            None,
+        )?;
+        b.add(
+            "headroom.empty_sockets",
+            "Empty CPU sockets",
+            Quantity::Count,
+            &h.empty_sockets,
+            None,
+        )?;
+        b.add(
+            "headroom.max_memory",
+            "Maximum memory (all slots)",
+            Quantity::BytesJedec,
+            &h.max_memory,
+            None,
         )?;
     }
     if b.reqs.is_empty() {

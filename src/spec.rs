@@ -32,6 +32,10 @@ pub struct Spec {
     /// live-only facts `preflight` needs; `None` in reports written before it existed.
     #[serde(default)]
     pub limits: Option<Limits>,
+    /// What can still be added (empty sockets, free DIMM and PCIe slots, power budget), from
+    /// SMBIOS; `None` with a note when the tables cannot be read.
+    #[serde(default)]
+    pub headroom: Option<Headroom>,
     /// One entry per unknown or doubtful fact.
     pub notes: Vec<Note>,
     /// Measurements of `rigcheck bench`; absent from a plain inventory.
@@ -393,6 +397,149 @@ pub struct Filesystem {
     pub total_bytes: Option<u64>,
     /// f_bavail × f_frsize: free to an unprivileged user.
     pub available_bytes: Option<u64>,
+}
+
+/// Room to grow, read from the SMBIOS tables and joined with the GPUs and drives found.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Headroom {
+    /// CPU sockets (SMBIOS type 4), populated or empty; `None` when the table lists none.
+    pub sockets: Option<Vec<CpuSocket>>,
+    /// Sockets without a CPU.
+    pub empty_sockets: Option<u32>,
+    /// DIMM slots and how far memory can grow; `None` when the table lists no memory slots.
+    pub memory: Option<MemoryHeadroom>,
+    /// Expansion slots (type 9) with what sits in them; `None` when the table lists none.
+    pub pcie_slots: Option<Vec<PcieSlot>>,
+    /// Available PCIe slots wired x16 (data bus width 16) with no device found in them.
+    pub free_x16_slots: Option<u32>,
+    /// Power supplies (type 39) next to the GPUs' power limits.
+    pub power: PowerHeadroom,
+}
+
+/// One CPU socket as the firmware lists it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CpuSocket {
+    /// Socket designation, e.g. `CPU0`, `CPU 2`.
+    pub designation: Option<String>,
+    /// A CPU sits in the socket (type 4 status bit 6).
+    pub populated: bool,
+    /// CPU name when populated.
+    pub model: Option<String>,
+}
+
+/// Memory slots per socket and the largest upgrades they allow.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct MemoryHeadroom {
+    /// Physical memory arrays (type 16) of system RAM.
+    pub arrays: Vec<MemoryArrayInfo>,
+    /// Sum of the arrays' maximum capacity: every slot filled with the largest module allowed.
+    pub max_capacity_bytes: Option<u64>,
+    /// Memory device slots listed (type 17).
+    pub slot_count: u32,
+    /// Slots holding a module.
+    pub used_slots: u32,
+    /// Empty slots, wherever they are.
+    pub free_slots: u32,
+    /// Empty slots on populated sockets (those behind an empty socket cannot be used).
+    pub usable_free_slots: u32,
+    /// Sum of the installed modules; `None` when one module's size is unknown.
+    pub installed_bytes: Option<u64>,
+    /// Slots grouped by CPU socket; slots whose locator names no socket go to `unassigned`.
+    pub groups: Vec<SocketMemory>,
+    /// Size of the largest module installed (the one an upgrade would repeat).
+    pub upgrade_module_bytes: Option<u64>,
+    /// Type of that module, e.g. `DDR4`.
+    pub upgrade_module_type: Option<String>,
+    /// Installed memory plus every usable free slot filled with `upgrade_module_bytes`,
+    /// capped by each array's maximum capacity.
+    pub max_with_installed_module_bytes: Option<u64>,
+    /// Whether the fill is balanced: equal DIMMs per channel (when channels are known) and
+    /// per populated socket; `None` when it cannot be judged.
+    pub balanced: Option<bool>,
+    /// True when channels could be read from every slot's locator or bank.
+    pub channels_derived: bool,
+    /// The balance in words.
+    pub balance_detail: String,
+}
+
+/// One physical memory array (type 16).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct MemoryArrayInfo {
+    /// Maximum capacity the array supports.
+    pub max_capacity_bytes: Option<u64>,
+    /// Number of slots the array declares.
+    pub slots: Option<u16>,
+    /// Error correction, e.g. `Single-bit ECC`.
+    pub ecc: Option<String>,
+}
+
+/// The DIMM slots of one CPU socket (or the unassigned group).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SocketMemory {
+    /// `socket 0`, `socket 1`, ... or `unassigned`.
+    pub group: String,
+    /// Socket index from 0, matching `headroom.sockets`.
+    pub socket: Option<u32>,
+    /// Whether a CPU sits in that socket; `None` when unknown.
+    pub cpu_populated: Option<bool>,
+    pub slots: u32,
+    pub used: u32,
+    pub free: u32,
+    /// Locators of the empty slots.
+    pub free_locators: Vec<String>,
+    /// Installed DIMMs per memory channel, when every slot's channel is known.
+    pub dimms_per_channel: Option<std::collections::BTreeMap<String, u32>>,
+}
+
+/// One expansion slot (type 9) and what was found in it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PcieSlot {
+    /// Slot name as printed on the board, e.g. `SLOT4 PCIe3 x16 CPU0`.
+    pub designation: Option<String>,
+    /// True for PCI Express slots.
+    pub is_pcie: bool,
+    /// PCIe generation from the slot type code.
+    pub pcie_gen: Option<u8>,
+    /// Lanes wired (data bus width).
+    pub width: Option<u8>,
+    /// Physical slot size in lanes from the slot type code, when it names one.
+    pub slot_size: Option<u8>,
+    /// Firmware's current usage: `true` in use, `false` available.
+    pub in_use: Option<bool>,
+    /// PCI address the firmware gives for the slot.
+    pub bus_address: Option<String>,
+    /// GPUs and NVMe drives found in the slot, e.g. `GPU 0 Quadro RTX 6000 (0000:17:00.0)`.
+    pub devices: Vec<String>,
+}
+
+/// Power supplies and the GPUs' share of them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct PowerHeadroom {
+    /// Supplies the firmware lists (type 39); `None` with a note when it lists none.
+    pub supplies: Option<Vec<PowerSupplyInfo>>,
+    /// Sum of the supplies' maximum output (redundant groups counted once).
+    pub capacity_w: Option<u32>,
+    /// Sum of the GPUs' enforced power limits (NVML); 0 with no GPU.
+    pub gpu_power_limit_w: Option<f64>,
+    /// capacity − GPU power limits. CPU, memory, drive and board draw are not included.
+    pub headroom_w: Option<f64>,
+}
+
+/// One power supply (type 39).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PowerSupplyInfo {
+    pub name: Option<String>,
+    pub location: Option<String>,
+    pub manufacturer: Option<String>,
+    pub model_part_number: Option<String>,
+    /// Maximum output, watts.
+    pub max_power_w: Option<u16>,
+    pub present: Option<bool>,
+    pub hot_replaceable: Option<bool>,
+    /// `OK`, `Non-critical`, `Critical`, `Other`; `None` when the firmware does not say.
+    pub status: Option<String>,
+    /// Power unit group; supplies sharing a non-zero group are redundant.
+    pub group: Option<u8>,
 }
 
 /// Collects notes while probing; probes push here instead of failing.

@@ -408,10 +408,44 @@ fn found(spec: &Spec, req: &Requirement) -> (Vec<Found>, Option<String>) {
                 .collect();
             (collapse(items), None)
         }
+        "headroom.free_dimm_slots"
+        | "headroom.free_x16_slots"
+        | "headroom.empty_sockets"
+        | "headroom.max_memory" => one(headroom_found(spec, q, key)),
         _ => one(Found::Unknown(format!(
             "{} is not a known requirement",
             req.id
         ))),
+    }
+}
+
+/// A `[headroom]` value: usable free DIMM slots, free x16 slots, empty sockets, or the
+/// memory arrays' maximum capacity.
+fn headroom_found(spec: &Spec, q: Quantity, key: &str) -> Found {
+    let Some(h) = &spec.headroom else {
+        return Found::Unknown(why(spec, "headroom"));
+    };
+    let mem = h.memory.as_ref();
+    match key {
+        "free_dimm_slots" => num(
+            q,
+            mem.map(|m| u64::from(m.usable_free_slots)),
+            spec,
+            "headroom.memory",
+        ),
+        "free_x16_slots" => num(
+            q,
+            h.free_x16_slots.map(u64::from),
+            spec,
+            "headroom.pcie_slots",
+        ),
+        "empty_sockets" => num(q, h.empty_sockets.map(u64::from), spec, "headroom.sockets"),
+        _ => num(
+            q,
+            mem.and_then(|m| m.max_capacity_bytes),
+            spec,
+            "headroom.memory.max_capacity_bytes",
+        ),
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod cpu;
 pub mod drives;
 pub mod gpu;
+pub mod headroom;
 pub mod limits;
 pub mod memory;
 pub mod pci;
@@ -25,6 +26,7 @@ pub fn inventory(src: &Source) -> Spec {
     let drives = drives::probe(src, &mut notes);
     let gpus = gpu::probe(src, &mut notes);
     let limits = limits::probe(src, &mut notes);
+    let headroom = headroom::probe(src, &gpus, &drives, &mut notes);
     let mut notes = notes.0;
     notes.sort();
     notes.dedup();
@@ -45,6 +47,7 @@ pub fn inventory(src: &Source) -> Spec {
         drives,
         gpus,
         limits: Some(limits),
+        headroom,
         notes,
         bench: None,
     }

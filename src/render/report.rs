@@ -60,6 +60,7 @@ pub fn title(spec: &Spec) -> String {
 pub fn sections(spec: &Spec) -> Vec<Section> {
     let mut out = vec![system(spec), cpu(spec), memory(spec), drives(spec)];
     out.extend(gpus(spec));
+    out.push(headroom(spec));
     if !spec.notes.is_empty() {
         let mut s = Section::new("Notes");
         let mut g = Grid::new(&["Field", "Why"]);
@@ -416,6 +417,191 @@ fn gpu(i: usize, g: &Gpu) -> Section {
                         .collect::<Vec<_>>()
                         .join(", ")
                 }
+            }),
+        );
+    sec
+}
+
+/// Room to grow: sockets, DIMM slots per socket, PCIe slots with what sits in them, and
+/// power supplies against the GPUs' power limits (shared with the spec sheet).
+pub fn headroom(spec: &Spec) -> Section {
+    let mut sec = Section::new("Headroom");
+    let Some(h) = &spec.headroom else {
+        let why = spec
+            .notes
+            .iter()
+            .find(|n| n.field == "headroom")
+            .map_or_else(|| "not in this report".to_string(), |n| n.reason.clone());
+        sec.field("Headroom", format!("unknown: {why}"));
+        return sec;
+    };
+    let sockets = match &h.sockets {
+        Some(v) => {
+            let used = v.iter().filter(|c| c.populated).count();
+            let empty: Vec<String> = v
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !c.populated)
+                .map(|(i, c)| {
+                    c.designation
+                        .clone()
+                        .unwrap_or_else(|| format!("socket {i}"))
+                })
+                .collect();
+            if empty.is_empty() {
+                format!("{used} of {} populated", v.len())
+            } else {
+                format!(
+                    "{used} of {} populated; empty: {}",
+                    v.len(),
+                    empty.join(", ")
+                )
+            }
+        }
+        None => show_str(&None),
+    };
+    sec.field("CPU sockets", sockets);
+    match &h.memory {
+        Some(m) => {
+            sec.field(
+                "DIMM slots",
+                format!(
+                    "{} of {} used, {} free ({} usable)",
+                    m.used_slots, m.slot_count, m.free_slots, m.usable_free_slots
+                ),
+            );
+            let arrays: Vec<String> = m
+                .arrays
+                .iter()
+                .map(|a| {
+                    format!(
+                        "{} slots, max {}",
+                        show(a.slots, |n| n.to_string()),
+                        show(a.max_capacity_bytes, bytes_bin)
+                    )
+                })
+                .collect();
+            sec.field(
+                "Maximum memory",
+                match m.max_capacity_bytes {
+                    Some(b) => format!("{} ({})", bytes_bin(b), arrays.join("; ")),
+                    None => show_str(&None),
+                },
+            );
+            sec.field(
+                "Upgrade with the installed module",
+                match (m.max_with_installed_module_bytes, m.upgrade_module_bytes) {
+                    (Some(t), Some(d)) => format!(
+                        "up to {} with {} {} modules in the usable free slots",
+                        bytes_bin(t),
+                        bytes_bin(d),
+                        m.upgrade_module_type.as_deref().unwrap_or("")
+                    )
+                    .replace("  ", " "),
+                    _ => show_str(&None),
+                },
+            );
+            sec.field("Balance", m.balance_detail.clone());
+            let mut g = Grid::new(&["Socket", "CPU", "Slots", "Used", "Free", "Per channel"]);
+            for grp in &m.groups {
+                g.rows.push(vec![
+                    grp.group.clone(),
+                    match grp.cpu_populated {
+                        Some(true) => "populated".into(),
+                        Some(false) => "empty: its slots cannot be used".into(),
+                        None => show_str(&None),
+                    },
+                    grp.slots.to_string(),
+                    grp.used.to_string(),
+                    grp.free.to_string(),
+                    show(grp.dimms_per_channel.as_ref(), |c| {
+                        c.iter()
+                            .map(|(k, n)| format!("{k}:{n}"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    }),
+                ]);
+            }
+            sec.grids.push(g);
+        }
+        None => {
+            sec.field("DIMM slots", show_str(&None));
+        }
+    }
+    match &h.pcie_slots {
+        Some(slots) => {
+            sec.field(
+                "Free x16 PCIe slots",
+                show(h.free_x16_slots, |n| n.to_string()),
+            );
+            let mut g = Grid::new(&["Slot", "Type", "Status", "Holds"]);
+            for s in slots {
+                let width = match (s.width, s.slot_size) {
+                    (Some(w), Some(z)) if z != w => format!("x{z} (x{w} wired)"),
+                    (Some(w), _) => format!("x{w}"),
+                    (None, Some(z)) => format!("x{z}"),
+                    (None, None) => String::new(),
+                };
+                let kind = match (s.is_pcie, s.pcie_gen) {
+                    (true, Some(gen)) => format!("PCIe {gen} {width}"),
+                    (true, None) => format!("PCIe {width}"),
+                    (false, _) => "other bus".into(),
+                };
+                g.rows.push(vec![
+                    show_str(&s.designation),
+                    kind.trim().to_string(),
+                    match s.in_use {
+                        Some(true) => "in use".into(),
+                        Some(false) if s.devices.is_empty() => "free".into(),
+                        Some(false) => "free per firmware".into(),
+                        None => show_str(&None),
+                    },
+                    if s.devices.is_empty() {
+                        if s.in_use == Some(true) {
+                            "not identified".into()
+                        } else {
+                            "-".into()
+                        }
+                    } else {
+                        s.devices.join(", ")
+                    },
+                ]);
+            }
+            sec.grids.push(g);
+        }
+        None => {
+            sec.field("PCIe slots", show_str(&None));
+        }
+    }
+    let p = &h.power;
+    let supplies = match &p.supplies {
+        Some(v) => v
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {}{}",
+                    show_str(&s.name.clone().or_else(|| s.model_part_number.clone())),
+                    show(s.max_power_w, |w| format!("{w} W")),
+                    s.status
+                        .as_deref()
+                        .map(|st| format!(" ({st})"))
+                        .unwrap_or_default()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        None => show_str(&None),
+    };
+    sec.field("Power supplies", supplies)
+        .field("PSU capacity", show(p.capacity_w, |w| format!("{w} W")))
+        .field(
+            "GPU power limits",
+            show(p.gpu_power_limit_w, |w| format!("{w:.0} W")),
+        )
+        .field(
+            "Power headroom",
+            show(p.headroom_w, |w| {
+                format!("{w:.0} W (GPU limits only; CPU and board draw not included)")
             }),
         );
     sec

@@ -962,15 +962,21 @@ pub fn verify_section(v: &Verify) -> Section {
     }
 }
 
-/// The detail sections in reading order: system, CPUs, memory, GPUs, drives.
+/// The detail sections in reading order: system, CPUs, memory, GPUs, drives, and headroom
+/// when the SMBIOS tables were read.
 pub fn detail_sections(spec: &Spec, topo: &Topology) -> Vec<Section> {
-    vec![
+    let mut out = vec![
         system_section(spec),
         cpu_section(spec),
         memory_section(spec, topo),
         gpu_section(spec),
         drive_section(spec),
-    ]
+    ];
+    // Only with SMBIOS data: an all-unknown headroom says nothing a colleague can use.
+    if spec.headroom.is_some() {
+        out.push(crate::render::report::headroom(spec));
+    }
+    out
 }
 
 /// The notes section (unknown facts and why), when there are any.

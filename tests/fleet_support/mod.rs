@@ -139,6 +139,7 @@ pub fn reference_spec(host: &str) -> Spec {
         gpus: vec![gpu(0, "0000:17:00.0", 0), gpu(1, "0000:af:00.0", 1)],
         limits: None,
         bench: None,
+        headroom: None,
         notes: Vec::new(),
     }
 }

@@ -307,6 +307,7 @@ pub fn reference() -> Spec {
         ],
         limits: None,
         bench: None,
+        headroom: None,
         notes: vec![
             Note {
                 field: "gpus[0].state.fan_percent".into(),
@@ -412,6 +413,7 @@ pub fn laptop() -> Spec {
         gpus: Vec::new(),
         limits: None,
         bench: None,
+        headroom: None,
         notes: vec![Note {
             field: "gpus".into(),
             reason: "no NVIDIA driver: libnvidia-ml.so.1 not found".into(),

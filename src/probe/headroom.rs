@@ -1,0 +1,836 @@
+//! Headroom probe: what can still be added to the box, read from SMBIOS without opening it.
+//!
+//! Owns the join of SMBIOS types 4 (sockets), 9 (expansion slots), 16/17 (memory arrays and
+//! slots) and 39 (power supplies) with the GPUs and drives already found. The pure part,
+//! `headroom_from_table`, takes the decoded table and the PCI devices; `probe` only reads
+//! the tables and each device's sysfs path (to find the bridges above it). It never renders
+//! and never decides pass/fail.
+
+use std::collections::BTreeMap;
+
+use crate::probe::smbios::{self, DeviceSize, EntryPoint, Structure, Table};
+use crate::source::{Source, Unknown};
+use crate::spec::Notes;
+use crate::spec::{
+    CpuSocket, Drive, Gpu, Headroom, MemoryArrayInfo, MemoryHeadroom, Note, PcieSlot,
+    PowerHeadroom, PowerSupplyInfo, SocketMemory,
+};
+
+const SMBIOS_EP: &str = "/sys/firmware/dmi/tables/smbios_entry_point";
+const SMBIOS_DMI: &str = "/sys/firmware/dmi/tables/DMI";
+
+/// A PCI device that may sit in a slot: its label and the PCI addresses from the root port
+/// down to the device itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PciDevice {
+    /// What to show in the slot, e.g. `GPU 0 Quadro RTX 6000 (0000:17:00.0)`.
+    pub label: String,
+    /// Addresses from the root port (first) to the device (last); just the device when its
+    /// sysfs path is unknown.
+    pub chain: Vec<String>,
+}
+
+/// Reads the SMBIOS tables and joins them with the GPUs and drives found.
+pub fn probe(src: &Source, gpus: &[Gpu], drives: &[Drive], notes: &mut Notes) -> Option<Headroom> {
+    let why = |e: Unknown| match e {
+        Unknown::PermissionDenied(_) => format!("SMBIOS tables need root (run as root): {e}"),
+        Unknown::NotFound(_) => format!("no SMBIOS tables: {e}"),
+        other => format!("SMBIOS tables unreadable: {other}"),
+    };
+    let read = || -> Result<(EntryPoint, Vec<u8>), String> {
+        let ep = src.read_bytes(SMBIOS_EP).map_err(why)?;
+        let table = src.read_bytes(SMBIOS_DMI).map_err(why)?;
+        let ep = smbios::parse_entry_point(&ep)
+            .map_err(|e| format!("SMBIOS entry point {SMBIOS_EP} unusable: {e}"))?;
+        Ok((ep, table))
+    };
+    let (ep, table) = match read() {
+        Ok(t) => t,
+        Err(e) => {
+            notes.add(
+                "headroom",
+                format!("{e}; free sockets, DIMM and PCIe slots and power supplies are unknown"),
+            );
+            return None;
+        }
+    };
+    let t = Table::parse(&table, Some(&ep));
+    let devices = pci_devices(src, gpus, drives);
+    let (h, found) = headroom_from_table(&t, &devices, gpus);
+    notes.0.extend(found);
+    Some(h)
+}
+
+/// The GPUs and PCIe drives with the bridges above them (from their sysfs path).
+fn pci_devices(src: &Source, gpus: &[Gpu], drives: &[Drive]) -> Vec<PciDevice> {
+    let chain = |addr: &str| -> Vec<String> {
+        src.canonical(format!("/sys/bus/pci/devices/{addr}"))
+            .ok()
+            .map(|p| pci_chain(&p.to_string_lossy()))
+            .filter(|c| c.last().map(String::as_str) == Some(addr))
+            .unwrap_or_else(|| vec![addr.to_string()])
+    };
+    let mut out = Vec::new();
+    for (i, g) in gpus.iter().enumerate() {
+        if let Some(a) = &g.pci_address {
+            out.push(PciDevice {
+                label: format!(
+                    "GPU {} {} ({a})",
+                    g.index.unwrap_or(i as u32),
+                    g.name.as_deref().unwrap_or("NVIDIA GPU")
+                ),
+                chain: chain(a),
+            });
+        }
+    }
+    for d in drives {
+        if let Some(a) = &d.pci_address {
+            let model = d
+                .model
+                .as_deref()
+                .map(|m| format!(" {m}"))
+                .unwrap_or_default();
+            out.push(PciDevice {
+                label: format!("{}{model} ({a})", d.name),
+                chain: chain(a),
+            });
+        }
+    }
+    out
+}
+
+/// The PCI addresses in a sysfs device path, root port first:
+/// `/sys/devices/pci0000:17/0000:16:00.0/0000:17:00.0` → `[0000:16:00.0, 0000:17:00.0]`.
+pub fn pci_chain(path: &str) -> Vec<String> {
+    path.split('/')
+        .filter(|c| is_pci_address(c))
+        .map(str::to_string)
+        .collect()
+}
+
+fn is_pci_address(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 12
+        && b[4] == b':'
+        && b[7] == b':'
+        && b[10] == b'.'
+        && s.chars()
+            .enumerate()
+            .all(|(i, c)| matches!(i, 4 | 7 | 10) || c.is_ascii_hexdigit())
+}
+
+/// `dddd:bb` of an address.
+fn seg_bus(addr: &str) -> &str {
+    addr.get(..7).unwrap_or(addr)
+}
+
+/// Builds the headroom from a walked table; returns it and the notes on what is unknown.
+pub fn headroom_from_table(
+    t: &Table,
+    devices: &[PciDevice],
+    gpus: &[Gpu],
+) -> (Headroom, Vec<Note>) {
+    let mut notes = Vec::new();
+    let mut note = |field: &str, reason: String| {
+        notes.push(Note {
+            field: field.to_string(),
+            reason,
+        })
+    };
+
+    // Sockets.
+    let procs: Vec<smbios::Processor> = t.of_type(4).map(smbios::decode_processor).collect();
+    let sockets = if procs.is_empty() {
+        note(
+            "headroom.sockets",
+            "the SMBIOS table lists no processor sockets (type 4)".into(),
+        );
+        None
+    } else {
+        Some(
+            procs
+                .iter()
+                .map(|p| CpuSocket {
+                    designation: p.socket.clone(),
+                    populated: p.populated,
+                    model: p.version.clone().filter(|_| p.populated),
+                })
+                .collect::<Vec<_>>(),
+        )
+    };
+    let empty_sockets = sockets
+        .as_ref()
+        .map(|s| s.iter().filter(|c| !c.populated).count() as u32);
+
+    let memory = memory_headroom(t, sockets.as_deref(), &mut note);
+    let (pcie_slots, free_x16_slots) = slots(t, devices, &mut note);
+    let power = power(t, gpus, &mut note);
+    (
+        Headroom {
+            sockets,
+            empty_sockets,
+            memory,
+            pcie_slots,
+            free_x16_slots,
+            power,
+        },
+        notes,
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Memory.
+
+/// Socket and channel a DIMM locator (or its bank locator) names, as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SlotPlace {
+    /// Socket number as written (0- or 1-based): `CPU0-DIMM1` → 0, `DIMM1_CPU2` → 2.
+    pub socket: Option<u32>,
+    /// Channel letter: `P1-DIMMA1` → A, `P0 CHANNEL B` → B.
+    pub channel: Option<String>,
+    /// A bare `A1`-style locator: the letter is a socket on multi-socket Dell servers
+    /// (`A1..A12`, `B1..B12`) and a channel on one-socket boards; decided per machine.
+    pub bare_letter: Option<String>,
+}
+
+/// Reads socket and channel from one locator string.
+pub fn parse_place(locator: &str) -> SlotPlace {
+    const KEYS: [&str; 5] = ["PROCESSOR", "SOCKET", "PROC", "CPU", "P"];
+    let up = locator.to_ascii_uppercase();
+    let tokens: Vec<&str> = up
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut place = SlotPlace::default();
+    let letter_digits = |t: &str| -> Option<String> {
+        let mut cs = t.chars();
+        let l = cs.next().filter(|c| c.is_ascii_alphabetic())?;
+        let rest: String = cs.collect();
+        (!rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())).then(|| l.to_string())
+    };
+    for (i, tok) in tokens.iter().enumerate() {
+        if place.socket.is_none() {
+            for k in KEYS {
+                if let Some(rest) = tok.strip_prefix(k) {
+                    if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
+                        place.socket = rest.parse().ok();
+                    } else if rest.is_empty() && k != "P" {
+                        place.socket = tokens.get(i + 1).and_then(|n| n.parse().ok());
+                    }
+                    if place.socket.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        if place.channel.is_none() {
+            if let Some(rest) = tok.strip_prefix("CHANNEL") {
+                place.channel = if rest.len() == 1 {
+                    Some(rest.to_string())
+                } else {
+                    tokens
+                        .get(i + 1)
+                        .filter(|n| n.len() == 1 && n.chars().all(|c| c.is_ascii_alphabetic()))
+                        .map(|n| n.to_string())
+                };
+            } else if let Some(rest) = tok.strip_prefix("DIMM") {
+                // `DIMMA1` (Supermicro) or `DIMM_A1`: the letter is the channel.
+                let cand = if rest.is_empty() {
+                    tokens.get(i + 1).copied().unwrap_or("")
+                } else {
+                    rest
+                };
+                place.channel = letter_digits(cand);
+            }
+        }
+    }
+    if tokens.len() == 1 && place.socket.is_none() && place.channel.is_none() {
+        place.bare_letter = letter_digits(tokens[0]);
+    }
+    place
+}
+
+struct MemSlot {
+    locator: String,
+    array: Option<u16>,
+    size: DeviceSize,
+    kind: Option<&'static str>,
+    place: SlotPlace,
+}
+
+fn memory_headroom(
+    t: &Table,
+    sockets: Option<&[CpuSocket]>,
+    note: &mut impl FnMut(&str, String),
+) -> Option<MemoryHeadroom> {
+    let arrays_all: Vec<smbios::MemoryArray> =
+        t.of_type(16).map(smbios::decode_memory_array).collect();
+    let non_ram: Vec<u16> = arrays_all
+        .iter()
+        .filter(|a| a.use_code.is_some() && !a.is_system_memory())
+        .map(|a| a.handle)
+        .collect();
+    let arrays: Vec<&smbios::MemoryArray> = arrays_all
+        .iter()
+        .filter(|a| !non_ram.contains(&a.handle))
+        .collect();
+    let slots: Vec<MemSlot> = t
+        .of_type(17)
+        .map(smbios::decode_memory_device)
+        .filter(|d| !d.is_non_volatile())
+        .filter(|d| !d.array_handle.is_some_and(|h| non_ram.contains(&h)))
+        .enumerate()
+        .map(|(i, d)| {
+            let locator = d
+                .locator
+                .clone()
+                .or_else(|| d.bank_locator.clone())
+                .unwrap_or_else(|| format!("slot {i}"));
+            let mut place = parse_place(&locator);
+            if let Some(b) = &d.bank_locator {
+                let bp = parse_place(b);
+                place.socket = place.socket.or(bp.socket);
+                place.channel = place.channel.or(bp.channel);
+            }
+            MemSlot {
+                locator,
+                array: d.array_handle,
+                size: d.size,
+                kind: d.type_name(),
+                place,
+            }
+        })
+        .collect();
+    if slots.is_empty() {
+        note(
+            "headroom.memory",
+            "the SMBIOS table lists no memory slots (type 17)".into(),
+        );
+        return None;
+    }
+
+    // Socket of each slot, as an index from 0 into the type-4 list.
+    let n_sockets = sockets.map(<[CpuSocket]>::len);
+    let letters: Vec<String> = {
+        let mut l: Vec<String> = slots
+            .iter()
+            .filter_map(|s| s.place.bare_letter.clone())
+            .collect();
+        l.sort();
+        l.dedup();
+        l
+    };
+    // Dell servers letter their slots by socket (A = CPU1, B = CPU2); one-socket boards by
+    // channel. Letters are read as sockets only when they match the socket count.
+    let letters_are_sockets = n_sockets.is_some_and(|n| n > 1 && letters.len() == n);
+    let zero_based = slots.iter().any(|s| s.place.socket == Some(0));
+    let socket_of = |s: &MemSlot| -> Option<u32> {
+        let raw = match (&s.place.socket, &s.place.bare_letter) {
+            (Some(k), _) => Some(if zero_based { *k } else { k.checked_sub(1)? }),
+            (None, Some(l)) if letters_are_sockets => {
+                letters.iter().position(|x| x == l).map(|p| p as u32)
+            }
+            _ if n_sockets == Some(1) => Some(0),
+            _ => None,
+        }?;
+        match n_sockets {
+            Some(n) if raw as usize >= n => None,
+            _ => Some(raw),
+        }
+    };
+    let channel_of = |s: &MemSlot| -> Option<String> {
+        s.place
+            .channel
+            .clone()
+            .or_else(|| s.place.bare_letter.clone().filter(|_| !letters_are_sockets))
+    };
+
+    let mut groups: BTreeMap<Option<u32>, SocketMemory> = BTreeMap::new();
+    let mut chan_counts: BTreeMap<Option<u32>, Option<BTreeMap<String, u32>>> = BTreeMap::new();
+    let mut usable_free = 0u32;
+    // Per array: installed bytes, usable free slots.
+    let mut per_array: BTreeMap<Option<u16>, (u64, u32)> = BTreeMap::new();
+    let mut installed: Option<u64> = Some(0);
+    let mut largest: Option<(u64, Option<&'static str>)> = None;
+    for s in &slots {
+        let sock = socket_of(s);
+        let populated_cpu =
+            sock.and_then(|k| sockets.and_then(|v| v.get(k as usize)).map(|c| c.populated));
+        let g = groups.entry(sock).or_insert_with(|| SocketMemory {
+            group: sock.map_or_else(|| "unassigned".to_string(), |k| format!("socket {k}")),
+            socket: sock,
+            cpu_populated: populated_cpu,
+            slots: 0,
+            used: 0,
+            free: 0,
+            free_locators: Vec::new(),
+            dimms_per_channel: None,
+        });
+        g.slots += 1;
+        let used = s.size != DeviceSize::Empty;
+        let arr = per_array.entry(s.array).or_insert((0, 0));
+        if used {
+            g.used += 1;
+            match s.size {
+                DeviceSize::Bytes(b) => {
+                    installed = installed.map(|i| i + b);
+                    arr.0 += b;
+                    if largest.is_none_or(|(l, _)| b > l) {
+                        largest = Some((b, s.kind));
+                    }
+                }
+                _ => installed = None,
+            }
+        } else {
+            g.free += 1;
+            g.free_locators.push(s.locator.clone());
+            // A slot behind an empty socket cannot be used; unknown sockets count as usable.
+            if populated_cpu != Some(false) {
+                usable_free += 1;
+                arr.1 += 1;
+            }
+        }
+        let counts = chan_counts
+            .entry(sock)
+            .or_insert_with(|| Some(BTreeMap::new()));
+        match (channel_of(s), counts.as_mut()) {
+            (Some(c), Some(m)) => *m.entry(c).or_insert(0) += u32::from(used),
+            _ => *counts = None,
+        }
+    }
+    let channels_derived = chan_counts.values().all(Option::is_some);
+    for (k, c) in chan_counts {
+        if let Some(g) = groups.get_mut(&k) {
+            g.dimms_per_channel = c;
+        }
+    }
+    let mut groups: Vec<SocketMemory> = groups.into_values().collect();
+    for g in &mut groups {
+        g.free_locators.sort_by_key(|l| natural_key(l));
+    }
+
+    // Capacity.
+    let array_info: Vec<MemoryArrayInfo> = arrays
+        .iter()
+        .map(|a| MemoryArrayInfo {
+            max_capacity_bytes: a.max_capacity_bytes,
+            slots: a.slots,
+            ecc: a.ecc.clone(),
+        })
+        .collect();
+    let max_capacity_bytes = if arrays.is_empty() {
+        note(
+            "headroom.memory.max_capacity_bytes",
+            "the SMBIOS table lists no memory array (type 16)".into(),
+        );
+        None
+    } else {
+        let caps: Option<Vec<u64>> = arrays.iter().map(|a| a.max_capacity_bytes).collect();
+        if caps.is_none() {
+            note(
+                "headroom.memory.max_capacity_bytes",
+                "a memory array does not state its maximum capacity".into(),
+            );
+        }
+        caps.map(|c| c.iter().sum())
+    };
+    let cap_of = |h: Option<u16>| -> Option<u64> {
+        arrays
+            .iter()
+            .find(|a| Some(a.handle) == h)
+            .and_then(|a| a.max_capacity_bytes)
+    };
+    let max_with_installed = match (largest, installed) {
+        (Some((size, _)), Some(_)) => Some(
+            per_array
+                .iter()
+                .map(|(h, (inst, free))| {
+                    let want = inst + u64::from(*free) * size;
+                    cap_of(*h).map_or(want, |c| want.min(c.max(*inst)))
+                })
+                .sum(),
+        ),
+        _ => {
+            note(
+                "headroom.memory.max_with_installed_module_bytes",
+                "no installed module of known size to repeat".into(),
+            );
+            None
+        }
+    };
+    if let (Some(_), Some(n)) = (max_with_installed, sockets) {
+        let empty: Vec<&str> = n
+            .iter()
+            .filter(|c| !c.populated)
+            .filter_map(|c| c.designation.as_deref())
+            .collect();
+        let behind: u32 = groups
+            .iter()
+            .filter(|g| g.cpu_populated == Some(false))
+            .map(|g| g.free)
+            .sum();
+        if behind > 0 {
+            note(
+                "headroom.memory.usable_free_slots",
+                format!(
+                    "{behind} free slot(s) belong to the empty socket(s) {}: they need a CPU \
+                     there before they can hold memory",
+                    empty.join(", ")
+                ),
+            );
+        }
+    }
+
+    // Balance.
+    let populated_groups: Vec<&SocketMemory> = groups
+        .iter()
+        .filter(|g| g.socket.is_some() && g.used > 0)
+        .collect();
+    let per_socket_equal = populated_groups.windows(2).all(|w| w[0].used == w[1].used);
+    let per_socket_text = populated_groups
+        .iter()
+        .map(|g| format!("{} on {}", g.used, g.group))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (balanced, balance_detail) = if channels_derived {
+        let mut uneven = Vec::new();
+        for g in &populated_groups {
+            if let Some(m) = &g.dimms_per_channel {
+                let (lo, hi) = (m.values().min(), m.values().max());
+                if lo != hi {
+                    let per: Vec<String> = m.iter().map(|(c, n)| format!("{c}:{n}")).collect();
+                    uneven.push(format!("{} has {}", g.group, per.join(" ")));
+                }
+            }
+        }
+        let ok = uneven.is_empty() && per_socket_equal;
+        let text = if ok {
+            "balanced: the same number of DIMMs in every channel of every populated socket"
+                .to_string()
+        } else if !uneven.is_empty() {
+            format!(
+                "unbalanced: {}; uneven channels lower memory bandwidth",
+                uneven.join("; ")
+            )
+        } else {
+            format!(
+                "unbalanced: {per_socket_text}; an uneven split between sockets lowers \
+                 memory bandwidth"
+            )
+        };
+        (Some(ok), text)
+    } else {
+        note(
+            "headroom.memory.balanced",
+            "the memory channel of each slot cannot be read from its locator; balance is \
+             judged by DIMMs per socket only"
+                .into(),
+        );
+        match populated_groups.len() {
+            0 => (None, "no DIMM on a known socket".to_string()),
+            1 => (
+                None,
+                format!("{per_socket_text}; channels unknown, balance cannot be judged"),
+            ),
+            _ if per_socket_equal => (
+                Some(true),
+                format!("balanced between sockets ({per_socket_text}); channels unknown"),
+            ),
+            _ => (
+                Some(false),
+                format!(
+                    "unbalanced: {per_socket_text}; an uneven split between sockets lowers \
+                     memory bandwidth"
+                ),
+            ),
+        }
+    };
+
+    let used_slots = slots.iter().filter(|s| s.size != DeviceSize::Empty).count() as u32;
+    Some(MemoryHeadroom {
+        arrays: array_info,
+        max_capacity_bytes,
+        slot_count: slots.len() as u32,
+        used_slots,
+        free_slots: slots.len() as u32 - used_slots,
+        usable_free_slots: usable_free,
+        installed_bytes: installed,
+        groups,
+        upgrade_module_bytes: largest.map(|(b, _)| b),
+        upgrade_module_type: largest.and_then(|(_, k)| k.map(str::to_string)),
+        max_with_installed_module_bytes: max_with_installed,
+        balanced,
+        channels_derived,
+        balance_detail,
+    })
+}
+
+/// Sort key that puts `DIMM2` before `DIMM10`.
+fn natural_key(s: &str) -> Vec<(String, u64)> {
+    let mut key = Vec::new();
+    let mut text = String::new();
+    let mut num: Option<u64> = None;
+    for c in s.chars() {
+        if let Some(d) = c.to_digit(10) {
+            num = Some(
+                num.unwrap_or(0)
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(d)),
+            );
+        } else {
+            if let Some(v) = num.take() {
+                key.push((std::mem::take(&mut text), v));
+            }
+            text.push(c.to_ascii_lowercase());
+        }
+    }
+    key.push((text, num.unwrap_or(0)));
+    key
+}
+
+// ---------------------------------------------------------------------------------------
+// Expansion slots.
+
+/// Physical slot size in lanes named by a PCIe slot type code (DSP0134 7.10.1: each
+/// generation's block is "PCI Express N", then x1, x2, x4, x8, x16).
+pub fn slot_type_lanes(code: u8) -> Option<u8> {
+    let base = match code {
+        0xA5..=0xAA => 0xA5,
+        0xAB..=0xB0 => 0xAB,
+        0xB1..=0xB6 => 0xB1,
+        0xB8..=0xBD => 0xB8,
+        0xBE..=0xC3 => 0xBE,
+        _ => return None,
+    };
+    match code - base {
+        1 => Some(1),
+        2 => Some(2),
+        3 => Some(4),
+        4 => Some(8),
+        5 => Some(16),
+        _ => None,
+    }
+}
+
+fn is_pcie_code(code: u8) -> bool {
+    // 0xA5-0xC4 PCIe generations; 0x1F-0x24 PCIe SFF-8639 / M.2 form factors (3.x).
+    matches!(code, 0xA5..=0xC4 | 0x1F..=0x24)
+}
+
+/// True when the slot's bus address is a placeholder: bus 0xFF, device/function 0xFF
+/// (Dell T7600 writes `0000:ff:1f.7` for its empty slots).
+fn is_placeholder_address(a: &str) -> bool {
+    a.ends_with(":ff:1f.7")
+}
+
+/// The devices in a slot: the slot's address is the device or a bridge above it, or its
+/// bus is the bus of the device (or of a bridge below the root port, for a switch on the
+/// card).
+fn in_slot(addr: &str, d: &PciDevice) -> bool {
+    d.chain.iter().any(|a| a == addr)
+        || d.chain
+            .iter()
+            .skip(usize::from(d.chain.len() > 1))
+            .any(|a| seg_bus(a) == seg_bus(addr))
+}
+
+fn slots(
+    t: &Table,
+    devices: &[PciDevice],
+    note: &mut impl FnMut(&str, String),
+) -> (Option<Vec<PcieSlot>>, Option<u32>) {
+    let raw: Vec<&Structure> = t.of_type(9).collect();
+    if raw.is_empty() {
+        note(
+            "headroom.pcie_slots",
+            "the SMBIOS table lists no expansion slots (type 9); free slots are unknown".into(),
+        );
+        return (None, None);
+    }
+    let mut out = Vec::new();
+    let mut unplaced_in_use = Vec::new();
+    for s in raw {
+        let d = smbios::decode_slot(s);
+        let addr = d.bus_address.clone().filter(|a| !is_placeholder_address(a));
+        let found: Vec<String> = match &addr {
+            Some(a) => devices
+                .iter()
+                .filter(|dev| in_slot(a, dev))
+                .map(|dev| dev.label.clone())
+                .collect(),
+            None => Vec::new(),
+        };
+        let name = d.designation.clone();
+        if d.in_use == Some(true) && found.is_empty() {
+            unplaced_in_use.push(name.clone().unwrap_or_else(|| "a slot".into()));
+        }
+        out.push(PcieSlot {
+            is_pcie: d.kind.is_some_and(is_pcie_code),
+            pcie_gen: d.pcie_gen,
+            width: d.width,
+            slot_size: d.kind.and_then(slot_type_lanes),
+            in_use: d.in_use,
+            bus_address: addr,
+            designation: name,
+            devices: found,
+        });
+    }
+    if !unplaced_in_use.is_empty() {
+        note(
+            "headroom.pcie_slots",
+            format!(
+                "the firmware marks {} in use, but no GPU or NVMe drive rigcheck lists sits \
+                 at its bus address (another kind of card, or an address the firmware does \
+                 not report)",
+                unplaced_in_use.join(", ")
+            ),
+        );
+    }
+    let free = out
+        .iter()
+        .filter(|s| s.is_pcie && s.width == Some(16))
+        .filter(|s| s.in_use == Some(false) && s.devices.is_empty())
+        .count() as u32;
+    (Some(out), Some(free))
+}
+
+// ---------------------------------------------------------------------------------------
+// Power.
+
+fn power(t: &Table, gpus: &[Gpu], note: &mut impl FnMut(&str, String)) -> PowerHeadroom {
+    let supplies: Vec<PowerSupplyInfo> = t
+        .of_type(39)
+        .map(|s| {
+            let p = smbios::decode_power_supply(s);
+            PowerSupplyInfo {
+                name: p.name,
+                location: p.location,
+                manufacturer: p.manufacturer,
+                model_part_number: p.model_part_number,
+                max_power_w: p.max_power_w,
+                present: p.present,
+                hot_replaceable: p.hot_replaceable,
+                status: p.status,
+                group: s.byte(0x04),
+            }
+        })
+        .collect();
+    let (supplies, capacity_w) = if supplies.is_empty() {
+        note(
+            "headroom.power.supplies",
+            "the SMBIOS table lists no power supplies (type 39); capacity is unknown".into(),
+        );
+        (None, None)
+    } else {
+        let present: Vec<&PowerSupplyInfo> = supplies
+            .iter()
+            .filter(|p| p.present != Some(false))
+            .collect();
+        // Supplies sharing a non-zero power unit group back each other up: count one.
+        let mut groups: BTreeMap<u8, u32> = BTreeMap::new();
+        let mut sum: Option<u32> = Some(0);
+        for p in &present {
+            match (p.max_power_w, p.group) {
+                (Some(w), Some(g)) if g != 0 => {
+                    let e = groups.entry(g).or_insert(0);
+                    *e = (*e).max(u32::from(w));
+                }
+                (Some(w), _) => sum = sum.map(|s| s + u32::from(w)),
+                (None, _) => sum = None,
+            }
+        }
+        let cap = sum.map(|s| s + groups.values().sum::<u32>());
+        if cap.is_none() {
+            note(
+                "headroom.power.capacity_w",
+                "a power supply does not state its maximum output".into(),
+            );
+        } else if present.len() > 1 && groups.is_empty() {
+            let one = present
+                .iter()
+                .filter_map(|p| p.max_power_w)
+                .max()
+                .unwrap_or(0);
+            note(
+                "headroom.power.capacity_w",
+                format!(
+                    "{} supplies summed; the firmware names no redundancy group, so if they \
+                     are redundant (1+1) the usable capacity is one supply's {one} W",
+                    present.len()
+                ),
+            );
+        }
+        (Some(supplies), cap)
+    };
+    let limits: Option<f64> = gpus
+        .iter()
+        .try_fold(0.0, |acc, g| g.state.power_limit_w.map(|w| acc + w));
+    if limits.is_none() {
+        note(
+            "headroom.power.gpu_power_limit_w",
+            "a GPU's power limit is unknown (it comes from NVML: needs the NVIDIA driver)".into(),
+        );
+    }
+    let headroom_w = match (capacity_w, limits) {
+        (Some(c), Some(l)) => {
+            note(
+                "headroom.power.headroom_w",
+                "supply capacity minus GPU power limits only: CPU, memory, drive, fan and \
+                 board draw are not included"
+                    .into(),
+            );
+            Some(f64::from(c) - l)
+        }
+        _ => None,
+    };
+    PowerHeadroom {
+        supplies,
+        capacity_w,
+        gpu_power_limit_w: limits,
+        headroom_w,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_from_real_locators() {
+        // HP Z8 G4 (linuxhw 22DCA49109A6): `CPU0-DIMM1`, bank `CPU0`.
+        assert_eq!(parse_place("CPU0-DIMM1").socket, Some(0));
+        assert_eq!(parse_place("CPU0-DIMM1").channel, None);
+        // Dell Precision T7600: `DIMM1_CPU2`.
+        assert_eq!(parse_place("DIMM1_CPU2").socket, Some(2));
+        // ASRock Ryzen bank: `P0 CHANNEL A`; locator `DIMM 1` names nothing.
+        let p = parse_place("P0 CHANNEL A");
+        assert_eq!((p.socket, p.channel.as_deref()), (Some(0), Some("A")));
+        assert_eq!(parse_place("DIMM 1"), SlotPlace::default());
+        // Supermicro: `P1-DIMMA1` = socket 1, channel A.
+        let p = parse_place("P1-DIMMA1");
+        assert_eq!((p.socket, p.channel.as_deref()), (Some(1), Some("A")));
+        // Dell R630: `B12` is a bare letter, decided per machine.
+        assert_eq!(parse_place("B12").bare_letter.as_deref(), Some("B"));
+        assert_eq!(parse_place("ChannelA-DIMM0").channel.as_deref(), Some("A"));
+    }
+
+    #[test]
+    fn chains_and_slot_sizes() {
+        assert_eq!(
+            pci_chain("/sys/devices/pci0000:17/0000:16:00.0/0000:17:00.0"),
+            ["0000:16:00.0", "0000:17:00.0"]
+        );
+        // T7600 "x4 PCI Express 2 x8" (0xAF) and Z8 "x16 PCI Express 3" (0xB1, no size).
+        assert_eq!(slot_type_lanes(0xAF), Some(8));
+        assert_eq!(slot_type_lanes(0xB6), Some(16));
+        assert_eq!(slot_type_lanes(0xB1), None);
+        let gpu = PciDevice {
+            label: "GPU".into(),
+            chain: vec!["0000:16:00.0".into(), "0000:17:00.0".into()],
+        };
+        assert!(in_slot("0000:17:00.0", &gpu));
+        assert!(in_slot("0000:16:00.0", &gpu)); // firmware giving the root port
+        assert!(!in_slot("0000:16:01.0", &gpu)); // a sibling root port's slot
+        assert!(!in_slot("0000:15:00.0", &gpu));
+    }
+}
