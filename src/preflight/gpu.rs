@@ -228,7 +228,9 @@ fn throttle(g: &Gpu) -> Check {
 
 fn pcie(g: &Gpu) -> Check {
     let p = &g.pcie;
-    let (Some(w), Some(mw)) = (p.width, p.max_width) else {
+    // The card's own width is the goal: NVML's "max" is already capped by the slot, so a
+    // x16 card in a slot wired (or a riser trained) x8 would otherwise look at its max.
+    let (Some(w), Some(mw)) = (p.width, p.device_max_width.max(p.max_width)) else {
         return Check::new("gpu.pcie", Status::Warn, "unknown")
             .advise("NVML gave no PCIe link width: check `nvidia-smi -q -d PCI`");
     };
@@ -239,11 +241,15 @@ fn pcie(g: &Gpu) -> Check {
     };
     let found = format!("{gen}x{w} of x{mw}");
     if w < mw {
-        return Check::new("gpu.pcie", Status::Warn, found)
+        let slot = match p.max_width {
+            Some(slot) if slot < mw => format!(" (the slot or riser allows only x{slot})"),
+            _ => String::new(),
+        };
+        return Check::new("gpu.pcie", Status::Warn, format!("{found}{slot}"))
             .expect(format!("x{mw}"))
             .advise(
-                "link runs narrower than it can: reseat the card, check the slot/riser \
-                 (some boards also narrow at idle; recheck under load)",
+                "link runs narrower than the card can: reseat the card, move it to a x16 \
+                 slot, check the riser (some boards also narrow at idle; recheck under load)",
             );
     }
     let c = Check::new("gpu.pcie", Status::Pass, found).expect(format!("x{mw}"));

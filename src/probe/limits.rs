@@ -345,13 +345,12 @@ fn disk_of(src: &Source, canon: &Path, depth: usize) -> Option<String> {
         let next = src.canonical(format!("/sys/class/block/{first}")).ok()?;
         return disk_of(src, &next, depth + 1);
     }
-    // .../block/nvme0n1/nvme0n1p2 -> nvme0n1: the component right after "block".
-    let comps: Vec<String> = canon
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let i = comps.iter().rposition(|c| c == "block")?;
-    comps.get(i + 1).cloned()
+    // A partition's directory holds a `partition` file and sits in its disk's directory
+    // (`.../block/sda/sda1`, `.../nvme/nvme0/nvme0n1/nvme0n1p2`): the disk is the parent.
+    if src.exists(canon.join("partition")) {
+        return Some(canon.parent()?.file_name()?.to_string_lossy().into_owned());
+    }
+    Some(name)
 }
 
 /// Distinct governors of all cpufreq policies.
