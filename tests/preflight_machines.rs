@@ -198,3 +198,55 @@ fn dataset_on_a_nearly_full_disk_fails_only_the_disk_line() {
     assert_eq!(with(&checks, "fail"), ["disk.free@/data/imagenet"]);
     assert!(with(&checks, "warn").is_empty(), "{checks:?}");
 }
+
+#[test]
+fn slurm_prolog_example_drains_a_node_with_a_hot_gpu_and_passes_a_healthy_one() {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = tempfile::tempdir().unwrap();
+    let script = |name: &str, body: &str| {
+        let p = bin.path().join(name);
+        fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    // `rigcheck` replays $FIXTURE; `scontrol` and `logger` record what they were asked.
+    let real = assert_cmd::cargo::cargo_bin("rigcheck");
+    script(
+        "rigcheck",
+        &format!("exec '{}' --sysroot \"$FIXTURE\" \"$@\"", real.display()),
+    );
+    script("scontrol", "echo \"$@\" > \"$RECORD/scontrol\"");
+    script("logger", "true");
+    let record = tempfile::tempdir().unwrap();
+    let run = |fixture: &Path| {
+        std::process::Command::new("sh")
+            .arg("examples/slurm/prolog.sh")
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    bin.path().display(),
+                    std::env::var("PATH").unwrap()
+                ),
+            )
+            .env("FIXTURE", fixture)
+            .env("RECORD", record.path())
+            .env("SLURMD_NODENAME", "z8-07")
+            .env("SLURM_JOB_GPUS", "0,1")
+            .env("RIGCHECK_DATA", "/data")
+            .status()
+            .unwrap()
+            .code()
+    };
+    assert_eq!(run(Path::new(REFERENCE)), Some(0));
+    assert!(!record.path().join("scontrol").exists());
+    let hot = reference_copy();
+    gpu_state_from(hot.path(), "gpu-hot-throttling");
+    assert_eq!(run(hot.path()), Some(1));
+    let args = fs::read_to_string(record.path().join("scontrol")).unwrap();
+    assert!(
+        args.starts_with(
+            "update nodename=z8-07 state=drain reason=rigcheck: gpu.temperature GPU 0 89 °C"
+        ),
+        "{args}"
+    );
+}

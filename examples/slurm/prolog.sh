@@ -1,13 +1,17 @@
 #!/bin/sh
-# Slurm prolog (slurm.conf: Prolog=/etc/slurm/prolog.d/rigcheck.sh): runs before each job;
-# a node that is not ready is drained with the reason, and the job is requeued elsewhere
-# (a non-zero prolog exit drains the node too, but without saying why).
-# rigcheck exits 0 when ready, 1 when a check failed, 2 when it could not run.
-PROFILE=/etc/rigcheck/order.toml
-out=$(rigcheck preflight --profile "$PROFILE" --format table 2>&1)
+# Slurm prolog (slurm.conf: Prolog=/etc/slurm/prolog.d/rigcheck.sh, PrologFlags=Alloc): runs
+# as root on each allocated node before the job. A node that is not ready is drained with the
+# reason and the job is requeued elsewhere (a non-zero prolog exit drains the node too, but
+# without saying why). rigcheck exits 0 when ready, 1 when a check failed, 2 when it could
+# not run.
+# SLURM_JOB_GPUS lists the GPU indices allocated to the job, e.g. "0,1".
+gpus=$(printf '%s' "${SLURM_JOB_GPUS:-}" | tr ',' '\n' | grep -c .)
+out=$(CUDA_VISIBLE_DEVICES="${SLURM_JOB_GPUS:-}" \
+      rigcheck preflight --gpus "$gpus" --data "${RIGCHECK_DATA:-/scratch}" --format table 2>&1)
 rc=$?
 [ "$rc" -eq 0 ] && exit 0
-reason=$(printf '%s\n' "$out" | grep -m1 -i 'fail' | cut -c1-120)
+# First failing line of the table: "fail  gpu.temperature  GPU 0  89 °C ...".
+reason=$(printf '%s\n' "$out" | awk '$1 == "fail" { $1 = ""; print; exit }' | tr -s ' ' | cut -c2-120)
 [ -n "$reason" ] || reason="rigcheck preflight exit $rc"
 scontrol update nodename="$SLURMD_NODENAME" state=drain reason="rigcheck: $reason"
 logger -t rigcheck "drained $SLURMD_NODENAME: $reason"
