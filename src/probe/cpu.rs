@@ -410,10 +410,16 @@ fn clocks(src: &Source, arch: Arch, online: &[u32], cpu: &mut Cpu, notes: &mut N
     }
     cpu.max_mhz = max_khz.map(khz_to_mhz);
     cpu.min_mhz = min_khz.map(khz_to_mhz);
-    if max_khz.is_none() {
-        let why = "no cpufreq: cpuN/cpufreq/cpuinfo_max_freq is not present (usual in VMs)";
-        notes.add("cpu.max_mhz", why);
-        notes.add("cpu.min_mhz", why);
+    for (field, value, file) in [
+        ("cpu.max_mhz", max_khz, "cpuinfo_max_freq"),
+        ("cpu.min_mhz", min_khz, "cpuinfo_min_freq"),
+    ] {
+        if value.is_none() {
+            notes.add(
+                field,
+                format!("no cpufreq: cpuN/cpufreq/{file} is not present (usual in VMs)"),
+            );
+        }
     }
     if cpu.scaling_driver.is_none() {
         notes.add("cpu.scaling_driver", "no cpufreq driver is loaded");
