@@ -2,37 +2,14 @@
 //! the healthy machine passes, and every fault fails (or warns) exactly its own line.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::fs;
-use std::os::unix::fs::symlink;
 use std::path::Path;
 
 use assert_cmd::Command;
+use common::{reference_copy, REFERENCE};
 use serde_json::Value;
-
-const REFERENCE: &str = "fixtures/hp-z8-g4-dual-rtx6000";
-
-/// Copies a fixture tree, keeping symlinks as symlinks.
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let ft = e.file_type().unwrap();
-        let dst = to.join(e.file_name());
-        if ft.is_symlink() {
-            symlink(fs::read_link(e.path()).unwrap(), &dst).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&e.path(), &dst);
-        } else {
-            fs::copy(e.path(), &dst).unwrap();
-        }
-    }
-}
-
-fn reference_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_tree(Path::new(REFERENCE), dir.path());
-    dir
-}
 
 /// Runs preflight with JSON output: (exit code, checks as (id, subject, status)).
 fn preflight(root: &Path, args: &[&str]) -> (i32, Vec<(String, String, String)>) {

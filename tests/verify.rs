@@ -2,14 +2,15 @@
 //! fail, and only those.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::fs;
-use std::os::unix::fs::symlink;
 use std::path::Path;
 
 use assert_cmd::Command;
+use common::{reference_copy, REFERENCE};
 use serde_json::Value;
 
-const REFERENCE: &str = "fixtures/hp-z8-g4-dual-rtx6000";
 const PROFILE: &str = "hp-z8-g4-dual-rtx6000";
 
 fn rigcheck() -> Command {
@@ -52,29 +53,6 @@ fn failing(report: &Value) -> Vec<String> {
         .filter(|l| l["status"] == "fail")
         .map(|l| l["id"].as_str().unwrap().to_string())
         .collect()
-}
-
-/// Copies a fixture tree, keeping symlinks as symlinks.
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let ft = e.file_type().unwrap();
-        let dst = to.join(e.file_name());
-        if ft.is_symlink() {
-            symlink(fs::read_link(e.path()).unwrap(), &dst).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&e.path(), &dst);
-        } else {
-            fs::copy(e.path(), &dst).unwrap();
-        }
-    }
-}
-
-fn reference_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_tree(Path::new(REFERENCE), dir.path());
-    dir
 }
 
 fn edit_nvml(root: &Path, f: impl FnOnce(&mut Value)) {

@@ -2,7 +2,7 @@
 //! open-files limit, transparent huge pages, and the dataset's filesystem.
 
 use crate::preflight::{Check, Options, Status};
-use crate::probe::limits::cpu_list;
+use crate::probe::cpulist::parse_cpulist;
 use crate::render::{bytes_bin, bytes_dec};
 use crate::source::Unknown;
 use crate::spec::{Filesystem, Gpu, Limits, Spec};
@@ -173,7 +173,10 @@ fn numa(spec: &Spec, l: &Limits, visible: &[&Gpu]) -> Check {
     if visible.is_empty() {
         return Check::new("cpu.numa", Status::Skip, "no GPU to place");
     }
-    let allowed = l.affinity_cpus.as_deref().and_then(cpu_list);
+    let allowed = l
+        .affinity_cpus
+        .as_deref()
+        .and_then(|l| parse_cpulist(l).ok());
     let mut placed = Vec::new();
     let mut far = Vec::new();
     let mut nodes = Vec::new();
@@ -197,7 +200,10 @@ fn numa(spec: &Spec, l: &Limits, visible: &[&Gpu]) -> Check {
         if let Some(n) = node {
             nodes.push(n);
         }
-        if let (Some(a), Some(local)) = (&allowed, cpus.as_deref().and_then(cpu_list)) {
+        if let (Some(a), Some(local)) = (
+            &allowed,
+            cpus.as_deref().and_then(|l| parse_cpulist(l).ok()),
+        ) {
             if !local.is_empty() && !local.iter().any(|c| a.contains(c)) {
                 far.push(idx);
             }

@@ -15,9 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::source::{Source, Unknown};
 use crate::spec::{Cache, CoreType, Cpu, Notes, NumaNode};
 
+pub use crate::probe::cpulist::{format_cpulist, parse_cpulist, parse_cpumask};
 pub use parse::{
-    format_cpulist, parse_cache_size, parse_cpuinfo, parse_cpulist, parse_cpumask,
-    parse_node_meminfo, parse_sysinfo_topology, CpuInfo, Processor,
+    parse_cache_size, parse_cpuinfo, parse_node_meminfo, parse_sysinfo_topology, CpuInfo, Processor,
 };
 
 const SYS_CPU: &str = "/sys/devices/system/cpu";

@@ -8,6 +8,7 @@
 //! there, never from the host. Network filesystems are not stat'ed here (a dead NFS server
 //! would hang the inventory); `probe_path` stats one when the user names a path on it.
 
+use crate::probe::cpulist::{format_cpulist, parse_cpulist};
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -624,48 +625,7 @@ pub fn parse_status_field(text: &str, key: &str) -> Option<String> {
 
 /// Number of CPUs in a list such as `0-5,48-53` (`None` if malformed).
 pub fn cpu_list_count(list: &str) -> Option<u32> {
-    Some(cpu_list(list)?.len() as u32)
-}
-
-/// The CPUs in a list such as `0-5,48-53`, ascending (`None` if malformed).
-pub fn cpu_list(list: &str) -> Option<Vec<u32>> {
-    let mut out = Vec::new();
-    for part in list.trim().split(',').filter(|p| !p.is_empty()) {
-        match part.split_once('-') {
-            Some((a, b)) => {
-                let (a, b): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
-                if b < a || b - a > 65_536 {
-                    return None;
-                }
-                out.extend(a..=b);
-            }
-            None => out.push(part.trim().parse().ok()?),
-        }
-    }
-    out.sort_unstable();
-    out.dedup();
-    Some(out)
-}
-
-/// Writes CPUs as a list: `[0,1,2,5]` → `0-2,5`.
-pub fn format_cpu_list(cpus: &[u32]) -> String {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < cpus.len() {
-        let start = cpus[i];
-        let mut end = start;
-        while i + 1 < cpus.len() && cpus[i + 1] == end + 1 {
-            end += 1;
-            i += 1;
-        }
-        parts.push(if start == end {
-            start.to_string()
-        } else {
-            format!("{start}-{end}")
-        });
-        i += 1;
-    }
-    parts.join(",")
+    Some(parse_cpulist(list).ok()?.len() as u32)
 }
 
 /// `size=24684084k` (or `size=64m`, the way it was given) in tmpfs options → bytes.
@@ -692,7 +652,7 @@ fn normalize(path: &Path) -> PathBuf {
 /// sched_getaffinity(0) as a CPU list.
 fn live_affinity() -> Option<String> {
     let cpus = sched_getaffinity()?;
-    Some(format_cpu_list(&cpus))
+    Some(format_cpulist(&cpus))
 }
 
 #[allow(unsafe_code)]
@@ -867,7 +827,7 @@ Max open files            20000                20000                files     \n
         assert_eq!(cpu_list_count("0-17,36-53"), Some(36));
         assert_eq!(cpu_list_count("3"), Some(1));
         assert_eq!(cpu_list_count("5-2"), None);
-        assert_eq!(format_cpu_list(&[0, 1, 2, 5, 7, 8]), "0-2,5,7-8");
+        assert_eq!(format_cpulist(&[0, 1, 2, 5, 7, 8]), "0-2,5,7-8");
         assert_eq!(
             parse_status_field("Name:\tx\nCpus_allowed_list:\t0-1\n", "Cpus_allowed_list")
                 .as_deref(),

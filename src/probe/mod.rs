@@ -4,6 +4,7 @@
 //! parse (in pure `parse_*` functions next to them).
 
 pub mod cpu;
+pub mod cpulist;
 pub mod drives;
 pub mod gpu;
 pub mod headroom;

@@ -1,7 +1,7 @@
 //! Builds the sections and rows shared by the table and Markdown renderers.
 
 use crate::render::{bytes_bin, bytes_dec, mhz, show, show_str};
-use crate::spec::{Gpu, Spec};
+use crate::spec::{Cache, Gpu, NumaNode, Spec};
 
 /// A titled block: key/value fields, then zero or more grids.
 #[derive(Debug, Clone)]
@@ -178,35 +178,52 @@ fn cpu(spec: &Spec) -> Section {
         }
         sec.grids.push(g);
     }
-    if !c.caches.is_empty() {
-        let mut g = Grid::new(&["Cache", "Size", "Instances", "Total"]);
-        for k in &c.caches {
-            let name = match k.kind.as_str() {
-                "data" => format!("L{}d", k.level),
-                "instruction" => format!("L{}i", k.level),
-                _ => format!("L{}", k.level),
-            };
-            g.rows.push(vec![
-                name,
-                bytes_bin(k.size_bytes),
-                k.instances.to_string(),
-                bytes_bin(k.total_bytes),
-            ]);
-        }
-        sec.grids.push(g);
-    }
-    if !c.numa_nodes.is_empty() {
-        let mut g = Grid::new(&["NUMA node", "CPUs", "Memory"]);
-        for n in &c.numa_nodes {
-            g.rows.push(vec![
-                n.id.to_string(),
-                n.cpus.clone(),
-                show(n.memory_bytes, bytes_bin),
-            ]);
-        }
-        sec.grids.push(g);
-    }
+    sec.grids.extend(cache_grid(&c.caches));
+    sec.grids.extend(numa_grid(&c.numa_nodes));
     sec
+}
+
+/// The caches as `L1d 48 KiB × 2 = 96 KiB` rows (none when unknown).
+pub fn cache_grid(caches: &[Cache]) -> Option<Grid> {
+    if caches.is_empty() {
+        return None;
+    }
+    let mut g = Grid::new(&["Cache", "Size each", "Instances", "Total"]);
+    for k in caches {
+        let name = match k.kind.as_str() {
+            "data" => format!("L{}d", k.level),
+            "instruction" => format!("L{}i", k.level),
+            _ => format!("L{}", k.level),
+        };
+        g.rows.push(vec![
+            name,
+            bytes_bin(k.size_bytes),
+            k.instances.to_string(),
+            bytes_bin(k.total_bytes),
+        ]);
+    }
+    Some(g)
+}
+
+/// The NUMA nodes with their CPUs and local memory (none when unknown).
+pub fn numa_grid(nodes: &[NumaNode]) -> Option<Grid> {
+    if nodes.is_empty() {
+        return None;
+    }
+    let mut g = Grid::new(&["NUMA node", "CPUs", "Local memory"]);
+    for n in nodes {
+        let cpus = if n.cpus.is_empty() {
+            "none (memory only)".into()
+        } else {
+            n.cpus.clone()
+        };
+        g.rows.push(vec![
+            n.id.to_string(),
+            cpus,
+            show(n.memory_bytes, bytes_bin),
+        ]);
+    }
+    Some(g)
 }
 
 fn memory(spec: &Spec) -> Section {

@@ -11,7 +11,7 @@ use std::io::{self, Write};
 
 use crate::cli::SheetFormat;
 use crate::render::markdown::{escape, write_grid};
-use crate::render::report::{Grid, Section};
+use crate::render::report::{self, Grid, Section};
 use crate::render::{bytes_bin, bytes_dec, mhz, show, show_str, UNKNOWN};
 use crate::spec::{Dimm, Drive, Gpu, Spec};
 
@@ -663,39 +663,10 @@ fn cpu_section(spec: &Spec) -> Section {
             format!("{g:.0} GFLOPS (all cores, base clock)"),
         ));
     }
-    let mut grids = Vec::new();
-    if !c.caches.is_empty() {
-        let mut g = Grid::new(&["Cache", "Size each", "Instances", "Total"]);
-        for k in &c.caches {
-            let name = match k.kind.as_str() {
-                "data" => format!("L{}d", k.level),
-                "instruction" => format!("L{}i", k.level),
-                _ => format!("L{}", k.level),
-            };
-            g.rows.push(vec![
-                name,
-                bytes_bin(k.size_bytes),
-                k.instances.to_string(),
-                bytes_bin(k.total_bytes),
-            ]);
-        }
-        grids.push(g);
-    }
-    if !c.numa_nodes.is_empty() {
-        let mut g = Grid::new(&["NUMA node", "CPUs", "Local memory"]);
-        for n in &c.numa_nodes {
-            g.rows.push(vec![
-                n.id.to_string(),
-                if n.cpus.is_empty() {
-                    "none (memory only)".into()
-                } else {
-                    n.cpus.clone()
-                },
-                show(n.memory_bytes, bytes_bin),
-            ]);
-        }
-        grids.push(g);
-    }
+    let grids: Vec<Grid> = report::cache_grid(&c.caches)
+        .into_iter()
+        .chain(report::numa_grid(&c.numa_nodes))
+        .collect();
     Section {
         title: "CPUs".into(),
         fields: f,
