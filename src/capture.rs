@@ -181,7 +181,7 @@ impl Copier {
                         } else {
                             cur.join(target)
                         };
-                        cur = self.materialize(&normalize(&joined), depth + 1)?;
+                        cur = self.materialize(&crate::source::normalize(&joined), depth + 1)?;
                     } else {
                         if meta.is_dir() {
                             fs::create_dir_all(&dst)?;
@@ -221,19 +221,4 @@ impl Copier {
         }
         Ok(())
     }
-}
-
-/// Lexical normalisation of an absolute path (`a/b/../c` -> `a/c`).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for c in path.components() {
-        match c {
-            Component::Normal(n) => out.push(n),
-            Component::ParentDir => {
-                out.pop();
-            }
-            _ => {}
-        }
-    }
-    out
 }

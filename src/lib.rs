@@ -9,6 +9,7 @@ pub mod capture;
 pub mod cli;
 pub mod diff;
 pub mod fleet;
+pub mod natural;
 pub mod output;
 pub mod preflight;
 pub mod probe;

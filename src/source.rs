@@ -547,6 +547,12 @@ pub fn format_cpuid_json(table: &CpuidTable) -> String {
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
+/// Lexical normalisation of a path, made absolute against `/`: `a/b/../c` -> `/a/c`, and
+/// `..` never climbs above `/`.
+pub fn normalize(path: &Path) -> PathBuf {
+    Path::new("/").join(lexical_inside(path))
+}
+
 /// Normalises an absolute path lexically and returns it relative to `/`, with `..` clamped
 /// at the top (so `/../../etc` is `etc`).
 fn lexical_inside(path: &Path) -> PathBuf {

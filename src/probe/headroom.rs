@@ -6,6 +6,8 @@
 //! the tables and each device's sysfs path (to find the bridges above it). It never renders
 //! and never decides pass/fail.
 
+use crate::natural::natural_key;
+use crate::probe::pci::is_pci_address;
 use std::collections::BTreeMap;
 
 use crate::probe::smbios::{self, DeviceSize, EntryPoint, Structure, Table};
@@ -106,17 +108,6 @@ pub fn pci_chain(path: &str) -> Vec<String> {
         .filter(|c| is_pci_address(c))
         .map(str::to_string)
         .collect()
-}
-
-fn is_pci_address(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 12
-        && b[4] == b':'
-        && b[7] == b':'
-        && b[10] == b'.'
-        && s.chars()
-            .enumerate()
-            .all(|(i, c)| matches!(i, 4 | 7 | 10) || c.is_ascii_hexdigit())
 }
 
 /// `dddd:bb` of an address.
@@ -563,29 +554,6 @@ fn memory_headroom(
         channels_derived,
         balance_detail,
     })
-}
-
-/// Sort key that puts `DIMM2` before `DIMM10`.
-fn natural_key(s: &str) -> Vec<(String, u64)> {
-    let mut key = Vec::new();
-    let mut text = String::new();
-    let mut num: Option<u64> = None;
-    for c in s.chars() {
-        if let Some(d) = c.to_digit(10) {
-            num = Some(
-                num.unwrap_or(0)
-                    .saturating_mul(10)
-                    .saturating_add(u64::from(d)),
-            );
-        } else {
-            if let Some(v) = num.take() {
-                key.push((std::mem::take(&mut text), v));
-            }
-            text.push(c.to_ascii_lowercase());
-        }
-    }
-    key.push((text, num.unwrap_or(0)));
-    key
 }
 
 // ---------------------------------------------------------------------------------------

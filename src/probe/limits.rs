@@ -10,7 +10,7 @@
 
 use crate::probe::cpulist::{format_cpulist, parse_cpulist};
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -238,7 +238,7 @@ pub fn probe_path(src: &Source, path: &Path) -> Result<Filesystem, Unknown> {
             },
         })?
     } else {
-        normalize(path)
+        crate::source::normalize(path)
     };
     let text = src.read_string("/proc/self/mountinfo")?;
     let mounts = parse_mountinfo(&text);
@@ -632,21 +632,6 @@ pub fn cpu_list_count(list: &str) -> Option<u32> {
 pub fn tmpfs_size(options: &str) -> Option<u64> {
     let v = options.split(',').find_map(|o| o.strip_prefix("size="))?;
     crate::units::parse_bytes(v).ok()
-}
-
-/// Lexical normalisation of a path given by the user, made absolute against `/`.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for c in path.components() {
-        match c {
-            Component::Normal(n) => out.push(n),
-            Component::ParentDir => {
-                out.pop();
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// sched_getaffinity(0) as a CPU list.

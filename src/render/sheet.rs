@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use crate::cli::SheetFormat;
+use crate::natural::natural_key;
 use crate::render::markdown::{escape, write_grid};
 use crate::render::report::{self, Grid, Section};
 use crate::render::{bytes_bin, bytes_dec, mhz, show, show_str, UNKNOWN};
@@ -425,25 +426,6 @@ pub fn short_locator(locator: &str) -> String {
     } else {
         s
     }
-}
-
-/// Sort key that puts `DIMM 2` before `DIMM 10`.
-fn natural_key(s: &str) -> Vec<(String, u64)> {
-    let mut key = Vec::new();
-    let mut text = String::new();
-    let mut num: Option<u64> = None;
-    for c in s.chars() {
-        if let Some(d) = c.to_digit(10) {
-            num = Some(num.unwrap_or(0).saturating_mul(10).saturating_add(d as u64));
-        } else {
-            if let Some(v) = num.take() {
-                key.push((std::mem::take(&mut text), v));
-            }
-            text.push(c.to_ascii_lowercase());
-        }
-    }
-    key.push((text, num.unwrap_or(0)));
-    key
 }
 
 // ---------------------------------------------------------------------------------------
