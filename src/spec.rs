@@ -273,6 +273,9 @@ pub struct Gpu {
     pub numa_node: Option<i32>,
     /// CPU list local to the GPU's PCIe root.
     pub local_cpus: Option<String>,
+    /// CPU socket (physical package) the GPU hangs off, from its local CPUs.
+    #[serde(default)]
+    pub socket: Option<u32>,
     pub driver_version: Option<String>,
     pub cuda_version: Option<String>,
     pub mig_enabled: Option<bool>,

@@ -363,6 +363,7 @@ fn gpu(i: usize, g: &Gpu) -> Section {
     sec.field("PCIe link (now)", link(g.pcie.gen, g.pcie.width))
         .field("PCIe link (max)", link(g.pcie.max_gen, g.pcie.max_width))
         .field("NUMA node", show(g.numa_node, |n| n.to_string()))
+        .field("CPU socket", show(g.socket, |n| n.to_string()))
         .field("Local CPUs", show_str(&g.local_cpus))
         .field("UUID", show_str(&g.uuid))
         .field("Serial", show_str(&g.serial))
