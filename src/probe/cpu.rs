@@ -16,8 +16,9 @@ use crate::source::{Source, Unknown};
 use crate::spec::{Cache, CoreType, Cpu, Notes, NumaNode};
 
 pub use parse::{
-    format_cpulist, parse_cache_size, parse_cpuinfo, parse_cpulist, parse_cpumask,
-    parse_node_meminfo, parse_sysinfo_topology, CpuInfo, Processor,
+    format_cpulist, model_name_ghz_mhz, parse_cache_size, parse_cpuinfo, parse_cpulist,
+    parse_cpumask, parse_node_meminfo, parse_sysinfo_topology, riscv_extensions, CpuInfo,
+    Processor,
 };
 
 const SYS_CPU: &str = "/sys/devices/system/cpu";

@@ -109,6 +109,9 @@ pub fn parse_cpuinfo(text: &str) -> CpuInfo {
 
 /// Parses a kernel cpulist (`0-3,8-11`, may be empty) into sorted CPU numbers.
 pub fn parse_cpulist(text: &str) -> Result<Vec<u32>, String> {
+    // Linux's NR_CPUS tops out at 8192; a list longer than this is not a kernel's and would
+    // only cost memory and time (a hostile `0-4294967295` is refused, not expanded).
+    const MAX_CPUS: usize = 1 << 16;
     let mut out = BTreeSet::new();
     for part in text
         .trim()
@@ -121,7 +124,7 @@ pub fn parse_cpulist(text: &str) -> Result<Vec<u32>, String> {
             Some((a, b)) => {
                 let a: u32 = a.trim().parse().map_err(|_| bad())?;
                 let b: u32 = b.trim().parse().map_err(|_| bad())?;
-                if b < a || b - a > 1 << 20 {
+                if b < a || (b - a) as usize >= MAX_CPUS {
                     return Err(bad());
                 }
                 out.extend(a..=b);
@@ -129,6 +132,9 @@ pub fn parse_cpulist(text: &str) -> Result<Vec<u32>, String> {
             None => {
                 out.insert(part.parse::<u32>().map_err(|_| bad())?);
             }
+        }
+        if out.len() > MAX_CPUS {
+            return Err(format!("cpulist names more than {MAX_CPUS} CPUs"));
         }
     }
     Ok(out.into_iter().collect())
@@ -186,7 +192,7 @@ pub fn parse_cache_size(text: &str) -> Option<u64> {
     num.trim()
         .parse::<u64>()
         .ok()
-        .map(|n| n * mul)
+        .and_then(|n| n.checked_mul(mul))
         .filter(|&n| n > 0)
 }
 
@@ -205,7 +211,7 @@ pub fn parse_node_meminfo(text: &str) -> Option<u64> {
     text.lines().find_map(|l| {
         let (_, rest) = l.split_once("MemTotal:")?;
         let kib: u64 = rest.split_whitespace().next()?.parse().ok()?;
-        Some(kib * 1024)
+        kib.checked_mul(1024)
     })
 }
 
@@ -251,7 +257,9 @@ pub fn model_name_ghz_mhz(name: &str) -> Option<u32> {
         return None;
     };
     let v: f64 = num.trim().parse().ok()?;
-    (v > 0.0).then(|| (v * mul).round() as u32)
+    let mhz = (v * mul).round();
+    // `inf`, `NaN` and 1e30 parse as f64 too; only a clock that fits is a clock.
+    (mhz >= 1.0 && mhz <= f64::from(u32::MAX)).then_some(mhz as u32)
 }
 
 /// RISC-V `isa` string (`rv64imafdc_zicsr_zba`) → extension names (`i`, `m`, ..., `zicsr`).
