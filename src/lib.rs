@@ -52,6 +52,9 @@ pub enum Error {
     /// A name that is not a built-in profile.
     #[error("no built-in profile '{0}'; `rigcheck profiles` lists them")]
     NoSuchProfile(String),
+    /// A capture was stopped by a signal; nothing was left behind.
+    #[error("capture interrupted; the partial capture was removed")]
+    Interrupted,
     /// Writing an output file or capture failed.
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },

@@ -482,3 +482,200 @@ fn terminal_safe_keeps_colour_and_drops_other_controls() {
         "\u{1b}[1mHP\u{1b}[0m Z8\u{fffd}]0;pwned\u{fffd} G4\u{fffd}2J\n\tok"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Captures: atomic, interruptible, and holding nothing private.
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("rigcheck")
+}
+
+/// A finished capture: its last files are there and it replays to this machine's CPU count.
+fn assert_complete_capture(dir: &Path) {
+    assert!(dir.join("capture.json").is_file(), "{}", dir.display());
+    assert!(dir.join("report.json").is_file(), "{}", dir.display());
+    let r = inventory(dir);
+    let live: Value = serde_json::from_slice(&fs::read(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(r["cpu"]["threads"], live["cpu"]["threads"]);
+    assert!(r["cpu"]["threads"].as_u64().unwrap() >= 1);
+}
+
+fn temporaries(parent: &Path) -> Vec<String> {
+    fs::read_dir(parent)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("rigcheck-tmp") || n.contains("rigcheck-old"))
+        .collect()
+}
+
+#[test]
+fn capture_interrupted_at_any_point_leaves_nothing_or_everything() {
+    use std::os::unix::process::ExitStatusExt;
+    let t = tempfile::tempdir().unwrap();
+    // How long a slowed capture takes here, to spread the interruptions over it.
+    let start = Instant::now();
+    let status = std::process::Command::new(bin())
+        .arg("capture")
+        .arg(t.path().join("timed"))
+        .env("RIGCHECK_TEST_SLOW_CAPTURE_MS", "3")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let full = start.elapsed();
+    assert_complete_capture(&t.path().join("timed"));
+    let mut outcomes = (0, 0);
+    for (i, frac) in [0.02, 0.1, 0.3, 0.5, 0.7, 0.9, 1.2].iter().enumerate() {
+        for sig in [libc::SIGTERM, libc::SIGINT, libc::SIGKILL] {
+            let dir = t.path().join(format!("cap-{i}-{sig}"));
+            let mut child = std::process::Command::new(bin())
+                .arg("capture")
+                .arg(&dir)
+                .env("RIGCHECK_TEST_SLOW_CAPTURE_MS", "3")
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(full.mul_f64(*frac));
+            // SAFETY: kill(2) on our own child's PID.
+            #[allow(unsafe_code)]
+            unsafe {
+                libc::kill(child.id() as i32, sig)
+            };
+            let status = child.wait().unwrap();
+            if status.success() {
+                assert_complete_capture(&dir);
+                outcomes.1 += 1;
+            } else {
+                assert_eq!(status.signal(), Some(sig), "{status:?}");
+                assert!(
+                    !dir.exists(),
+                    "half-written capture left at {}",
+                    dir.display()
+                );
+                outcomes.0 += 1;
+            }
+            if sig != libc::SIGKILL {
+                let own = format!(".cap-{i}-{sig}.");
+                let left: Vec<_> = temporaries(t.path())
+                    .into_iter()
+                    .filter(|n| n.starts_with(&own))
+                    .collect();
+                assert!(left.is_empty(), "{left:?}");
+            }
+        }
+    }
+    assert!(
+        outcomes.0 >= 6,
+        "too few interruptions landed: {outcomes:?}"
+    );
+    // Stale temporaries of killed captures do not confuse the next capture of the same
+    // name, which removes them.
+    for i in 0..7 {
+        let again = t.path().join(format!("cap-{i}-9"));
+        let _ = fs::remove_dir_all(&again);
+        let out = rigcheck().arg("capture").arg(&again).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_complete_capture(&again);
+    }
+    assert!(
+        temporaries(t.path()).is_empty(),
+        "{:?}",
+        temporaries(t.path())
+    );
+}
+
+#[test]
+fn capture_refuses_to_overwrite_without_force() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("cap");
+    fs::create_dir(&dir).unwrap();
+    fs::write(dir.join("keep.txt"), "mine").unwrap();
+    let out = rigcheck().arg("capture").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+    assert_eq!(fs::read_to_string(dir.join("keep.txt")).unwrap(), "mine");
+    let file = t.path().join("file");
+    fs::write(&file, "x").unwrap();
+    rigcheck().arg("capture").arg(&file).assert().code(2);
+    assert_eq!(fs::read_to_string(&file).unwrap(), "x");
+    rigcheck()
+        .arg("capture")
+        .arg(&dir)
+        .arg("--force")
+        .assert()
+        .code(0);
+    assert!(!dir.join("keep.txt").exists());
+    assert_complete_capture(&dir);
+    assert!(temporaries(t.path()).is_empty());
+}
+
+#[test]
+fn capture_holds_no_environment_no_other_process_and_nothing_from_home() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("cap");
+    let secret = format!("xyz123-{}-rigcheck-secret", std::process::id());
+    let out = rigcheck()
+        .arg("capture")
+        .arg(&dir)
+        .env("RIGCHECK_TEST_SECRET", &secret)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // The capturing process's own PID, as /proc/self pointed at it.
+    let own_pid = fs::read_link(dir.join("proc/self"))
+        .ok()
+        .map(|p| p.to_string_lossy().into_owned());
+    let mut files = 0;
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
+            assert!(!rel.starts_with("home"), "{rel}");
+            assert!(!rel.starts_with("root/"), "{rel}");
+            let name = e.file_name().to_string_lossy().into_owned();
+            assert!(name != "environ" && name != "cmdline", "{rel}");
+            if let Some(pid) = rel.strip_prefix("proc/").and_then(|r| r.split('/').next()) {
+                if pid.chars().all(|c| c.is_ascii_digit()) {
+                    assert_eq!(Some(pid), own_pid.as_deref(), "another process: {rel}");
+                }
+            }
+            let ft = e.file_type().unwrap();
+            if ft.is_dir() {
+                stack.push(p);
+            } else if ft.is_file() {
+                files += 1;
+                let bytes = fs::read(&p).unwrap();
+                assert!(
+                    !String::from_utf8_lossy(&bytes).contains(&secret),
+                    "the environment leaked into {rel}"
+                );
+            }
+        }
+    }
+    assert!(files > 10, "only {files} files captured");
+}
+
+#[test]
+fn replay_of_a_capture_made_without_root_says_needs_root() {
+    let (_t, root) = z8_copy();
+    // As `rigcheck capture` writes it when run unprivileged on a machine with DMI serials.
+    fs::write(
+        root.join("capture.json"),
+        r#"{"captured_at":"2026-11-02T09:00:00Z","arch":"x86_64","rigcheck_version":"0.1.0",
+            "unreadable":["/sys/class/dmi/id/product_serial","/sys/firmware/dmi/tables/DMI",
+            "/sys/firmware/dmi/tables/smbios_entry_point"]}"#,
+    )
+    .unwrap();
+    fs::remove_file(root.join("sys/firmware/dmi/tables/DMI")).unwrap();
+    fs::remove_file(root.join("sys/firmware/dmi/tables/smbios_entry_point")).unwrap();
+    let r = inventory(&root);
+    assert!(r["system"]["serial"].is_null());
+    assert_note(&r, "system.serial", "needs root");
+    assert!(r["memory"]["dimms"].as_array().is_none_or(|d| d.is_empty()));
+    assert!(r["notes"].to_string().contains("SMBIOS tables need root"));
+    // Fields that were captured are untouched.
+    assert_eq!(r["system"]["product"], "HP Z8 G4 Workstation");
+    assert_eq!(r["cpu"]["threads"], 72);
+}

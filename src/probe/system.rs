@@ -25,6 +25,9 @@ pub struct CaptureMeta {
     pub arch: Option<String>,
     /// rigcheck version that made the capture.
     pub rigcheck_version: Option<String>,
+    /// Files the capturing user could not read (root-only), so replay says "needs root".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
 }
 
 /// Reads DMI identity, OS, kernel, hostname and the capture time.
