@@ -1,5 +1,6 @@
 //! Spec sheet: topology placement, Markdown and HTML snapshots, escaping, `--redact` across
 //! every format, and `sheet -o FILE` on the command line.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod sheet_specs;
 
@@ -296,7 +297,7 @@ fn cli_sheet_writes_file_and_refuses_to_overwrite() {
     let err = run(&["--redact"]).code(2);
     let stderr = String::from_utf8(err.get_output().stderr.clone()).unwrap();
     assert!(
-        stderr.contains("exists; choose another file or pass --force"),
+        stderr.contains("exists; choose another name or pass --force"),
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
