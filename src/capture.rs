@@ -8,12 +8,20 @@
 //! environment, no other process's command line, nothing under /home.
 //!
 //! It is written into a temporary sibling directory and renamed into place at the end, so an
-//! interrupted capture leaves no half-written DIR.
+//! interrupted capture leaves no half-written DIR. SIGINT, SIGTERM and SIGHUP are caught while
+//! it runs: the temporary directory is removed and the process then ends by that signal.
+//! After a SIGKILL (which cannot be caught) the next capture into the same parent removes
+//! the stale temporary directory of the dead process.
 
 use std::fs;
 use std::io;
 use std::os::unix::fs::symlink;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use crate::probe::{self, system::CaptureMeta};
 use crate::source::{self, Source};
@@ -47,16 +55,36 @@ pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = parent.join(format!(".{name}.rigcheck-tmp-{}", std::process::id()));
-    let result = write_capture(&tmp);
-    if let Err(e) = result {
-        let _ = fs::remove_dir_all(&tmp);
-        return Err(Error::Io {
-            path: dir.into(),
-            source: e,
-        });
+    remove_stale_temporaries(&parent, &name);
+    let tmp = parent.join(format!(".{name}.{TMP_TAG}{}", std::process::id()));
+    // The signal that interrupted us, 0 while none did.
+    let signal = Arc::new(AtomicUsize::new(0));
+    let handlers: Vec<_> = [SIGINT, SIGTERM, SIGHUP]
+        .into_iter()
+        .filter_map(|sig| {
+            signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize).ok()
+        })
+        .collect();
+    let result = write_capture(&tmp, &signal);
+    for h in handlers {
+        signal_hook::low_level::unregister(h);
     }
-    let summary = result.unwrap_or_default();
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = fs::remove_dir_all(&tmp);
+            let sig = signal.load(Ordering::SeqCst);
+            if sig != 0 {
+                // End the way the signal would have ended us (exit status 128 + N).
+                let _ = signal_hook::low_level::emulate_default_handler(sig as i32);
+                return Err(Error::Interrupted);
+            }
+            return Err(Error::Io {
+                path: dir.into(),
+                source: e,
+            });
+        }
+    };
     if dir.exists() {
         // --force: move the old one aside first, so there is never a moment without a
         // complete DIR on disk.
@@ -70,11 +98,57 @@ pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
     Ok(format!("{summary} into {}\n", dir.display()))
 }
 
-fn write_capture(out: &Path) -> io::Result<String> {
-    fs::create_dir_all(out)?;
+/// Marks a capture's temporary directory: `.DIR.rigcheck-tmp-PID`.
+const TMP_TAG: &str = "rigcheck-tmp-";
+
+/// Removes `.NAME.rigcheck-tmp-PID` directories left by a capture that was killed (its PID no
+/// longer runs), so they neither pile up nor get mistaken for a capture.
+fn remove_stale_temporaries(parent: &Path, name: &str) {
+    let prefix = format!(".{name}.{TMP_TAG}");
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file.strip_prefix(&prefix) else {
+            continue;
+        };
+        let alive = pid.parse::<u32>().is_ok_and(|pid| {
+            pid != std::process::id() && Path::new("/proc").join(pid.to_string()).exists()
+        });
+        if !alive {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Test hook: `RIGCHECK_TEST_SLOW_CAPTURE_MS` makes each file write of a capture wait this
+/// long, so tests can interrupt a capture midway. Read once, in capture only.
+fn slow_down() -> Option<Duration> {
+    std::env::var("RIGCHECK_TEST_SLOW_CAPTURE_MS")
+        .ok()?
+        .parse()
+        .ok()
+        .map(Duration::from_millis)
+}
+
+fn write_capture(out: &Path, signal: &AtomicUsize) -> io::Result<String> {
+    fs::create_dir(out)?;
+    let delay = slow_down();
+    // Called between files: stops the capture once a signal arrived.
+    let step = || -> io::Result<()> {
+        if let Some(d) = delay {
+            std::thread::sleep(d);
+        }
+        if signal.load(Ordering::SeqCst) != 0 {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+        }
+        Ok(())
+    };
     let src = Source::live_recording();
     let spec = probe::inventory(&src);
     let rec = src.take_recording().unwrap_or_default();
+    step()?;
     let mut copier = Copier {
         out: out.to_path_buf(),
     };
@@ -86,6 +160,7 @@ fn write_capture(out: &Path) -> io::Result<String> {
         let _ = copier.materialize(link, 0);
     }
     for (path, bytes) in &rec.files {
+        step()?;
         if let Ok(real) = copier.materialize(path, 0) {
             let dst = copier.dst(&real);
             if let Some(p) = dst.parent() {
@@ -104,10 +179,13 @@ fn write_capture(out: &Path) -> io::Result<String> {
     for (name, text) in &rec.answers {
         fs::write(out.join(name), text)?;
     }
+    step()?;
     let meta = CaptureMeta {
         captured_at: spec.captured_at.clone(),
         arch: spec.os.arch.clone(),
         rigcheck_version: Some(spec.rigcheck_version.clone()),
+        // Replay answers these with "needs root" instead of "not present".
+        unreadable: root_only(&rec).map(|p| p.display().to_string()).collect(),
     };
     let meta_json = serde_json::to_string_pretty(&meta).map_err(io::Error::other)? + "\n";
     fs::write(out.join(source::CAPTURE_FILE), meta_json)?;
@@ -126,19 +204,24 @@ fn write_capture(out: &Path) -> io::Result<String> {
             format!(", {}", join_keys(&rec))
         }
     );
-    if !rec.unreadable.is_empty() {
-        let denied = rec
-            .unreadable
-            .values()
-            .filter(|r| r.starts_with("needs root"))
-            .count();
-        if denied > 0 {
-            summary.push_str(&format!(
-                " ({denied} root-only files not readable: run as root for a complete capture)"
-            ));
-        }
+    let denied: Vec<String> = root_only(&rec).map(|p| p.display().to_string()).collect();
+    if !denied.is_empty() {
+        summary.push_str(&format!(
+            " ({} root-only files not readable: {}; run as root for a complete capture)",
+            denied.len(),
+            denied.join(", ")
+        ));
     }
+    step()?;
     Ok(summary)
+}
+
+/// Files a probe could not read because they are root's.
+fn root_only(rec: &source::Recording) -> impl Iterator<Item = &PathBuf> {
+    rec.unreadable
+        .iter()
+        .filter(|(_, why)| why.starts_with("needs root"))
+        .map(|(p, _)| p)
 }
 
 fn join_keys(rec: &source::Recording) -> String {

@@ -158,7 +158,8 @@ fn collect(path: &Path, named: bool, out: &mut Vec<Input>, errors: &mut Vec<BadR
     };
     if !meta.is_dir() {
         let is_json = path.extension().is_some_and(|e| e == "json");
-        if named || is_json {
+        // In a scanned directory only plain files: a FIFO named x.json would block.
+        if named || (is_json && meta.is_file()) {
             out.push(Input::Report(path.into()));
         }
         return;
@@ -179,6 +180,10 @@ fn collect(path: &Path, named: bool, out: &mut Vec<Input>, errors: &mut Vec<BadR
     };
     for entry in entries.flatten() {
         if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        // A symlinked directory may lead back up (`loop -> ..`): not followed in a scan.
+        if entry.file_type().is_ok_and(|t| t.is_symlink()) && entry.path().is_dir() {
             continue;
         }
         collect(&entry.path(), false, out, errors);
@@ -234,7 +239,7 @@ fn read_host(input: &Input, profile: Option<&Profile>, strict: bool) -> Result<H
                 file: p.clone(),
                 error,
             };
-            let bytes = std::fs::read(p).map_err(|e| bad(e.to_string()))?;
+            let bytes = crate::read_input(p).map_err(|e| bad(e.to_string()))?;
             let text = std::str::from_utf8(&bytes).map_err(|e| bad(format!("not UTF-8: {e}")))?;
             let (spec, preflight) = parse_report(text).map_err(bad)?;
             (p.clone(), spec, preflight)

@@ -54,6 +54,9 @@ pub enum Error {
     /// A name that is not a built-in profile.
     #[error("no built-in profile '{0}'; `rigcheck profiles` lists them")]
     NoSuchProfile(String),
+    /// A capture was stopped by a signal; nothing was left behind.
+    #[error("capture interrupted; the partial capture was removed")]
+    Interrupted,
     /// Writing an output file or capture failed.
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
@@ -234,20 +237,39 @@ pub fn load_report(path: &Path) -> Result<spec::Spec, Error> {
     if path.is_dir() {
         return Ok(probe::inventory(&open_source(Some(path))?));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Report {
+    let bytes = read_input(path).map_err(|e| Error::Report {
         path: path.into(),
         detail: e.to_string(),
     })?;
-    serde_json::from_str(&text).map_err(|e| Error::Report {
+    serde_json::from_slice(&bytes).map_err(|e| Error::Report {
         path: path.into(),
         detail: format!("not a rigcheck JSON report: {e}"),
     })
 }
 
+/// Reads a file named by the user (report, profile), bounded like every sysroot read: a
+/// 10 GB file or `/dev/zero` is refused after `MAX_READ_BYTES`, not read whole. Named pipes
+/// are read, so `<(ssh host rigcheck --format json)` works.
+pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut buf = Vec::new();
+    file.take(source::MAX_READ_BYTES + 1)
+        .read_to_end(&mut buf)?;
+    if buf.len() as u64 > source::MAX_READ_BYTES {
+        return Err(io::Error::other(format!(
+            "larger than {} MiB: not a rigcheck file",
+            source::MAX_READ_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(buf)
+}
+
 /// Writes to stdout; a closed pipe (`rigcheck | head`) ends quietly with 0.
 pub(crate) fn emit(bytes: &[u8]) -> Result<u8, Error> {
+    let safe = terminal_safe(bytes);
     let mut out = io::stdout().lock();
-    match out.write_all(bytes).and_then(|_| out.flush()) {
+    match out.write_all(&safe).and_then(|_| out.flush()) {
         Ok(()) => Ok(0),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(0),
         Err(e) => Err(Error::Io {
@@ -255,6 +277,38 @@ pub(crate) fn emit(bytes: &[u8]) -> Result<u8, Error> {
             source: e,
         }),
     }
+}
+
+/// Replaces control characters that came from the machine's files (a DMI string in a
+/// stranger's capture can hold `ESC ]` or `ESC [2J`) so they cannot drive the terminal.
+/// Kept: newline, tab, and the colour sequences (`ESC [ digits ; m`) the renderers write.
+pub fn terminal_safe(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let is_bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return bytes.into();
+    };
+    if !text.chars().any(is_bad) {
+        return bytes.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '\u{1b}' {
+            let sgr_len = rest[1..]
+                .strip_prefix('[')
+                .and_then(|r| r.find(|ch: char| !(ch.is_ascii_digit() || ch == ';')))
+                .filter(|&n| rest.as_bytes().get(2 + n) == Some(&b'm'))
+                .map(|n| 3 + n);
+            if let Some(n) = sgr_len {
+                out.push_str(&rest[..n]);
+                rest = &rest[n..];
+                continue;
+            }
+        }
+        out.push(if is_bad(c) { '\u{fffd}' } else { c });
+        rest = &rest[c.len_utf8()..];
+    }
+    out.into_bytes().into()
 }
 
 /// `--color auto`: a terminal, `NO_COLOR` unset or empty, and `TERM` not `dumb`.

@@ -27,6 +27,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error>
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "sheet".into());
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    // A file of this name was left by a killed process that had our PID: it is stale.
+    let _ = fs::remove_file(&tmp);
     let written = OpenOptions::new()
         .write(true)
         .create_new(true)

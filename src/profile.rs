@@ -231,23 +231,25 @@ pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
         return parse(text, &format!("<built-in {name}>"), name);
     }
     let path = Path::new(name_or_path);
-    let text = std::fs::read_to_string(path).map_err(|e| ProfileError {
-        file: name_or_path.to_string(),
-        line: 0,
-        column: 0,
-        message: if e.kind() == std::io::ErrorKind::NotFound {
-            format!(
-                "no such file, and no built-in profile of that name (built-in: {})",
-                BUILTIN
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        } else {
-            e.to_string()
-        },
-    })?;
+    let text = crate::read_input(path)
+        .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
+        .map_err(|e| ProfileError {
+            file: name_or_path.to_string(),
+            line: 0,
+            column: 0,
+            message: if e.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    "no such file, and no built-in profile of that name (built-in: {})",
+                    BUILTIN
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                e.to_string()
+            },
+        })?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

@@ -14,7 +14,7 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// Largest file we read. `/proc/cpuinfo` of a 1024-CPU machine is about 1.5 MiB; anything
 /// far past that is not a kernel file and is cut off with a note rather than read whole.
@@ -104,6 +104,8 @@ pub struct Source {
     resolved: Mutex<HashMap<PathBuf, PathBuf>>,
     /// CPUID answers: executed and remembered live, loaded from `cpuid.json` in replay.
     cpuid: Mutex<Option<CpuidTable>>,
+    /// Replay: files the capturing user could not read (`unreadable` in `capture.json`).
+    denied: OnceLock<BTreeSet<PathBuf>>,
 }
 
 /// CPUID results keyed by (leaf, subleaf), as `[eax, ebx, ecx, edx]`.
@@ -132,6 +134,7 @@ impl Source {
             recording: None,
             resolved: Mutex::new(HashMap::new()),
             cpuid: Mutex::new(None),
+            denied: OnceLock::new(),
         }
     }
 
@@ -150,6 +153,7 @@ impl Source {
             recording: None,
             resolved: Mutex::new(HashMap::new()),
             cpuid: Mutex::new(None),
+            denied: OnceLock::new(),
         }
     }
 
@@ -266,6 +270,32 @@ impl Source {
     }
 
     fn read_bytes_inner(&self, path: &Path) -> Result<Vec<u8>, Unknown> {
+        match self.read_bytes_resolved(path) {
+            Err(Unknown::NotFound(_)) if !self.live && self.denied().contains(path) => {
+                Err(Unknown::PermissionDenied(path.to_path_buf()))
+            }
+            other => other,
+        }
+    }
+
+    /// Files a capture run without root could not take: they read as "needs root" in replay,
+    /// as they did live, instead of "not present".
+    fn denied(&self) -> &BTreeSet<PathBuf> {
+        self.denied.get_or_init(|| {
+            #[derive(serde::Deserialize)]
+            struct Meta {
+                #[serde(default)]
+                unreadable: Vec<PathBuf>,
+            }
+            self.read_bytes_resolved(&Path::new("/").join(CAPTURE_FILE))
+                .ok()
+                .and_then(|b| serde_json::from_slice::<Meta>(&b).ok())
+                .map(|m| m.unreadable.into_iter().collect())
+                .unwrap_or_default()
+        })
+    }
+
+    fn read_bytes_resolved(&self, path: &Path) -> Result<Vec<u8>, Unknown> {
         let real = self.resolve(path, true)?;
         if !self.live {
             // Under a sysroot only plain files are opened: a FIFO or a device node

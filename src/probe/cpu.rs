@@ -17,7 +17,8 @@ use crate::spec::{Cache, CoreType, Cpu, Notes, NumaNode};
 
 pub use crate::probe::cpulist::{format_cpulist, parse_cpulist, parse_cpumask};
 pub use parse::{
-    parse_cache_size, parse_cpuinfo, parse_node_meminfo, parse_sysinfo_topology, CpuInfo, Processor,
+    model_name_ghz_mhz, parse_cache_size, parse_cpuinfo, parse_node_meminfo,
+    parse_sysinfo_topology, riscv_extensions, CpuInfo, Processor,
 };
 
 const SYS_CPU: &str = "/sys/devices/system/cpu";
@@ -605,7 +606,13 @@ fn read_caches(src: &Source, online: &[u32], notes: &mut Notes) -> Vec<Cache> {
     }
     let mut out = Vec::new();
     for ((level, _, kind), sizes) in groups {
-        let total: u64 = sizes.iter().sum();
+        let Some(total) = sizes.iter().try_fold(0u64, |sum, &b| sum.checked_add(b)) else {
+            notes.add(
+                "cpu.caches",
+                format!("L{level} {kind} cache sizes add up past 64 bits: not kernel values"),
+            );
+            continue;
+        };
         let first = sizes.first().copied().unwrap_or(0);
         if sizes.iter().any(|&s| s != first) {
             notes.add(

@@ -90,7 +90,16 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
     let field = |f: &str| format!("drives[{i}].{f}");
     let size_bytes = match src.read_parse::<u64>(format!("{base}/size")) {
         // Always 512-byte sectors, whatever the logical block size (genhd.c).
-        Ok(sectors) => sectors.checked_mul(512),
+        Ok(sectors) => {
+            let bytes = sectors.checked_mul(512);
+            if bytes.is_none() {
+                notes.add(
+                    field("size_bytes"),
+                    format!("{base}/size: {sectors} sectors of 512 bytes overflow 64 bits"),
+                );
+            }
+            bytes
+        }
         Err(e) => {
             notes.add(field("size_bytes"), e);
             None

@@ -143,7 +143,15 @@ fn probe_with(
     if let Err(e) = access.init() {
         return (from_pci_only(pci_gpus, 0, src, notes), Some(e.reason()));
     }
+    // No machine has this many GPUs: a recorded count past it (a damaged or hostile
+    // nvml.json) would keep the probe asking for devices for hours.
+    const MAX_GPUS: u64 = 4096;
     let count = match access.system("device_count") {
+        Ok(v) if v.as_u64().is_some_and(|n| n > MAX_GPUS) => {
+            let why = format!("NVML device_count {v} is not a GPU count");
+            notes.add("gpus", &why);
+            return (from_pci_only(pci_gpus, 0, src, notes), Some(why));
+        }
         Ok(v) => v.as_u64().unwrap_or(0) as u32,
         Err(e) => {
             return (from_pci_only(pci_gpus, 0, src, notes), Some(e.reason()));

@@ -99,7 +99,10 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Memory {
     let dimm_sum: Option<u64> = if mem.dimms.is_empty() {
         None
     } else {
-        mem.dimms.iter().map(|d| d.size_bytes).sum()
+        // Checked: a hostile table of many huge modules must not wrap to a small total.
+        mem.dimms
+            .iter()
+            .try_fold(0u64, |sum, d| sum.checked_add(d.size_bytes?))
     };
     match (dimm_sum, mem.usable_bytes) {
         (Some(t), _) => {

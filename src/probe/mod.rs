@@ -21,7 +21,9 @@ use crate::spec::{Notes, Spec, SCHEMA_VERSION};
 fn socket_of(src: &Source, local_cpus: &str) -> Option<u32> {
     let first = *cpulist::parse_cpulist(local_cpus).ok()?.first()?;
     let path = format!("/sys/devices/system/cpu/cpu{first}/topology/physical_package_id");
-    src.read_parse::<i64>(path).ok().and_then(|p| u32::try_from(p).ok())
+    src.read_parse::<i64>(path)
+        .ok()
+        .and_then(|p| u32::try_from(p).ok())
 }
 
 /// Gathers every fact about the machine behind `src` into one `Spec`.

@@ -851,11 +851,11 @@ pub fn decode_memory_device(s: &Structure) -> MemoryDevice {
         Some(0) => DeviceSize::Empty,
         // 0x7FFF: the size is in the 2.7 extended DWORD, in MiB (bit 31 reserved).
         Some(0x7FFF) => match s.dword(0x1C) {
-            Some(mb) => DeviceSize::Bytes(u64::from(mb & 0x7FFF_FFFF) << 20),
+            Some(mb) => nonzero_size(u64::from(mb & 0x7FFF_FFFF) << 20),
             None => DeviceSize::Unknown,
         },
         // Bit 15 set: the size is in KiB, else MiB.
-        Some(w) if w & 0x8000 != 0 => DeviceSize::Bytes(u64::from(w & 0x7FFF) << 10),
+        Some(w) if w & 0x8000 != 0 => nonzero_size(u64::from(w & 0x7FFF) << 10),
         Some(w) => DeviceSize::Bytes(u64::from(w) << 20),
     };
     // Speeds: 0 = unknown; 0xFFFF = see the 3.3 DWORD.
@@ -883,6 +883,15 @@ pub fn decode_memory_device(s: &Structure) -> MemoryDevice {
         rank: s.byte(0x1B).map(|r| r & 0x0F).filter(|r| *r != 0),
         configured_speed_mts: speed(0x20, 0x58),
         configured_voltage_mv: s.word(0x26).filter(|v| *v != 0),
+    }
+}
+
+/// A module of 0 bytes (0 KiB, or an extended size of 0) is a broken record, not a size.
+fn nonzero_size(bytes: u64) -> DeviceSize {
+    if bytes == 0 {
+        DeviceSize::Unknown
+    } else {
+        DeviceSize::Bytes(bytes)
     }
 }
 

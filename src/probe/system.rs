@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::source::{Source, Unknown, CAPTURE_FILE};
+use crate::source::{clip, Source, Unknown, CAPTURE_FILE};
 use crate::spec::{Cpu, Notes, Os, System};
 
 const DMI_ID: &str = "/sys/class/dmi/id";
@@ -25,6 +25,9 @@ pub struct CaptureMeta {
     pub arch: Option<String>,
     /// rigcheck version that made the capture.
     pub rigcheck_version: Option<String>,
+    /// Files the capturing user could not read (root-only), so replay says "needs root".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
 }
 
 /// Reads DMI identity, OS, kernel, hostname and the capture time.
@@ -194,7 +197,9 @@ fn read_dmi(src: &Source, notes: &mut Notes) -> System {
         let path = format!("{DMI_ID}/{file}");
         match src.read_value(&path) {
             Ok(v) if is_placeholder(&v) => {
-                if !v.is_empty() {
+                if v.is_empty() {
+                    notes.add(name, format!("{path} is empty: the firmware left it blank"));
+                } else {
                     notes.add(name, format!("firmware placeholder '{v}' in {path}"));
                 }
                 None
@@ -218,7 +223,18 @@ fn read_dmi(src: &Source, notes: &mut Notes) -> System {
         }
     };
     let chassis_code = field("system.chassis_type", "chassis_type");
-    System {
+    let mut bad_chassis = None;
+    let chassis_type = chassis_code.and_then(|c| match c.parse::<u8>() {
+        Ok(code) => Some(chassis_name(code)),
+        Err(_) => {
+            bad_chassis = Some(format!(
+                "cannot parse {DMI_ID}/chassis_type: '{}'",
+                clip(&c)
+            ));
+            None
+        }
+    });
+    let system = System {
         vendor: field("system.vendor", "sys_vendor"),
         product: field("system.product", "product_name"),
         version: field("system.version", "product_version"),
@@ -233,11 +249,13 @@ fn read_dmi(src: &Source, notes: &mut Notes) -> System {
         bios_vendor: field("system.bios_vendor", "bios_vendor"),
         bios_version: field("system.bios_version", "bios_version"),
         bios_date: field("system.bios_date", "bios_date"),
-        chassis_type: chassis_code
-            .and_then(|c| c.parse::<u8>().ok())
-            .map(chassis_name),
+        chassis_type,
         virtualization: None,
+    };
+    if let Some(why) = bad_chassis {
+        notes.add("system.chassis_type", why);
     }
+    system
 }
 
 /// SMBIOS 7.4.1 chassis type names (the kernel prints the decimal code).

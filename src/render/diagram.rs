@@ -150,17 +150,19 @@ fn slots_height(n: usize, w: f64) -> f64 {
 /// A row (or rows) of DIMM sticks with a heading: filled sticks solid, empty ones dashed.
 fn slot_row(slots: &[Slot], x: f64, y: f64, w: f64, label: &str) -> String {
     let filled: Vec<&Slot> = slots.iter().filter(|s| s.dimm.is_some()).collect();
-    let total: u64 = filled
+    // Checked: sizes from a damaged report must not overflow the sum.
+    let total = filled
         .iter()
         .filter_map(|s| s.dimm.as_ref().and_then(|d| d.size_bytes))
-        .sum();
+        .try_fold(0u64, u64::checked_add)
+        .map_or_else(|| "size unknown".to_string(), bytes_bin);
     let mut out = format!(
         r##"<text x="{x}" y="{}" font-size="13" fill="{INK}"><tspan font-weight="600">{}</tspan> · {} of {} slots filled · {}</text>"##,
         y + 13.0,
         escape(label),
         filled.len(),
         slots.len(),
-        escape(&bytes_bin(total))
+        escape(&total)
     );
     let per = per_row(slots.len(), w);
     let sw = ((w + STICK_GAP) / per as f64 - STICK_GAP).min(MAX_STICK_W);
@@ -217,8 +219,14 @@ fn slot_row(slots: &[Slot], x: f64, y: f64, w: f64, label: &str) -> String {
 }
 
 fn node_cores(s: &SocketTopo) -> Option<u32> {
+    // One square per core; a count past this (from a damaged or hostile report) would make
+    // gigabytes of SVG, so such a node is drawn without its core grid.
+    const MAX_DRAWN: u32 = 4096;
     let k = s.nodes.len().max(1) as u32;
-    s.cores.filter(|c| c % k == 0).map(|c| c / k)
+    s.cores
+        .filter(|c| c % k == 0)
+        .map(|c| c / k)
+        .filter(|&c| c <= MAX_DRAWN)
 }
 
 fn core_grid(cores: u32, w: f64) -> (usize, usize) {

@@ -164,7 +164,15 @@ pub struct Device {
 /// kernel numbers nodes socket by socket). On one socket everything is on socket 0; with
 /// more, what cannot be placed is listed apart rather than guessed.
 pub fn topology(spec: &Spec) -> Topology {
-    let n = spec.cpu.sockets.unwrap_or(1).max(1);
+    // The largest machines have 32 sockets; a socket count past this comes from a damaged
+    // or hostile report and would allocate one box per socket, so it is drawn as one.
+    const MAX_SOCKETS: u32 = 1024;
+    let n = spec
+        .cpu
+        .sockets
+        .filter(|&s| s <= MAX_SOCKETS)
+        .unwrap_or(1)
+        .max(1);
     let per = |total: Option<u32>| total.filter(|t| t % n == 0).map(|t| t / n);
     let cores = spec.cpu.cores_per_socket.or(per(spec.cpu.cores));
     let threads = per(spec.cpu.threads);
@@ -997,15 +1005,17 @@ fn slots_line(slots: &[Slot]) -> String {
         return "Memory: no DIMM slots listed".into();
     }
     let filled: Vec<&Slot> = slots.iter().filter(|s| s.dimm.is_some()).collect();
-    let total: u64 = filled
+    // Checked: sizes from a damaged report must not overflow the sum.
+    let total = filled
         .iter()
         .filter_map(|s| s.dimm.as_ref().and_then(|d| d.size_bytes))
-        .sum();
+        .try_fold(0u64, u64::checked_add)
+        .map_or_else(|| "size unknown".to_string(), bytes_bin);
     let mut l = format!(
         "Memory: {} of {} slots filled ({})",
         filled.len(),
         slots.len(),
-        bytes_bin(total)
+        total
     );
     if !filled.is_empty() {
         l.push_str(&format!(

@@ -120,7 +120,7 @@ pub fn parse_cache_size(text: &str) -> Option<u64> {
     num.trim()
         .parse::<u64>()
         .ok()
-        .map(|n| n * mul)
+        .and_then(|n| n.checked_mul(mul))
         .filter(|&n| n > 0)
 }
 
@@ -139,7 +139,7 @@ pub fn parse_node_meminfo(text: &str) -> Option<u64> {
     text.lines().find_map(|l| {
         let (_, rest) = l.split_once("MemTotal:")?;
         let kib: u64 = rest.split_whitespace().next()?.parse().ok()?;
-        Some(kib * 1024)
+        kib.checked_mul(1024)
     })
 }
 
@@ -185,7 +185,9 @@ pub fn model_name_ghz_mhz(name: &str) -> Option<u32> {
         return None;
     };
     let v: f64 = num.trim().parse().ok()?;
-    (v > 0.0).then(|| (v * mul).round() as u32)
+    let mhz = (v * mul).round();
+    // `inf`, `NaN` and 1e30 parse as f64 too; only a clock that fits is a clock.
+    (mhz >= 1.0 && mhz <= f64::from(u32::MAX)).then_some(mhz as u32)
 }
 
 /// RISC-V `isa` string (`rv64imafdc_zicsr_zba`) → extension names (`i`, `m`, ..., `zicsr`).

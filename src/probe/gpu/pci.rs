@@ -132,7 +132,10 @@ pub fn read_pci_ids(src: &Source) -> Result<String, Unknown> {
 pub fn normalize_bus_id(nvml: &str) -> String {
     let s = nvml.trim().to_ascii_lowercase();
     match s.split_once(':') {
-        Some((dom, rest)) if dom.len() > 4 => format!("{}:{rest}", &dom[dom.len() - 4..]),
+        // The boundary check keeps a non-ASCII id from a damaged nvml.json from panicking.
+        Some((dom, rest)) if dom.len() > 4 && dom.is_char_boundary(dom.len() - 4) => {
+            format!("{}:{rest}", &dom[dom.len() - 4..])
+        }
         _ => s,
     }
 }
