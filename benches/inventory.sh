@@ -15,6 +15,9 @@ replays=()
 for f in fixtures/x86_64-epyc_7451 fixtures/hp-z8-g4-dual-rtx6000 fixtures/x86_64-64cpu-linux6.2; do
   [ -d "$f" ] && replays+=("$bin --sysroot $f --format json")
 done
+# lscpu reads the same util-linux dump: the like-for-like replay comparison.
+command -v lscpu >/dev/null && [ -d fixtures/x86_64-epyc_7451 ] &&
+  replays+=("lscpu --sysroot fixtures/x86_64-epyc_7451")
 if [ ${#replays[@]} -gt 0 ]; then
   hyperfine -N --warmup 5 --runs "${RUNS:-50}" --export-markdown target/bench-replay.md "${replays[@]}"
 fi
