@@ -8,6 +8,9 @@
 //! 1000204886016-byte NVMe drives), and no panic text.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use common::copy_tree;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -32,23 +35,6 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(name)
-}
-
-/// Copies a directory tree, keeping symlinks as symlinks.
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let ft = e.file_type().unwrap();
-        let dst = to.join(e.file_name());
-        if ft.is_symlink() {
-            symlink(fs::read_link(e.path()).unwrap(), &dst).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&e.path(), &dst);
-        } else {
-            fs::copy(e.path(), &dst).unwrap();
-        }
-    }
 }
 
 /// A private copy of the reference machine: (tempdir, sysroot inside it).

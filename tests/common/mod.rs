@@ -1,4 +1,6 @@
 //! Helpers shared by the integration tests that mutate copies of recorded machines.
+// Each test binary uses only some of these helpers.
+#![allow(dead_code)]
 
 use std::fs;
 use std::os::unix::fs::symlink;
