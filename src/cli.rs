@@ -176,6 +176,10 @@ pub struct SheetArgs {
     /// Remove serial numbers, UUIDs, MAC addresses and the host name from the sheet.
     #[arg(long)]
     pub redact: bool,
+    /// Make the sheet from a saved JSON report (`rigcheck --format json`, or `rigcheck bench
+    /// --format json`, whose measurements then appear as a chart) instead of this machine.
+    #[arg(long, value_name = "FILE", conflicts_with = "sysroot")]
+    pub report: Option<PathBuf>,
 }
 
 /// Spec sheet formats.

@@ -191,8 +191,10 @@ fn inventory(sysroot: Option<&Path>, args: &cli::InventoryArgs, color: bool) -> 
 
 fn sheet(sysroot: Option<&Path>, args: &cli::SheetArgs) -> Result<u8, Error> {
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
-    let src = open_source(sysroot)?;
-    let mut spec = probe::inventory(&src);
+    let mut spec = match &args.report {
+        Some(path) => load_report(path)?,
+        None => probe::inventory(&open_source(sysroot)?),
+    };
     // The order is checked before redaction: serials are never part of an order, but the
     // check must see the machine as it is.
     let checked =

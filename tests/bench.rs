@@ -338,3 +338,44 @@ fn run_memory_only_caps_arrays_by_usable_memory() {
     assert_eq!(r.memory.as_ref().map(|m| m.array_bytes), Some(16 << 20));
     assert!(r.cpu.is_none() && r.disk.is_none() && r.gpu.is_none());
 }
+
+#[test]
+fn a_bench_report_becomes_a_chart_on_the_spec_sheet() {
+    let _t = turn();
+    let mut spec = rigcheck::probe::inventory(&rigcheck::source::Source::sysroot(
+        "fixtures/hp-z8-g4-dual-rtx6000",
+    ));
+    let mut notes = Notes::default();
+    let memory = tiny_memory(&spec, &mut notes);
+    spec.bench = Some(rigcheck::bench::BenchReport {
+        seconds: 0.2,
+        cpu: Some(tiny_cpu()),
+        memory: Some(memory),
+        ..Default::default()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("bench.json");
+    std::fs::write(&report, serde_json::to_vec(&spec).unwrap()).unwrap();
+    let out = assert_cmd::Command::cargo_bin("rigcheck")
+        .unwrap()
+        .args(["sheet", "--report"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = String::from_utf8(out.stdout).unwrap();
+    assert!(html.contains("<h2>Measured</h2>"));
+    // The machine diagram and the chart.
+    assert!(html.matches("<svg").count() >= 2);
+    // The sheet is of the saved machine, not of this one.
+    assert!(html.contains("Quadro RTX 6000"));
+    // Peak from the reference's twelve DDR4-2933 DIMMs: 12 × 2933 MT/s × 8 B.
+    assert!(
+        html.contains("281.6 GB/s") || html.contains("281.57"),
+        "no DIMM peak in the chart"
+    );
+}

@@ -222,6 +222,14 @@ pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::R
         let class = s.title.to_lowercase().replace(' ', "-");
         write_section(&s, &class, out)?;
     }
+    if let Some(b) = &spec.bench {
+        // Measured next to what the parts allow, when the report carries `rigcheck bench`.
+        writeln!(
+            out,
+            "<section class=\"bench\">\n<h2>Measured</h2>\n<figure>\n{}\n</figure>\n</section>",
+            crate::bench::chart_svg(b)
+        )?;
+    }
     if let Some(n) = sheet::notes_section(spec) {
         write_section(&n, "notes", out)?;
     }
