@@ -256,27 +256,14 @@ fn memory_headroom(
 ) -> Option<MemoryHeadroom> {
     let arrays_all: Vec<smbios::MemoryArray> =
         t.of_type(16).map(smbios::decode_memory_array).collect();
-    let non_ram: Vec<u16> = arrays_all
-        .iter()
-        .filter(|a| a.use_code.is_some() && !a.is_system_memory())
-        .map(|a| a.handle)
-        .collect();
+    // System-RAM arrays only, as `smbios::ram_slots` counts their slots.
     let arrays: Vec<&smbios::MemoryArray> = arrays_all
         .iter()
-        .filter(|a| !non_ram.contains(&a.handle))
+        .filter(|a| a.use_code.is_none() || a.is_system_memory())
         .collect();
-    let slots: Vec<MemSlot> = t
-        .of_type(17)
-        .map(smbios::decode_memory_device)
-        .filter(|d| !d.is_non_volatile())
-        .filter(|d| !d.array_handle.is_some_and(|h| non_ram.contains(&h)))
-        .enumerate()
-        .map(|(i, d)| {
-            let locator = d
-                .locator
-                .clone()
-                .or_else(|| d.bank_locator.clone())
-                .unwrap_or_else(|| format!("slot {i}"));
+    let slots: Vec<MemSlot> = smbios::ram_slots(t)
+        .into_iter()
+        .map(|(locator, d)| {
             let mut place = parse_place(&locator);
             if let Some(b) = &d.bank_locator {
                 let bp = parse_place(b);

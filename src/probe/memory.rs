@@ -173,24 +173,9 @@ fn read_smbios(src: &Source) -> Result<Inventory, String> {
 /// leaving out flash/ROM devices some firmware lists as memory devices.
 pub fn inventory_from_smbios(ep: &EntryPoint, table: &[u8]) -> Inventory {
     let t = Table::parse(table, Some(ep));
-    let non_ram_arrays: Vec<u16> = t
-        .of_type(16)
-        .map(smbios::decode_memory_array)
-        .filter(|a| a.use_code.is_some() && !a.is_system_memory())
-        .map(|a| a.handle)
-        .collect();
-    let slots = t
-        .of_type(17)
-        .map(smbios::decode_memory_device)
-        .filter(|d| !d.is_non_volatile())
-        .filter(|d| !d.array_handle.is_some_and(|h| non_ram_arrays.contains(&h)))
-        .enumerate()
-        .map(|(i, d)| {
-            let locator = d
-                .locator
-                .clone()
-                .or_else(|| d.bank_locator.clone())
-                .unwrap_or_else(|| format!("slot {i}"));
+    let slots = smbios::ram_slots(&t)
+        .into_iter()
+        .map(|(locator, d)| {
             let size_bytes = match d.size {
                 DeviceSize::Empty => {
                     return SlotEntry {

@@ -710,6 +710,33 @@ pub enum DeviceSize {
     Bytes(u64),
 }
 
+/// The RAM slots of a table with the name each is known by: type-17 records of system-memory
+/// arrays (type 16 use 3), leaving out the flash/ROM devices some firmware lists as memory
+/// devices (the HP Z600's `SYSTEM ROM`). The name is the locator, else the bank locator,
+/// else `slot N`. Shared by the DIMM list and the headroom section so both count alike.
+pub fn ram_slots(t: &Table<'_>) -> Vec<(String, MemoryDevice)> {
+    let non_ram_arrays: Vec<u16> = t
+        .of_type(16)
+        .map(decode_memory_array)
+        .filter(|a| a.use_code.is_some() && !a.is_system_memory())
+        .map(|a| a.handle)
+        .collect();
+    t.of_type(17)
+        .map(decode_memory_device)
+        .filter(|d| !d.is_non_volatile())
+        .filter(|d| !d.array_handle.is_some_and(|h| non_ram_arrays.contains(&h)))
+        .enumerate()
+        .map(|(i, d)| {
+            let name = d
+                .locator
+                .clone()
+                .or_else(|| d.bank_locator.clone())
+                .unwrap_or_else(|| format!("slot {i}"));
+            (name, d)
+        })
+        .collect()
+}
+
 /// Type 17: one memory device (a DIMM slot).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemoryDevice {
