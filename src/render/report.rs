@@ -1,7 +1,7 @@
 //! Builds the sections and rows shared by the table and Markdown renderers.
 
 use crate::render::{bytes_bin, bytes_dec, mhz, show, show_str};
-use crate::spec::{Cache, Gpu, NumaNode, Spec};
+use crate::spec::{Cache, Drive, Gpu, NumaNode, Spec};
 
 /// A titled block: key/value fields, then zero or more grids.
 #[derive(Debug, Clone)]
@@ -273,14 +273,19 @@ fn memory(spec: &Spec) -> Section {
     sec
 }
 
-fn drives(spec: &Spec) -> Section {
-    let mut sec = Section::new("Drives");
-    if spec.drives.is_empty() {
-        sec.field("Drives", "none found".into());
-        return sec;
-    }
-    let mut g = Grid::new(&["Name", "Model", "Size", "Kind", "Transport", "Serial"]);
-    for d in &spec.drives {
+/// The drives with size (as sold and in binary units), kind, link, NUMA node and serial.
+pub fn drive_grid(drives: &[Drive]) -> Grid {
+    let mut g = Grid::new(&[
+        "Name",
+        "Model",
+        "Size",
+        "Kind",
+        "Transport",
+        "NUMA node",
+        "PCI address",
+        "Serial",
+    ]);
+    for d in drives {
         g.rows.push(vec![
             d.name.clone(),
             show_str(&d.model),
@@ -289,10 +294,22 @@ fn drives(spec: &Spec) -> Section {
             }),
             show_str(&d.kind),
             show_str(&d.transport),
+            show(d.numa_node.filter(|n| *n >= 0), |n| n.to_string()),
+            show_str(&d.pci_address),
             show_str(&d.serial),
         ]);
     }
-    sec.grids.push(g);
+    g
+}
+
+/// The drives section (a grid, or "none found").
+pub fn drives(spec: &Spec) -> Section {
+    let mut sec = Section::new("Drives");
+    if spec.drives.is_empty() {
+        sec.field("Drives", "none found".into());
+        return sec;
+    }
+    sec.grids.push(drive_grid(&spec.drives));
     sec
 }
 

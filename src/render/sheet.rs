@@ -854,45 +854,6 @@ fn gpu_section(spec: &Spec) -> Section {
     }
 }
 
-fn drive_section(spec: &Spec) -> Section {
-    if spec.drives.is_empty() {
-        return Section {
-            title: "Drives".into(),
-            fields: vec![("Drives".into(), "none found".into())],
-            grids: Vec::new(),
-        };
-    }
-    let mut g = Grid::new(&[
-        "Name",
-        "Model",
-        "Size",
-        "Kind",
-        "Transport",
-        "NUMA node",
-        "PCI address",
-        "Serial",
-    ]);
-    for d in &spec.drives {
-        g.rows.push(vec![
-            d.name.clone(),
-            show_str(&d.model),
-            show(d.size_bytes, |b| {
-                format!("{} ({})", bytes_dec(b), bytes_bin(b))
-            }),
-            show_str(&d.kind),
-            show_str(&d.transport),
-            show(d.numa_node.filter(|n| *n >= 0), |n| n.to_string()),
-            show_str(&d.pci_address),
-            show_str(&d.serial),
-        ]);
-    }
-    Section {
-        title: "Drives".into(),
-        fields: Vec::new(),
-        grids: vec![g],
-    }
-}
-
 /// The order check as a section: counts in the fields, one grid row per requirement.
 pub fn verify_section(v: &Verify) -> Section {
     let count = |s: &str| v.rows.iter().filter(|r| r.status == s).count();
@@ -931,7 +892,7 @@ pub fn detail_sections(spec: &Spec, topo: &Topology) -> Vec<Section> {
         cpu_section(spec),
         memory_section(spec, topo),
         gpu_section(spec),
-        drive_section(spec),
+        report::drives(spec),
     ];
     // Only with SMBIOS data: an all-unknown headroom says nothing a colleague can use.
     if spec.headroom.is_some() {
