@@ -23,9 +23,9 @@ use std::time::Duration;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
+use crate::error::Error;
 use crate::probe::{self, system::CaptureMeta};
 use crate::source::{self, Source};
-use crate::Error;
 
 /// The live report written next to the recorded files (`rigcheck --format json` at capture).
 pub const REPORT_FILE: &str = "report.json";

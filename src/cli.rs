@@ -1,13 +1,40 @@
 //! Command-line definitions (clap) only; no logic lives here.
+//!
+//! The output formats and benchmark kinds are plain enums of the modules that use them
+//! (`render`, `bench`); this file teaches clap their names and help, so nothing below the
+//! command layer depends on clap.
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use crate::bench::BenchKind;
+pub use crate::render::bench::BenchFormat;
+pub use crate::render::diff::DiffFormat;
+pub use crate::render::fleet::FleetFormat;
+pub use crate::render::preflight::PreflightFormat;
+pub use crate::render::sheet::SheetFormat;
+pub use crate::render::verify::VerifyFormat;
+pub use crate::render::Format;
 
 /// Inventory a workstation or GPU server, check it against its order, and say what it can do.
 #[derive(Debug, Parser)]
 #[command(name = "rigcheck", version, about, help_expected = true)]
 pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub inventory: InventoryArgs,
+}
+
+/// Options every subcommand accepts.
+#[derive(Debug, Args, Clone)]
+pub struct GlobalArgs {
     /// Read a recorded machine under DIR instead of this one (nothing live is touched).
     #[arg(long, global = true, value_name = "DIR")]
     pub sysroot: Option<PathBuf>,
@@ -15,12 +42,6 @@ pub struct Cli {
     /// When to colour table output: auto (a terminal, NO_COLOR unset), always, never.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-
-    #[command(subcommand)]
-    pub command: Option<Command>,
-
-    #[command(flatten)]
-    pub inventory: InventoryArgs,
 }
 
 /// The subcommands; none given means `inventory`.
@@ -63,8 +84,8 @@ pub struct FleetArgs {
     #[arg(long)]
     pub strict: bool,
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = crate::render::fleet::FleetFormat::Table)]
-    pub format: crate::render::fleet::FleetFormat,
+    #[arg(long, short = 'f', value_enum, default_value_t = FleetFormat::Table)]
+    pub format: FleetFormat,
 }
 
 /// Options of `verify`.
@@ -77,8 +98,8 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub strict: bool,
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = crate::render::verify::VerifyFormat::Table)]
-    pub format: crate::render::verify::VerifyFormat,
+    #[arg(long, short = 'f', value_enum, default_value_t = VerifyFormat::Table)]
+    pub format: VerifyFormat,
 }
 
 /// Options of `profiles`.
@@ -134,15 +155,6 @@ pub struct DiffArgs {
     pub format: DiffFormat,
 }
 
-/// Output formats of `diff`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DiffFormat {
-    /// Readable table.
-    Table,
-    /// JSON list of changes.
-    Json,
-}
-
 /// Options of `inventory`.
 #[derive(Debug, Args, Clone)]
 pub struct InventoryArgs {
@@ -180,15 +192,6 @@ pub struct SheetArgs {
     /// --format json`, whose measurements then appear as a chart) instead of this machine.
     #[arg(long, value_name = "FILE", conflicts_with = "sysroot")]
     pub report: Option<PathBuf>,
-}
-
-/// Spec sheet formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SheetFormat {
-    /// One self-contained HTML file (inline CSS and SVG), printable on A4 or Letter.
-    Html,
-    /// GitHub-flavoured Markdown.
-    Markdown,
 }
 
 /// Options of `capture`.
@@ -235,15 +238,6 @@ pub struct PreflightArgs {
     pub format: PreflightFormat,
 }
 
-/// Preflight report formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PreflightFormat {
-    /// One aligned line per check.
-    Table,
-    /// `{status, exit_code, checks: [{id, subject, status, found, expected, advice}]}`.
-    Json,
-}
-
 /// Options of `bench`.
 #[derive(Debug, Args, Clone)]
 pub struct BenchArgs {
@@ -262,45 +256,6 @@ pub struct BenchArgs {
     pub data: Option<PathBuf>,
 }
 
-/// Which benchmarks `bench` runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BenchKind {
-    /// Data-loader augmentation pipeline on 1, 2, 4 … N threads.
-    Cpu,
-    /// STREAM copy and triad, one thread and all threads.
-    Memory,
-    /// Sequential read with direct I/O.
-    Disk,
-    /// FP32/FP16 matrix multiply and a thermal soak.
-    Gpu,
-    /// All of the above.
-    All,
-}
-
-/// Output formats of `bench`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BenchFormat {
-    /// Readable text.
-    Table,
-    /// The inventory JSON with a `bench` section.
-    Json,
-}
-
-/// Report formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Readable text table.
-    Table,
-    /// The JSON contract (schema_version, base units, notes).
-    Json,
-    /// GitHub-flavoured Markdown.
-    Markdown,
-    /// Prometheus text format, for node_exporter's textfile collector.
-    Prometheus,
-    /// Kubernetes node-feature-discovery feature file (name=value labels).
-    Nfd,
-}
-
 /// `--color` choices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -311,3 +266,71 @@ pub enum ColorChoice {
     /// Never colour.
     Never,
 }
+
+/// Implements `clap::ValueEnum` for an enum defined outside the command line, with the name
+/// and help of each variant.
+macro_rules! value_enum {
+    ($ty:ty { $($variant:ident => $name:literal: $help:literal,)* }) => {
+        impl ValueEnum for $ty {
+            fn value_variants<'a>() -> &'a [Self] {
+                &[$(Self::$variant),*]
+            }
+
+            fn to_possible_value(&self) -> Option<PossibleValue> {
+                Some(match self {
+                    $(Self::$variant => PossibleValue::new($name).help($help),)*
+                })
+            }
+        }
+    };
+}
+
+value_enum!(Format {
+    Table => "table": "Readable text table.",
+    Json => "json": "The JSON contract (schema_version, base units, notes).",
+    Markdown => "markdown": "GitHub-flavoured Markdown.",
+    Prometheus => "prometheus": "Prometheus text format, for node_exporter's textfile collector.",
+    Nfd => "nfd": "Kubernetes node-feature-discovery feature file (name=value labels).",
+});
+
+value_enum!(VerifyFormat {
+    Table => "table": "Readable table with a summary line.",
+    Json => "json": "The report as JSON.",
+    Markdown => "markdown": "Markdown table (for tickets and pull requests).",
+    Junit => "junit": "JUnit XML: one test case per requirement, for CI systems.",
+});
+
+value_enum!(FleetFormat {
+    Table => "table": "Readable tables.",
+    Json => "json": "One JSON document: hosts, configurations, odd ones out, errors.",
+    Markdown => "markdown": "Markdown tables (for tickets and wikis).",
+    Prometheus => "prometheus": "Prometheus text format, every sample labelled with its host.",
+});
+
+value_enum!(DiffFormat {
+    Table => "table": "Readable table.",
+    Json => "json": "JSON list of changes.",
+});
+
+value_enum!(SheetFormat {
+    Html => "html": "One self-contained HTML file (inline CSS and SVG), printable on A4 or Letter.",
+    Markdown => "markdown": "GitHub-flavoured Markdown.",
+});
+
+value_enum!(PreflightFormat {
+    Table => "table": "One aligned line per check.",
+    Json => "json": "{status, exit_code, checks: [{id, subject, status, found, expected, advice}]}.",
+});
+
+value_enum!(BenchKind {
+    Cpu => "cpu": "Data-loader augmentation pipeline on 1, 2, 4 … N threads.",
+    Memory => "memory": "STREAM copy and triad, one thread and all threads.",
+    Disk => "disk": "Sequential read with direct I/O.",
+    Gpu => "gpu": "FP32/FP16 matrix multiply and a thermal soak.",
+    All => "all": "All of the above.",
+});
+
+value_enum!(BenchFormat {
+    Table => "table": "Readable text.",
+    Json => "json": "The inventory JSON with a `bench` section.",
+});

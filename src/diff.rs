@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::render::{bytes_bin, bytes_dec};
 use crate::spec::Spec;
+use crate::units::{bytes_bin, bytes_dec};
 
 /// One difference.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

@@ -1,12 +1,12 @@
-//! fleet: many reports at once. Reads JSON reports (files, directories of them, sysroots),
-//! finds the configuration most hosts share, says which hosts differ from it and how (using
-//! `diff`), and checks every host against a profile. Pure except for reading the reports;
-//! rendering lives in `render::fleet`.
+//! fleet: many reports at once. Finds the configuration most hosts share, says which hosts
+//! differ from it and how (using `diff`), and checks every host against a profile. Pure: the
+//! command layer finds and reads the reports (`parse_report` is the one parser of a report's
+//! text); rendering lives in `render::fleet`.
 //!
 //! A bad or truncated report never stops the fleet: it becomes a `BadReport` naming its file.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
@@ -92,40 +92,34 @@ impl Fleet {
     }
 }
 
-/// What one path on the command line or in a directory is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Input {
-    /// A JSON report file.
-    Report(PathBuf),
-    /// A recorded machine (`rigcheck capture`): a directory holding `proc/` or `sys/`.
-    Sysroot(PathBuf),
+/// One report as read from disk, before it is checked and grouped.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// Where the report was read from.
+    pub file: PathBuf,
+    pub spec: Spec,
+    /// A preflight result carried in the report, when there is one.
+    pub preflight: Option<Preflight>,
 }
 
-/// Reads every report under `paths`, checks each against `profile`, and groups the hosts.
-///
-/// Directories are searched recursively for `*.json` files (names starting with `.` are
-/// skipped: they are half-written temporary files); a directory holding `proc/` or `sys/` is
-/// read as a sysroot. Reports are parsed on all available cores.
-pub fn load(paths: &[PathBuf], profile: Option<&Profile>, strict: bool) -> Fleet {
+/// Checks every loaded report against `profile` and groups the hosts by hardware.
+/// Reports that could not be read are kept as errors, sorted by file.
+pub fn assemble(
+    reports: Vec<Result<Loaded, BadReport>>,
+    profile: Option<&Profile>,
+    strict: bool,
+) -> Fleet {
+    let mut loaded = Vec::with_capacity(reports.len());
     let mut errors = Vec::new();
-    let mut inputs = Vec::new();
-    for p in paths {
-        collect(p, true, &mut inputs, &mut errors);
-    }
-    inputs.sort_by(|a, b| input_path(a).cmp(input_path(b)));
-    inputs.dedup();
-
-    let read = read_parallel(&inputs, profile, strict);
-    let mut hosts = Vec::with_capacity(read.len());
-    for r in read {
+    for r in reports {
         match r {
-            Ok(h) => hosts.push(h),
+            Ok(l) => loaded.push(l),
             Err(e) => errors.push(e),
         }
     }
+    let mut hosts = par_map(loaded, |l| host(l, profile, strict));
     hosts.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.file.cmp(&b.file)));
     errors.sort_by(|a, b| a.file.cmp(&b.file));
-
     let mut fleet = Fleet {
         hosts,
         errors,
@@ -136,128 +130,47 @@ pub fn load(paths: &[PathBuf], profile: Option<&Profile>, strict: bool) -> Fleet
     fleet
 }
 
-fn input_path(i: &Input) -> &Path {
-    match i {
-        Input::Report(p) | Input::Sysroot(p) => p,
+fn host(l: Loaded, profile: Option<&Profile>, strict: bool) -> Host {
+    let name = l.spec.hostname.clone().unwrap_or_else(|| {
+        l.file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| l.file.display().to_string())
+    });
+    let verify = profile.map(|p| verify::verify(&l.spec, p, strict));
+    Host {
+        name,
+        file: l.file,
+        spec: l.spec,
+        verify,
+        preflight: l.preflight,
+        configuration: 0,
     }
 }
 
-/// Adds `path` (a file, or everything below a directory) to `out`; a path that cannot be
-/// read is a `BadReport`. `named` is true for paths given on the command line, which are
-/// taken whatever their extension.
-fn collect(path: &Path, named: bool, out: &mut Vec<Input>, errors: &mut Vec<BadReport>) {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) => {
-            errors.push(BadReport {
-                file: path.into(),
-                error: e.to_string(),
-            });
-            return;
-        }
-    };
-    if !meta.is_dir() {
-        let is_json = path.extension().is_some_and(|e| e == "json");
-        // In a scanned directory only plain files: a FIFO named x.json would block.
-        if named || (is_json && meta.is_file()) {
-            out.push(Input::Report(path.into()));
-        }
-        return;
-    }
-    if path.join("proc").is_dir() || path.join("sys").is_dir() {
-        out.push(Input::Sysroot(path.into()));
-        return;
-    }
-    let entries = match std::fs::read_dir(path) {
-        Ok(e) => e,
-        Err(e) => {
-            errors.push(BadReport {
-                file: path.into(),
-                error: e.to_string(),
-            });
-            return;
-        }
-    };
-    for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        // A symlinked directory may lead back up (`loop -> ..`): not followed in a scan.
-        if entry.file_type().is_ok_and(|t| t.is_symlink()) && entry.path().is_dir() {
-            continue;
-        }
-        collect(&entry.path(), false, out, errors);
-    }
-}
-
-/// Reads and checks all inputs, in order, spread over the available cores.
-fn read_parallel(
-    inputs: &[Input],
-    profile: Option<&Profile>,
-    strict: bool,
-) -> Vec<Result<Host, BadReport>> {
+/// Applies `f` to every item on all available cores, keeping the order: parsing and checking
+/// ten thousand reports is CPU work that scales with the cores.
+pub fn par_map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(inputs.len().max(1));
-    let chunk = inputs.len().div_ceil(threads).max(1);
+        .min(items.len().max(1));
+    let chunk = items.len().div_ceil(threads).max(1);
+    let mut parts: Vec<Vec<T>> = Vec::new();
+    let mut items = items.into_iter().peekable();
+    while items.peek().is_some() {
+        parts.push(items.by_ref().take(chunk).collect());
+    }
+    let f = &f;
     std::thread::scope(|s| {
-        let workers: Vec<_> = inputs
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|i| read_host(i, profile, strict))
-                        .collect::<Vec<_>>()
-                })
-            })
+        let workers: Vec<_> = parts
+            .into_iter()
+            .map(|part| s.spawn(move || part.into_iter().map(f).collect::<Vec<R>>()))
             .collect();
         workers
             .into_iter()
-            .flat_map(|w| {
-                w.join().unwrap_or_else(|_| {
-                    vec![Err(BadReport {
-                        file: PathBuf::from("<fleet>"),
-                        error: "a reader thread stopped unexpectedly".into(),
-                    })]
-                })
-            })
+            // A worker only panics on a bug; its results are then lost rather than the run.
+            .flat_map(|w| w.join().unwrap_or_default())
             .collect()
-    })
-}
-
-fn read_host(input: &Input, profile: Option<&Profile>, strict: bool) -> Result<Host, BadReport> {
-    let (file, spec, preflight) = match input {
-        Input::Sysroot(p) => {
-            let spec = crate::load_report(p).map_err(|e| BadReport {
-                file: p.clone(),
-                error: e.to_string(),
-            })?;
-            (p.clone(), spec, None)
-        }
-        Input::Report(p) => {
-            let bad = |error: String| BadReport {
-                file: p.clone(),
-                error,
-            };
-            let bytes = crate::read_input(p).map_err(|e| bad(e.to_string()))?;
-            let text = std::str::from_utf8(&bytes).map_err(|e| bad(format!("not UTF-8: {e}")))?;
-            let (spec, preflight) = parse_report(text).map_err(bad)?;
-            (p.clone(), spec, preflight)
-        }
-    };
-    let name = spec.hostname.clone().unwrap_or_else(|| {
-        file.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| file.display().to_string())
-    });
-    let verify = profile.map(|p| verify::verify(&spec, p, strict));
-    Ok(Host {
-        name,
-        file,
-        spec,
-        verify,
-        preflight,
-        configuration: 0,
     })
 }
 

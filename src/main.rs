@@ -6,8 +6,8 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = rigcheck::cli::Cli::parse();
-    match rigcheck::run(cli) {
-        Ok(code) => ExitCode::from(code),
+    match rigcheck::run(&cli) {
+        Ok(code) => code,
         Err(e) => {
             eprintln!("rigcheck: {e:#}");
             ExitCode::from(2)

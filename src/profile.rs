@@ -5,12 +5,12 @@
 //! the field's tolerance; array: one of) or as a table with one of `exact`, `at_least`,
 //! `at_most`, `one_of`, `contains`, plus an optional `tolerance = "3%"`.
 
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
 use toml::{Spanned, Value};
 
+pub use crate::error::ProfileError;
 use crate::units;
 
 /// Built-in profiles, embedded in the binary: (name, TOML text).
@@ -112,31 +112,6 @@ pub struct Filter {
     pub kind: Option<String>,
 }
 
-/// A profile error, already placed at `file:line:column`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProfileError {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for ProfileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.file, self.message)
-        } else {
-            write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file, self.line, self.column, self.message
-            )
-        }
-    }
-}
-
-impl std::error::Error for ProfileError {}
-
 type V = Option<Spanned<Value>>;
 
 #[derive(Debug, Deserialize)]
@@ -231,7 +206,7 @@ pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
         return parse(text, &format!("<built-in {name}>"), name);
     }
     let path = Path::new(name_or_path);
-    let text = crate::read_input(path)
+    let text = crate::io::read_input(path)
         .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
         .map_err(|e| ProfileError {
             file: name_or_path.to_string(),

@@ -4,7 +4,12 @@
 //! with a `Note` in `Spec::notes` saying why. Collections are kept in a stable order so
 //! output never depends on directory order or hash seeds.
 
+pub mod bench;
+pub mod note;
+
 use serde::{Deserialize, Serialize};
+
+pub use note::{Note, Notes};
 
 /// Bumped on any breaking change of the JSON below.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -40,16 +45,7 @@ pub struct Spec {
     pub notes: Vec<Note>,
     /// Measurements of `rigcheck bench`; absent from a plain inventory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bench: Option<crate::bench::BenchReport>,
-}
-
-/// Why a field is unknown (or how a value was chosen), and how to get it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Note {
-    /// Dotted JSON path of the field, e.g. `system.serial`, `gpus[0].fan_percent`.
-    pub field: String,
-    /// Human sentence: what is missing and why, or which source was used.
-    pub reason: String,
+    pub bench: Option<bench::BenchReport>,
 }
 
 /// DMI/SMBIOS identity of the box.
@@ -543,29 +539,4 @@ pub struct PowerSupplyInfo {
     pub status: Option<String>,
     /// Power unit group; supplies sharing a non-zero group are redundant.
     pub group: Option<u8>,
-}
-
-/// Collects notes while probing; probes push here instead of failing.
-#[derive(Debug, Default)]
-pub struct Notes(pub Vec<Note>);
-
-impl Notes {
-    /// Records why `field` is unknown (or how it was derived).
-    pub fn add(&mut self, field: impl Into<String>, reason: impl ToString) {
-        self.0.push(Note {
-            field: field.into(),
-            reason: reason.to_string(),
-        });
-    }
-
-    /// Unwraps a probe result: the value, or `None` with a note for `field`.
-    pub fn take<T, E: ToString>(&mut self, field: &str, r: Result<T, E>) -> Option<T> {
-        match r {
-            Ok(v) => Some(v),
-            Err(e) => {
-                self.add(field, e);
-                None
-            }
-        }
-    }
 }

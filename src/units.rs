@@ -1,5 +1,5 @@
-//! Quantities as people write them in orders and on the command line: "24 GiB", "1 TB",
-//! "3.1 GHz", "2933 MT/s", "5%".
+//! Quantities as people write them in orders and on the command line ("24 GiB", "1 TB",
+//! "3.1 GHz", "2933 MT/s", "5%"), and as every output prints them.
 //!
 //! Sizes have two readings. Drive vendors use SI units ("1 TB" = 1e12 bytes). Memory (DIMMs,
 //! VRAM) is sold in JEDEC units, where "GB" means 2^30 bytes ("96 GB" of DIMMs = 96 GiB).
@@ -109,6 +109,53 @@ fn to_u64(v: f64, text: &str) -> Result<u64, String> {
     Ok(v.round() as u64)
 }
 
+/// Binary size as people read RAM and VRAM: `24 GiB`, `1.5 MiB`, `512 KiB`.
+pub fn bytes_bin(n: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    trim_number(v, UNITS[u])
+}
+
+/// Decimal size as drive vendors print it: `1 TB`, `960.2 GB`.
+pub fn bytes_dec(n: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1000.0 && u + 1 < UNITS.len() {
+        v /= 1000.0;
+        u += 1;
+    }
+    trim_number(v, UNITS[u])
+}
+
+fn trim_number(v: f64, unit: &str) -> String {
+    let s = format!("{v:.1}");
+    let s = s.strip_suffix(".0").unwrap_or(&s);
+    format!("{s} {unit}")
+}
+
+/// `12.3 GB/s`, `850.0 MB/s`: decimal prefixes, as drive and memory vendors quote rates.
+pub fn fmt_rate(v: f64, unit: &str) -> String {
+    const P: [&str; 5] = ["", "k", "M", "G", "T"];
+    let mut v = v;
+    let mut i = 0;
+    while v >= 1000.0 && i + 1 < P.len() {
+        v /= 1000.0;
+        i += 1;
+    }
+    format!("{v:.1} {}{unit}", P[i])
+}
+
+/// MHz as `3100 MHz`.
+pub fn mhz(v: u32) -> String {
+    format!("{v} MHz")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +183,21 @@ mod tests {
         assert!((parse_percent("3%").unwrap() - 0.03).abs() < 1e-12);
         assert!(parse_percent("3").is_err());
         assert!(parse_mhz("3.1 GB").is_err());
+    }
+
+    #[test]
+    fn rates_use_decimal_prefixes() {
+        assert_eq!(fmt_rate(12_345_678_901.0, "B/s"), "12.3 GB/s");
+        assert_eq!(fmt_rate(850_000_000.0, "B/s"), "850.0 MB/s");
+        assert_eq!(fmt_rate(12.0, "B/s"), "12.0 B/s");
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(bytes_bin(24 * 1024 * 1024 * 1024), "24 GiB");
+        assert_eq!(bytes_bin(1536 * 1024), "1.5 MiB");
+        assert_eq!(bytes_dec(1_000_204_886_016), "1 TB");
+        assert_eq!(bytes_dec(960_197_124_096), "960.2 GB");
+        assert_eq!(bytes_bin(0), "0 B");
     }
 }

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::profile::{Filter, Op, Profile, Quantity, Requirement, Val};
-use crate::render::{bytes_bin, bytes_dec};
 use crate::spec::{Drive, Gpu, Spec};
+use crate::units::{bytes_bin, bytes_dec};
 
 /// Outcome of one requirement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

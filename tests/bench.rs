@@ -6,7 +6,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use rigcheck::bench::{self, chart_svg, cpu, disk, gpu, memory, BenchReport, Progress};
+use rigcheck::bench::{self, cpu, disk, gpu, memory, BenchReport, Progress};
+use rigcheck::render::bench::chart_svg;
 use rigcheck::spec::{Dimm, Notes, Spec};
 
 /// Benchmarks in this file take turns, so one does not slow another on a small machine.

@@ -8,6 +8,7 @@ use assert_cmd::Command;
 use rigcheck::cli::{Format, SheetFormat};
 use rigcheck::render::sheet::{self, Verify, VerifyRow};
 use rigcheck::spec::Spec;
+use rigcheck::verify::Status;
 
 fn sheet_text(spec: &Spec, verify: Option<&Verify>, format: SheetFormat) -> String {
     let mut buf = Vec::new();
@@ -180,13 +181,13 @@ fn verify_rows_are_shown_with_their_status() {
                 requirement: "GPU count".into(),
                 expected: "2 × Quadro RTX 6000".into(),
                 found: "2 × Quadro RTX 6000".into(),
-                status: "pass".into(),
+                status: Status::Pass,
             },
             VerifyRow {
                 requirement: "Memory".into(),
                 expected: "at least 128 GB".into(),
                 found: "96 GiB".into(),
-                status: "fail".into(),
+                status: Status::Fail,
             },
         ],
     };

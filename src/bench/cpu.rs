@@ -8,42 +8,16 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+pub use crate::spec::bench::{CpuBench, CpuPoint};
 use fast_image_resize::images::{Image, ImageRef};
 use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
-use serde::{Deserialize, Serialize};
 
-use super::{Progress, SplitMix};
+use super::progress::Progress;
+use super::rng::SplitMix;
 
 /// ImageNet channel means and standard deviations, as torchvision's `Normalize` uses them.
 const MEAN: [f32; 3] = [0.485, 0.456, 0.406];
 const STD: [f32; 3] = [0.229, 0.224, 0.225];
-
-/// Throughput at one thread count.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct CpuPoint {
-    pub threads: u32,
-    /// Images finished by all threads together.
-    pub images: u64,
-    pub seconds: f64,
-    pub images_per_s: f64,
-    /// `images_per_s` over the one-thread figure.
-    pub scaling: f64,
-}
-
-/// The augmentation pipeline's scaling curve.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct CpuBench {
-    pub image_width: u32,
-    pub image_height: u32,
-    /// Size in bytes of the JPEG every image is decoded from.
-    pub jpeg_bytes: u64,
-    pub crop_size: u32,
-    pub points: Vec<CpuPoint>,
-    /// GPUs the workers are shared among (0 when none was found; counted as 1).
-    pub gpus: u32,
-    /// Fewest threads reaching 90 % of the best throughput, shared among the GPUs, at least 1.
-    pub suggested_workers_per_gpu: u32,
-}
 
 /// Sizes and durations of a CPU run.
 #[derive(Debug, Clone)]

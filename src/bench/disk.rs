@@ -11,40 +11,15 @@ use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+pub use crate::spec::bench::DiskBench;
 
-use super::SplitMix;
+use super::rng::SplitMix;
 use crate::source::Source;
 use crate::spec::{Notes, Spec};
 
 /// Direct I/O needs buffers, offsets and lengths aligned to the logical block size; 4 KiB
 /// covers 512-byte and 4Kn drives alike.
 const ALIGN: usize = 4096;
-
-/// A sequential read and the link it went through.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct DiskBench {
-    /// File that was read.
-    pub path: String,
-    /// Whether the test file was made for this run (and deleted after).
-    pub temporary_file: bool,
-    pub file_bytes: u64,
-    pub bytes_read: u64,
-    pub seconds: f64,
-    pub bytes_per_s: f64,
-    /// Read size of each request.
-    pub block_bytes: u64,
-    /// Concurrent readers (requests in flight).
-    pub readers: u32,
-    /// Whether O_DIRECT was used; false means buffered after dropping the cache.
-    pub direct_io: bool,
-    /// Kernel name of the drive holding the file, e.g. `nvme0n1`.
-    pub drive: Option<String>,
-    /// Link description, e.g. `PCIe 8.0 GT/s x4`, `SATA 6 Gb/s`.
-    pub link: Option<String>,
-    /// Payload bytes per second the link carries at most.
-    pub link_bytes_per_s: Option<u64>,
-}
 
 /// Sizes and durations of a disk run.
 #[derive(Debug, Clone)]

@@ -5,58 +5,11 @@
 //! `libloading`, feature `gpu-bench`), so the binary builds without a CUDA toolkit and runs
 //! without a driver; then the GPU part is unknown with a note saying why.
 
-use std::io::{self, Write};
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+pub use crate::spec::bench::{GpuBench, GpuMatmul, GpuSoak};
 
 use crate::spec::{Notes, Spec};
-
-/// Matrix-multiply throughput of one GPU.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct GpuMatmul {
-    /// CUDA device ordinal.
-    pub cuda_index: u32,
-    /// PCI address, the key that matches `gpus[]` in the inventory.
-    pub pci_address: Option<String>,
-    pub name: Option<String>,
-    /// Square matrix size n (n × n × n multiply, 2n³ FLOPs).
-    pub n: u32,
-    pub fp32_tflops: Option<f64>,
-    /// FP16 inputs, FP16 accumulate (tensor cores where present).
-    pub fp16_tflops: Option<f64>,
-    /// Derived peak from the inventory (`gpus[].fp32_tflops`).
-    pub fp32_peak_tflops: Option<f64>,
-    /// Derived peak from the inventory (`gpus[].fp16_tensor_tflops`).
-    pub fp16_peak_tflops: Option<f64>,
-}
-
-/// What one GPU did during the soak.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct GpuSoak {
-    pub cuda_index: u32,
-    pub pci_address: Option<String>,
-    pub max_temperature_c: Option<u32>,
-    pub min_sm_clock_mhz: Option<u32>,
-    pub max_sm_clock_mhz: Option<u32>,
-    /// SM clock at the last sample, after the GPU has warmed.
-    pub last_sm_clock_mhz: Option<u32>,
-    pub max_power_w: Option<f64>,
-    /// Every throttle reason NVML reported in any sample (idle excluded), e.g. `SW_POWER_CAP`.
-    pub throttle_reasons: Vec<String>,
-    pub samples: u32,
-}
-
-/// Matmul figures and the soak.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
-pub struct GpuBench {
-    pub per_gpu: Vec<GpuMatmul>,
-    /// All GPUs multiplying at once, summed.
-    pub all_fp32_tflops: Option<f64>,
-    pub all_fp16_tflops: Option<f64>,
-    pub soak_seconds: f64,
-    pub soak: Vec<GpuSoak>,
-}
 
 /// Runs the GPU benchmarks; `None` with a note when CUDA cannot be used here.
 pub fn run(spec: &Spec, budget: Duration, notes: &mut Notes) -> Option<GpuBench> {
@@ -84,50 +37,6 @@ pub fn run_sized(_spec: &Spec, _n: u32, _budget: Duration, notes: &mut Notes) ->
          rebuild with `cargo build --release --features gpu-bench`",
     );
     None
-}
-
-/// Text lines for the table output.
-pub fn write_table(g: &GpuBench, out: &mut dyn Write) -> io::Result<()> {
-    let t = |v: Option<f64>| v.map_or("unknown".to_string(), |v| format!("{v:.1}"));
-    writeln!(out, "GPU: matrix multiply, TFLOPS measured / derived peak")?;
-    for m in &g.per_gpu {
-        writeln!(
-            out,
-            "  GPU {} {}: FP32 {} / {}, FP16 {} / {} (n = {})",
-            m.cuda_index,
-            m.name.as_deref().unwrap_or("unknown"),
-            t(m.fp32_tflops),
-            t(m.fp32_peak_tflops),
-            t(m.fp16_tflops),
-            t(m.fp16_peak_tflops),
-            m.n
-        )?;
-    }
-    writeln!(
-        out,
-        "  all GPUs at once: FP32 {}, FP16 {}",
-        t(g.all_fp32_tflops),
-        t(g.all_fp16_tflops)
-    )?;
-    let o = |v: Option<u32>, u: &str| v.map_or("unknown".to_string(), |v| format!("{v} {u}"));
-    for s in &g.soak {
-        writeln!(
-            out,
-            "  soak {:.0} s, GPU {}: max {}, SM clock {}..{} (last {}), throttle: {}",
-            g.soak_seconds,
-            s.cuda_index,
-            o(s.max_temperature_c, "°C"),
-            o(s.min_sm_clock_mhz, "MHz"),
-            o(s.max_sm_clock_mhz, "MHz"),
-            o(s.last_sm_clock_mhz, "MHz"),
-            if s.throttle_reasons.is_empty() {
-                "none".to_string()
-            } else {
-                s.throttle_reasons.join(", ")
-            }
-        )?;
-    }
-    Ok(())
 }
 
 /// Driver API and cuBLAS, loaded at run time.

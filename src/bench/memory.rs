@@ -8,33 +8,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+pub use crate::spec::bench::{MemoryBench, StreamResult};
 
-use super::Progress;
+use super::progress::Progress;
 use crate::spec::{Dimm, Notes, Spec};
-
-/// One kernel at one thread count.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct StreamResult {
-    /// `copy` or `triad`.
-    pub kernel: String,
-    pub threads: u32,
-    /// Best repetition, STREAM byte counting.
-    pub bytes_per_s: f64,
-    pub repetitions: u32,
-}
-
-/// Copy and triad on one and all threads, and the DIMMs' peak.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct MemoryBench {
-    /// Size of each of the three arrays.
-    pub array_bytes: u64,
-    pub results: Vec<StreamResult>,
-    /// Σ over populated DIMMs of speed (MT/s) × 8 bytes; null when DIMM speeds are unknown.
-    pub peak_bytes_per_s: Option<u64>,
-    /// Channels assumed for the peak (one per populated DIMM).
-    pub peak_channels: Option<u32>,
-}
 
 /// Sizes and durations of a memory run.
 #[derive(Debug, Clone)]

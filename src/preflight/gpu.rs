@@ -1,9 +1,9 @@
 //! GPU checks: how many are visible to the job, and whether each is free, cool, unthrottled,
 //! on a full-width link, free of memory errors, and kept initialised.
 
-use crate::preflight::{Check, Options, Status};
-use crate::render::bytes_bin;
+use crate::preflight::check::{Check, Options, Status};
 use crate::spec::{Gpu, Spec};
+use crate::units::bytes_bin;
 
 /// Share of VRAM that may be in use before a GPU counts as busy when no --min-free-vram
 /// is given: an idle driver context takes 300–600 MiB, a few % of any training GPU.

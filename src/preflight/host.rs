@@ -1,11 +1,11 @@
 //! Host checks: CPUs for data loading, governor, NUMA placement, memory, /dev/shm,
 //! open-files limit, transparent huge pages, and the dataset's filesystem.
 
-use crate::preflight::{Check, Options, Status};
+use crate::preflight::check::{Check, Options, Status};
 use crate::probe::cpulist::parse_cpulist;
-use crate::render::{bytes_bin, bytes_dec};
 use crate::source::Unknown;
 use crate::spec::{Filesystem, Gpu, Limits, Spec};
+use crate::units::{bytes_bin, bytes_dec};
 
 const GIB: u64 = 1024 * 1024 * 1024;
 

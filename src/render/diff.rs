@@ -2,10 +2,18 @@
 
 use std::io::{self, Write};
 
-use crate::cli::DiffFormat;
 use crate::diff::Change;
 use crate::render::report::Grid;
 use crate::render::table;
+
+/// Output formats of `diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffFormat {
+    /// Readable table.
+    Table,
+    /// JSON list of changes.
+    Json,
+}
 
 /// Writes the changes in `format`.
 pub fn write(changes: &[Change], format: DiffFormat, out: &mut dyn Write) -> io::Result<()> {

@@ -9,10 +9,13 @@ use serde::Serialize;
 
 use crate::fleet::{BadReport, Configuration, Fleet, Host, OddOne};
 use crate::render::report::Grid;
-use crate::render::{bytes_bin, markdown, prometheus, table, UNKNOWN};
+use crate::render::style::bold;
+use crate::render::unknown::UNKNOWN;
+use crate::render::{markdown, prometheus, table};
+use crate::units::bytes_bin;
 
 /// Output formats of `fleet`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FleetFormat {
     /// Readable tables.
     Table,
@@ -41,11 +44,7 @@ pub fn write(
                 if i > 0 {
                     writeln!(out)?;
                 }
-                if color {
-                    writeln!(out, "\x1b[1m{title}\x1b[0m")?;
-                } else {
-                    writeln!(out, "{title}")?;
-                }
+                writeln!(out, "{}", bold(title, color))?;
                 if let Some(g) = g {
                     writeln!(out, "{}", table::grid(g))?;
                 }

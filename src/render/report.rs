@@ -1,7 +1,9 @@
 //! Builds the sections and rows shared by the table and Markdown renderers.
 
-use crate::render::{bytes_bin, bytes_dec, mhz, show, show_str};
+use crate::render::style::Tone;
+use crate::render::unknown::{show, show_str};
 use crate::spec::{Cache, Drive, Gpu, NumaNode, Spec};
+use crate::units::{bytes_bin, bytes_dec, mhz};
 
 /// A titled block: key/value fields, then zero or more grids.
 #[derive(Debug, Clone)]
@@ -16,6 +18,16 @@ pub struct Section {
 pub struct Grid {
     pub header: Vec<String>,
     pub rows: Vec<Vec<String>>,
+    /// The column holding a status word, and each row's tone, for writers that style it.
+    pub status: Option<StatusColumn>,
+}
+
+/// Which column of a grid is a status, and how each row's status should look.
+#[derive(Debug, Clone)]
+pub struct StatusColumn {
+    pub column: usize,
+    /// One tone per row, in row order.
+    pub tones: Vec<Tone>,
 }
 
 impl Section {
@@ -39,6 +51,7 @@ impl Grid {
         Grid {
             header: header.iter().map(|s| s.to_string()).collect(),
             rows: Vec::new(),
+            status: None,
         }
     }
 }

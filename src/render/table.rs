@@ -13,6 +13,7 @@ const MAX_CELL: usize = 64;
 const MAX_FIELD: usize = 96;
 
 use crate::render::report::{Grid, Section};
+use crate::render::style::bold;
 
 /// Writes sections as text tables.
 pub fn write(sections: &[Section], color: bool, out: &mut dyn Write) -> io::Result<()> {
@@ -20,11 +21,7 @@ pub fn write(sections: &[Section], color: bool, out: &mut dyn Write) -> io::Resu
         if i > 0 {
             writeln!(out)?;
         }
-        if color {
-            writeln!(out, "\x1b[1m{}\x1b[0m", s.title)?;
-        } else {
-            writeln!(out, "{}", s.title)?;
-        }
+        writeln!(out, "{}", bold(&s.title, color))?;
         if !s.fields.is_empty() {
             let mut b = Builder::default();
             for (k, v) in &s.fields {

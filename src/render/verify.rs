@@ -4,11 +4,13 @@ use std::io::{self, Write};
 
 use crate::render::markdown;
 use crate::render::report::Grid;
+use crate::render::style::{paint, Tone};
 use crate::render::table;
+use crate::text::escape_markup;
 use crate::verify::{Status, VerifyReport};
 
 /// Output formats of `verify`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VerifyFormat {
     /// Readable table with a summary line.
     Table,
@@ -34,7 +36,11 @@ pub fn write(
         }
         VerifyFormat::Table => {
             writeln!(out, "{}", heading(report))?;
-            writeln!(out, "{}", table::grid(&grid(report, |s| paint(s, color))))?;
+            writeln!(
+                out,
+                "{}",
+                table::grid(&grid(report, |s| paint(s.as_str(), tone(s), color)))
+            )?;
             writeln!(out, "{}", summary(report))
         }
         VerifyFormat::Markdown => {
@@ -80,20 +86,17 @@ fn grid(r: &VerifyReport, status: impl Fn(Status) -> String) -> Grid {
     g
 }
 
-fn paint(s: Status, color: bool) -> String {
-    if !color {
-        return s.as_str().to_string();
+/// The tone a verify status is painted in.
+pub fn tone(s: Status) -> Tone {
+    match s {
+        Status::Pass => Tone::Good,
+        Status::Fail => Tone::Bad,
+        Status::Unknown => Tone::Warn,
     }
-    let code = match s {
-        Status::Pass => "32",
-        Status::Fail => "31",
-        Status::Unknown => "33",
-    };
-    format!("\x1b[{code}m{}\x1b[0m", s.as_str())
 }
 
 fn junit(r: &VerifyReport, out: &mut dyn Write) -> io::Result<()> {
-    let e = xml_escape;
+    let e = escape_markup;
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
@@ -141,21 +144,4 @@ fn junit(r: &VerifyReport, out: &mut dyn Write) -> io::Result<()> {
         }
     }
     writeln!(out, "  </testsuite>\n</testsuites>")
-}
-
-/// Escapes text for XML attributes and content.
-pub fn xml_escape(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            c if c.is_control() && c != '\n' && c != '\t' => o.push('?'),
-            c => o.push(c),
-        }
-    }
-    o
 }

@@ -3,10 +3,11 @@
 //! top (filled or empty), the package with its NUMA nodes and cores, and the GPUs and NVMe
 //! drives below on PCIe branches whose thickness follows the lane count. All text is escaped.
 
-use crate::render::bytes_bin;
-use crate::render::html::escape;
-use crate::render::sheet::{Device, DeviceKind, Slot, SocketTopo, Topology};
+use super::sections::heading;
+use super::topology::{Device, DeviceKind, NodeTopo, Slot, SocketTopo, Topology};
 use crate::spec::Spec;
+use crate::text::escape_markup as escape;
+use crate::units::bytes_bin;
 
 const MARGIN: f64 = 16.0;
 const GAP: f64 = 56.0;
@@ -114,7 +115,7 @@ pub fn svg(spec: &Spec, topo: &Topology) -> String {
     body.push_str(&legend);
     let height = bottom + 22.0 + legend_h;
 
-    let title = format!("Topology of {}", crate::render::sheet::heading(spec));
+    let title = format!("Topology of {}", heading(spec));
     format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" class="topology" role="img" aria-labelledby="topo-title" viewBox="0 0 {width} {height}" width="{width}" height="{height}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"><title id="topo-title">{}</title>{body}</svg>"##,
         escape(&title)
@@ -284,7 +285,7 @@ fn package(s: &SocketTopo, x: f64, y: f64, w: f64, h: f64) -> String {
     let nw = w - 20.0;
     let nh = node_height(s, nw);
     let per_node = node_cores(s);
-    let nodes: Vec<Option<&crate::render::sheet::NodeTopo>> = if s.nodes.is_empty() {
+    let nodes: Vec<Option<&NodeTopo>> = if s.nodes.is_empty() {
         vec![None]
     } else {
         s.nodes.iter().map(Some).collect()

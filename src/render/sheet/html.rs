@@ -1,32 +1,19 @@
 //! HTML sheet: one self-contained file (inline CSS, inline SVG diagram, no script, nothing
 //! fetched: a Content-Security-Policy says so to the browser), readable on screen and
-//! printed on A4 or Letter. Content comes from `sheet.rs`; all text is escaped here.
+//! printed on A4 or Letter. Content comes from `sections`; all text is escaped here.
 
 use std::io::{self, Write};
 
-use crate::render::diagram;
+use super::diagram;
+use super::order::{verify_section, Verify};
+use super::sections::{byline, detail_sections, glance, heading, notes_section};
+use super::topology::topology;
+use super::words::topology_lines;
 use crate::render::report::{Grid, Section};
-use crate::render::sheet::{self, Verify};
-use crate::render::UNKNOWN;
+use crate::render::style::Tone;
+use crate::render::unknown::UNKNOWN;
 use crate::spec::Spec;
-
-/// Escapes text for HTML and SVG, in element content and in quoted attributes.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Control characters are not allowed in XML; firmware strings sometimes hold them.
-            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use crate::text::escape_markup as escape;
 
 const STYLE: &str = r#"
 :root { color-scheme: light; }
@@ -83,14 +70,14 @@ const KEEP_ROWS: usize = 16;
 /// Cells longer than this may wrap; shorter ones (locators, sizes, speeds) stay on one line.
 const WRAP_CHARS: usize = 24;
 
-fn cell_class(v: &str, status_col: bool) -> &'static str {
+fn cell_class(v: &str, status: Option<Tone>) -> &'static str {
     if v.chars().count() > WRAP_CHARS {
         " class=\"wrap\""
-    } else if status_col {
-        match v {
-            "pass" => " class=\"status-pass\"",
-            "fail" => " class=\"status-fail\"",
-            _ => " class=\"status-unknown\"",
+    } else if let Some(tone) = status {
+        match tone {
+            Tone::Good => " class=\"status-pass\"",
+            Tone::Bad => " class=\"status-fail\"",
+            Tone::Warn | Tone::Muted => " class=\"status-unknown\"",
         }
     } else if v == UNKNOWN {
         " class=\"unknown\""
@@ -106,7 +93,7 @@ fn write_kv(fields: &[(String, String)], out: &mut dyn Write) -> io::Result<()> 
             out,
             "<tr><th scope=\"row\">{}</th><td{}>{}</td></tr>",
             escape(k),
-            cell_class(v, false),
+            cell_class(v, None),
             escape(v)
         )?;
     }
@@ -116,7 +103,7 @@ fn write_kv(fields: &[(String, String)], out: &mut dyn Write) -> io::Result<()> 
 fn write_grid(g: &Grid, out: &mut dyn Write) -> io::Result<()> {
     // A grid with an empty first header cell is attributes × items (the GPU table).
     let transposed = g.header.first().is_some_and(|h| h.is_empty());
-    let status_col = g.header.iter().position(|h| h == "Status");
+
     writeln!(
         out,
         "<table class=\"grid{}{}\"><thead><tr>",
@@ -131,7 +118,11 @@ fn write_grid(g: &Grid, out: &mut dyn Write) -> io::Result<()> {
         write!(out, "<th scope=\"col\">{}</th>", escape(h))?;
     }
     writeln!(out, "</tr></thead><tbody>")?;
-    for r in &g.rows {
+    for (k, r) in g.rows.iter().enumerate() {
+        let tone = g
+            .status
+            .as_ref()
+            .and_then(|s| Some((s.column, *s.tones.get(k)?)));
         let empty = r.iter().any(|c| c == "empty");
         write!(out, "<tr{}>", if empty { " class=\"empty\"" } else { "" })?;
         for (i, c) in r.iter().enumerate() {
@@ -141,7 +132,7 @@ fn write_grid(g: &Grid, out: &mut dyn Write) -> io::Result<()> {
                 write!(
                     out,
                     "<td{}>{}</td>",
-                    cell_class(c, status_col == Some(i)),
+                    cell_class(c, tone.filter(|t| t.0 == i).map(|t| t.1)),
                     escape(c)
                 )?;
             }
@@ -168,8 +159,8 @@ fn write_section(s: &Section, class: &str, out: &mut dyn Write) -> io::Result<()
 
 /// Writes the sheet as one self-contained HTML document.
 pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::Result<()> {
-    let topo = sheet::topology(spec);
-    let heading = sheet::heading(spec);
+    let topo = topology(spec);
+    let heading = heading(spec);
     let title = match &spec.hostname {
         Some(h) => format!("Spec sheet · {heading} · {h}"),
         None => format!("Spec sheet · {heading}"),
@@ -198,11 +189,11 @@ pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::R
         out,
         "<header>\n<h1>{}</h1>\n<p class=\"byline\">{}</p>\n</header>",
         escape(&heading),
-        escape(&sheet::byline(spec))
+        escape(&byline(spec))
     )?;
-    write_section(&sheet::glance(spec), "glance", out)?;
+    write_section(&glance(spec), "glance", out)?;
     if let Some(v) = verify {
-        write_section(&sheet::verify_section(v), "verify", out)?;
+        write_section(&verify_section(v), "verify", out)?;
     }
     writeln!(
         out,
@@ -210,7 +201,7 @@ pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::R
     )?;
     writeln!(out, "{}", diagram::svg(spec, &topo))?;
     writeln!(out, "<figcaption><ul>")?;
-    for (head, sub) in sheet::topology_lines(&topo) {
+    for (head, sub) in topology_lines(&topo) {
         write!(out, "<li><strong>{}</strong><ul>", escape(&head))?;
         for l in sub {
             write!(out, "<li>{}</li>", escape(&l))?;
@@ -218,7 +209,7 @@ pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::R
         writeln!(out, "</ul></li>")?;
     }
     writeln!(out, "</ul></figcaption>\n</figure>\n</section>")?;
-    for s in sheet::detail_sections(spec, &topo) {
+    for s in detail_sections(spec, &topo) {
         let class = s.title.to_lowercase().replace(' ', "-");
         write_section(&s, &class, out)?;
     }
@@ -227,10 +218,10 @@ pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::R
         writeln!(
             out,
             "<section class=\"bench\">\n<h2>Measured</h2>\n<figure>\n{}\n</figure>\n</section>",
-            crate::bench::chart_svg(b)
+            crate::render::bench::chart_svg(b)
         )?;
     }
-    if let Some(n) = sheet::notes_section(spec) {
+    if let Some(n) = notes_section(spec) {
         write_section(&n, "notes", out)?;
     }
     writeln!(
@@ -240,18 +231,4 @@ pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::R
         escape(&spec.source)
     )?;
     writeln!(out, "</main>\n</body>\n</html>")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            escape(r#"<script>"a" & 'b'</script>"#),
-            "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;"
-        );
-        assert_eq!(escape("To Be Filled\u{1}"), "To Be Filled\u{fffd}");
-    }
 }

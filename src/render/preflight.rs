@@ -6,6 +6,39 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use crate::preflight::{Report, Status};
+use crate::render::style::{paint, Tone};
+
+/// Preflight report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreflightFormat {
+    /// One aligned line per check.
+    Table,
+    /// `{status, exit_code, checks: [{id, subject, status, found, expected, advice}]}`.
+    Json,
+}
+
+/// Writes `report` in `format`.
+pub fn write(
+    report: &Report,
+    format: PreflightFormat,
+    color: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        PreflightFormat::Table => table(report, color, out),
+        PreflightFormat::Json => json(report, out),
+    }
+}
+
+/// The tone a preflight status is painted in.
+pub fn tone(s: Status) -> Tone {
+    match s {
+        Status::Pass => Tone::Good,
+        Status::Skip => Tone::Muted,
+        Status::Warn => Tone::Warn,
+        Status::Fail => Tone::Bad,
+    }
+}
 
 /// One line per check: status, check id, subject, value found, expected, fix or note.
 /// The status word is coloured when `color` (green pass, yellow warn, red fail).
@@ -13,18 +46,7 @@ pub fn table(report: &Report, color: bool, out: &mut dyn Write) -> io::Result<()
     let mut b = Builder::default();
     b.push_record(["STATUS", "CHECK", "ON", "FOUND", "WANTED", "FIX / NOTE"]);
     for c in &report.checks {
-        let word = c.status.as_str();
-        let status = if color {
-            let code = match c.status {
-                Status::Pass => "32",
-                Status::Skip => "2",
-                Status::Warn => "33",
-                Status::Fail => "1;31",
-            };
-            format!("\x1b[{code}m{word}\x1b[0m")
-        } else {
-            word.to_string()
-        };
+        let status = paint(c.status.as_str(), tone(c.status), color);
         b.push_record([
             status,
             c.id.to_string(),

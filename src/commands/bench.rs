@@ -1,0 +1,41 @@
+//! `rigcheck bench`: measure this machine next to what its parts should allow.
+
+use std::process::ExitCode;
+
+use crate::bench;
+use crate::cli::{BenchArgs, GlobalArgs};
+use crate::error::Error;
+use crate::io::emit;
+use crate::probe;
+use crate::render::bench::{write_table, BenchFormat};
+use crate::source::Source;
+
+/// Runs the benchmarks asked for; refuses a sysroot (exit 2).
+pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    if global.sysroot.is_some() {
+        eprintln!(
+            "rigcheck: bench measures this machine and cannot run on a recorded --sysroot; \
+             run it on the machine itself"
+        );
+        return Ok(ExitCode::from(2));
+    }
+    if !(args.seconds.is_finite() && args.seconds > 0.0) {
+        eprintln!(
+            "rigcheck: --seconds '{}': give a positive number",
+            args.seconds
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let mut spec = probe::inventory(&Source::live());
+    let report = bench::run(&spec, args.which, args.seconds, args.data.as_deref());
+    let mut buf = Vec::new();
+    match args.format {
+        BenchFormat::Table => write_table(&report, &mut buf).map_err(Error::output)?,
+        BenchFormat::Json => {
+            spec.bench = Some(report);
+            crate::render::json::write(&spec, &mut buf).map_err(Error::output)?;
+        }
+    }
+    emit(&buf)?;
+    Ok(ExitCode::SUCCESS)
+}

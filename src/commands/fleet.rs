@@ -1,0 +1,107 @@
+//! `rigcheck fleet REPORT|DIR...`: find every report under the paths given, read them on all
+//! cores, and hand them to `fleet::assemble` to check and group.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::cli::{FleetArgs, GlobalArgs};
+use crate::error::Error;
+use crate::fleet::{self, BadReport, Loaded};
+use crate::io::emit;
+use crate::{profile, render};
+
+/// Reads, checks and prints the fleet; exit 1 when a host fails or a report is unreadable.
+pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    let profile = args.profile.as_deref().map(profile::load).transpose()?;
+    let mut errors = Vec::new();
+    let mut inputs = Vec::new();
+    for p in &args.reports {
+        collect(p, true, &mut inputs, &mut errors);
+    }
+    inputs.sort();
+    inputs.dedup();
+    let mut reports = fleet::par_map(inputs, |p| load(&p));
+    reports.extend(errors.into_iter().map(Err));
+    let fleet = fleet::assemble(reports, profile.as_ref(), args.strict);
+    if fleet.hosts.is_empty() && fleet.errors.is_empty() {
+        return Err(Error::NoReports(args.reports.clone()));
+    }
+    let mut buf = Vec::new();
+    render::fleet::write(
+        &fleet,
+        args.format,
+        super::use_color(global.color),
+        &mut buf,
+    )
+    .map_err(Error::output)?;
+    emit(&buf)?;
+    Ok(ExitCode::from(fleet.exit_code()))
+}
+
+/// One report through the command layer's one loader; its failure names the file once.
+fn load(path: &Path) -> Result<Loaded, BadReport> {
+    match super::read_report(path) {
+        Ok((spec, preflight)) => Ok(Loaded {
+            file: path.to_path_buf(),
+            spec,
+            preflight,
+        }),
+        Err(e) => Err(BadReport {
+            file: path.to_path_buf(),
+            error: match e {
+                Error::Report { detail, .. } => detail,
+                other => other.to_string(),
+            },
+        }),
+    }
+}
+
+/// Adds `path` (a file, a sysroot, or every `*.json` below a directory) to `out`; a path
+/// that cannot be read is a `BadReport`. `named` is true for paths given on the command
+/// line, which are taken whatever their extension. Names starting with `.` are skipped in a
+/// scan: they are half-written temporary files.
+fn collect(path: &Path, named: bool, out: &mut Vec<PathBuf>, errors: &mut Vec<BadReport>) {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            errors.push(BadReport {
+                file: path.into(),
+                error: e.to_string(),
+            });
+            return;
+        }
+    };
+    if !meta.is_dir() {
+        let is_json = path.extension().is_some_and(|e| e == "json");
+        // In a scanned directory only plain files: a FIFO named x.json would block.
+        if named || (is_json && meta.is_file()) {
+            out.push(path.into());
+        }
+        return;
+    }
+    // A recorded machine (`rigcheck capture`) is read as one report.
+    if path.join("proc").is_dir() || path.join("sys").is_dir() {
+        out.push(path.into());
+        return;
+    }
+    let entries = match std::fs::read_dir(path) {
+        Ok(e) => e,
+        Err(e) => {
+            errors.push(BadReport {
+                file: path.into(),
+                error: e.to_string(),
+            });
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        // A symlinked directory may lead back up (`loop -> ..`): not followed in a scan.
+        if entry.file_type().is_ok_and(|t| t.is_symlink()) && entry.path().is_dir() {
+            continue;
+        }
+        collect(&entry.path(), false, out, errors);
+    }
+}

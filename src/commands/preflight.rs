@@ -1,0 +1,48 @@
+//! `rigcheck preflight`: is this machine ready to train right now?
+
+use std::process::ExitCode;
+
+use crate::cli::{GlobalArgs, PreflightArgs};
+use crate::error::Error;
+use crate::io::emit;
+use crate::preflight::{self, Options};
+use crate::probe;
+use crate::render;
+
+/// The thresholds of the command line and the caller's CUDA_VISIBLE_DEVICES.
+fn options(args: &PreflightArgs) -> Options {
+    Options {
+        gpus: args.gpus,
+        min_free_vram: args.min_free_vram,
+        max_gpu_temp: args.max_gpu_temp,
+        min_driver: args.min_driver.clone(),
+        min_cuda: args.min_cuda.clone(),
+        data: args.data.clone(),
+        min_free_disk: args.min_free_disk,
+        workers: args.workers,
+        visible_devices: std::env::var("CUDA_VISIBLE_DEVICES").ok(),
+    }
+}
+
+/// Probes, checks and prints; exit 0 ready (warnings allowed), 1 a check failed.
+pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    let src = super::open_source(global.sysroot.as_deref())?;
+    let spec = probe::inventory(&src);
+    let opts = options(args);
+    // The filesystem of --data goes through the source too, so a sysroot replays it.
+    let data = opts
+        .data
+        .as_deref()
+        .map(|p| probe::limits::probe_path(&src, p));
+    let report = preflight::evaluate(&spec, data, &opts);
+    let mut buf = Vec::new();
+    render::preflight::write(
+        &report,
+        args.format,
+        super::use_color(global.color),
+        &mut buf,
+    )
+    .map_err(Error::output)?;
+    emit(&buf)?;
+    Ok(ExitCode::from(report.exit_code))
+}

@@ -1,0 +1,29 @@
+//! `rigcheck profiles [show NAME]`: the built-in profiles, listed or printed as TOML.
+
+use std::process::ExitCode;
+
+use crate::cli::{GlobalArgs, ProfilesAction, ProfilesArgs};
+use crate::error::Error;
+use crate::io::emit;
+use crate::profile;
+
+/// Lists the built-in profiles, or prints one.
+pub fn exec(args: &ProfilesArgs, _global: &GlobalArgs) -> Result<ExitCode, Error> {
+    match &args.action {
+        None => {
+            let mut out = String::new();
+            for (name, text) in profile::BUILTIN {
+                let p = profile::parse(text, name, name)?;
+                out.push_str(&format!("{name}\t{}\n", p.description.unwrap_or_default()));
+            }
+            emit(out.as_bytes())?;
+        }
+        Some(ProfilesAction::Show { name }) => {
+            match profile::BUILTIN.iter().find(|(n, _)| n == name) {
+                Some((_, text)) => emit(text.as_bytes())?,
+                None => return Err(Error::NoSuchProfile(name.clone())),
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,151 @@
+//! Files and streams the user names: bounded reads of reports and profiles, output to
+//! stdout made safe for a terminal, and atomic writes of output files (`-o FILE`).
+//!
+//! Nothing here knows about probes or commands; the command layer and the profile loader
+//! call it.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::source;
+
+/// Reads a file named by the user (report, profile), bounded like every sysroot read: a
+/// 10 GB file or `/dev/zero` is refused after `MAX_READ_BYTES`, not read whole. Named pipes
+/// are read, so `<(ssh host rigcheck --format json)` works.
+pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut buf = Vec::new();
+    file.take(source::MAX_READ_BYTES + 1)
+        .read_to_end(&mut buf)?;
+    if buf.len() as u64 > source::MAX_READ_BYTES {
+        return Err(io::Error::other(format!(
+            "larger than {} MiB: not a rigcheck file",
+            source::MAX_READ_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(buf)
+}
+
+/// Writes to stdout; a closed pipe (`rigcheck | head`) ends quietly with 0.
+pub fn emit(bytes: &[u8]) -> Result<(), Error> {
+    let safe = terminal_safe(bytes);
+    let mut out = io::stdout().lock();
+    match out.write_all(&safe).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Error::Io {
+            path: "<stdout>".into(),
+            source: e,
+        }),
+    }
+}
+
+/// Replaces control characters that came from the machine's files (a DMI string in a
+/// stranger's capture can hold `ESC ]` or `ESC [2J`) so they cannot drive the terminal.
+/// Kept: newline, tab, and the colour sequences (`ESC [ digits ; m`) the renderers write.
+pub fn terminal_safe(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let is_bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return bytes.into();
+    };
+    if !text.chars().any(is_bad) {
+        return bytes.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '\u{1b}' {
+            let sgr_len = rest[1..]
+                .strip_prefix('[')
+                .and_then(|r| r.find(|ch: char| !(ch.is_ascii_digit() || ch == ';')))
+                .filter(|&n| rest.as_bytes().get(2 + n) == Some(&b'm'))
+                .map(|n| 3 + n);
+            if let Some(n) = sgr_len {
+                out.push_str(&rest[..n]);
+                rest = &rest[n..];
+                continue;
+            }
+        }
+        out.push(if is_bad(c) { '\u{fffd}' } else { c });
+        rest = &rest[c.len_utf8()..];
+    }
+    out.into_bytes().into()
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename,
+/// so `path` holds either its old content or all of the new. Without `force` an existing
+/// `path` is left alone and `Error::WouldOverwrite` returned.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
+    let io_err = |source: io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if !force && fs::symlink_metadata(path).is_ok() {
+        return Err(Error::WouldOverwrite(path.to_path_buf()));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "sheet".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    // A file of this name was left by a killed process that had our PID: it is stale.
+    let _ = fs::remove_file(&tmp);
+    let written = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| {
+            f.write_all(bytes)?;
+            f.sync_all()
+        });
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(io_err(e));
+    }
+    let placed = if force {
+        fs::rename(&tmp, path)
+    } else {
+        // A hard link fails if `path` appeared since the check above, so a file created
+        // meanwhile is still not replaced; where links are not supported, rename.
+        match fs::hard_link(&tmp, path) {
+            Ok(()) => fs::remove_file(&tmp),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                let _ = fs::remove_file(&tmp);
+                return Err(Error::WouldOverwrite(path.to_path_buf()));
+            }
+            Err(_) => fs::rename(&tmp, path),
+        }
+    };
+    placed.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        io_err(e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_to_overwrite_without_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sheet.html");
+        write_atomic(&p, b"one", false).unwrap();
+        assert!(matches!(
+            write_atomic(&p, b"two", false),
+            Err(Error::WouldOverwrite(_))
+        ));
+        assert_eq!(fs::read(&p).unwrap(), b"one");
+        write_atomic(&p, b"two", true).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        // No temporary file is left behind.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,79 @@
+//! The order check as the sheet shows it: a profile's name and one row per requirement,
+//! with the status kept as an enum until it is written.
+
+use crate::render::report::{Grid, Section, StatusColumn};
+use crate::render::verify::tone;
+use crate::verify::{Status, VerifyReport};
+
+/// One line of an order check (`verify --profile`), as the sheet shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyRow {
+    /// What the order asks about, e.g. `GPU count`.
+    pub requirement: String,
+    /// What the order says, e.g. `2 × Quadro RTX 6000`.
+    pub expected: String,
+    /// What the machine has.
+    pub found: String,
+    pub status: Status,
+}
+
+/// An order check to print on the sheet: the profile's name and its rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verify {
+    /// Profile name or file the rows come from.
+    pub profile: String,
+    /// One row per requirement, in the profile's order.
+    pub rows: Vec<VerifyRow>,
+}
+
+impl Verify {
+    /// The sheet's view of a verify report.
+    pub fn from_report(report: &VerifyReport) -> Self {
+        Verify {
+            profile: report.profile.clone(),
+            rows: report
+                .lines
+                .iter()
+                .map(|l| VerifyRow {
+                    requirement: l.requirement.clone(),
+                    expected: l.expected.clone(),
+                    found: l.found.clone(),
+                    status: l.status,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The order check as a section: counts in the fields, one grid row per requirement.
+pub fn verify_section(v: &Verify) -> Section {
+    let count = |s: Status| v.rows.iter().filter(|r| r.status == s).count();
+    let mut g = Grid::new(&["Requirement", "Expected", "Found", "Status"]);
+    let mut tones = Vec::new();
+    for r in &v.rows {
+        g.rows.push(vec![
+            r.requirement.clone(),
+            r.expected.clone(),
+            r.found.clone(),
+            r.status.as_str().to_string(),
+        ]);
+        tones.push(tone(r.status));
+    }
+    g.status = Some(StatusColumn { column: 3, tones });
+    Section {
+        title: "Order check".into(),
+        fields: vec![
+            ("Profile".into(), v.profile.clone()),
+            (
+                "Result".into(),
+                format!(
+                    "{} pass · {} fail · {} unknown",
+                    count(Status::Pass),
+                    count(Status::Fail),
+                    count(Status::Unknown)
+                ),
+            ),
+        ],
+        grids: vec![g],
+    }
+}

@@ -1,0 +1,458 @@
+//! The sheet's sections, shared by the Markdown and HTML sheets: title, byline, the summary
+//! at the top, and the detail sections (system, CPUs, every DIMM slot, GPUs, drives,
+//! headroom, notes).
+
+use super::topology::{bandwidth, link_label, Slot, Topology};
+use crate::render::report::{self, Grid, Section};
+use crate::render::unknown::{show, show_str, UNKNOWN};
+use crate::spec::{Dimm, Gpu, Spec};
+use crate::units::{bytes_bin, bytes_dec, mhz};
+
+/// The sheet's title line: `HP Z8 G4 Workstation`.
+pub fn heading(spec: &Spec) -> String {
+    let s = &spec.system;
+    match (&s.vendor, &s.product) {
+        (Some(v), Some(p)) if p.starts_with(v.as_str()) => p.clone(),
+        (Some(v), Some(p)) => format!("{v} {p}"),
+        (None, Some(p)) => p.clone(),
+        (Some(v), None) => v.clone(),
+        (None, None) => "Unidentified machine".into(),
+    }
+}
+
+/// The line under the title: host, capture time, rigcheck version.
+pub fn byline(spec: &Spec) -> String {
+    format!(
+        "Host {} · captured {} · rigcheck {}",
+        show_str(&spec.hostname),
+        spec.captured_at
+            .as_deref()
+            .unwrap_or("at an unrecorded time"),
+        spec.rigcheck_version
+    )
+}
+
+fn count_label<I: IntoIterator<Item = String>>(items: I) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for it in items {
+        match counts.iter_mut().find(|(k, _)| *k == it) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((it, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(k, c)| if c > 1 { format!("{c} × {k}") } else { k })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn dimm_desc(d: &Dimm) -> String {
+    let mut s = show(d.size_bytes, bytes_bin);
+    if let Some(k) = &d.kind {
+        s.push(' ');
+        s.push_str(k);
+    }
+    if let Some(v) = d.speed_mts.or(d.configured_speed_mts) {
+        s.push_str(&format!(" {v} MT/s"));
+    }
+    s
+}
+
+/// The summary at the top: one line per part, the way a quote lists a machine.
+pub fn glance(spec: &Spec) -> Section {
+    let c = &spec.cpu;
+    let mut f: Vec<(String, String)> = Vec::new();
+    f.push(("Machine".into(), {
+        let mut s = heading(spec);
+        if let Some(ch) = &spec.system.chassis_type {
+            s.push_str(&format!(" ({ch})"));
+        }
+        s
+    }));
+    let model = c
+        .model
+        .clone()
+        .unwrap_or_else(|| "CPU model unknown".into());
+    let cpu = match c.sockets {
+        Some(n) if n > 1 => format!("{n} × {model}"),
+        _ => model,
+    };
+    let ct = match (c.cores, c.threads) {
+        (Some(a), Some(b)) => format!(" · {a} cores / {b} threads"),
+        (Some(a), None) => format!(" · {a} cores"),
+        (None, Some(b)) => format!(" · {b} threads"),
+        (None, None) => String::new(),
+    };
+    f.push(("CPU".into(), format!("{cpu}{ct}")));
+    let m = &spec.memory;
+    let mut mem = show(m.total_bytes, bytes_bin);
+    if !m.dimms.is_empty() {
+        mem.push_str(&format!(
+            " · {}",
+            count_label(m.dimms.iter().map(dimm_desc))
+        ));
+    }
+    if let Some(n) = m.slot_count {
+        mem.push_str(&format!(" · {} of {n} slots used", m.dimms.len()));
+    }
+    f.push(("Memory".into(), mem));
+    let gpus = if spec.gpus.is_empty() {
+        "none".to_string()
+    } else {
+        let mut s = count_label(spec.gpus.iter().map(|g| {
+            let name = g.name.clone().unwrap_or_else(|| "NVIDIA GPU".into());
+            match g.vram_bytes {
+                Some(v) => format!("{name} ({})", bytes_bin(v)),
+                None => name,
+            }
+        }));
+        let tf: Option<f64> = spec.gpus.iter().map(|g| g.fp32_tflops).sum();
+        if let (Some(t), true) = (tf, spec.gpus.len() > 1) {
+            s.push_str(&format!(" · {t:.1} TFLOPS FP32 in all"));
+        }
+        s
+    };
+    f.push(("GPUs".into(), gpus));
+    let drives = if spec.drives.is_empty() {
+        "none found".to_string()
+    } else {
+        count_label(spec.drives.iter().map(|d| {
+            let kind = d.kind.clone().unwrap_or_else(|| "drive".into());
+            let kind = if kind == "nvme" {
+                "NVMe".into()
+            } else {
+                kind.to_uppercase()
+            };
+            format!("{} {kind}", show(d.size_bytes, bytes_dec))
+        }))
+    };
+    f.push(("Storage".into(), drives));
+    let os = &spec.os;
+    let mut os_s = show_str(&os.pretty_name.clone().or_else(|| os.name.clone()));
+    if let Some(k) = &os.kernel {
+        os_s.push_str(&format!(" · kernel {k}"));
+    }
+    f.push(("OS".into(), os_s));
+    f.push(("Captured".into(), show_str(&spec.captured_at)));
+    Section {
+        title: "At a glance".into(),
+        fields: f,
+        grids: Vec::new(),
+    }
+}
+
+fn join_opt(parts: &[&Option<String>]) -> String {
+    let v: Vec<&str> = parts.iter().filter_map(|p| p.as_deref()).collect();
+    if v.is_empty() {
+        UNKNOWN.to_string()
+    } else {
+        v.join(" ")
+    }
+}
+
+fn system_section(spec: &Spec) -> Section {
+    let s = &spec.system;
+    let mut f: Vec<(String, String)> = vec![
+        ("Vendor".into(), show_str(&s.vendor)),
+        ("Product".into(), show_str(&s.product)),
+    ];
+    if let Some(v) = &s.version {
+        f.push(("Version".into(), v.clone()));
+    }
+    if let Some(v) = &s.sku {
+        f.push(("SKU".into(), v.clone()));
+    }
+    f.push(("Serial number".into(), show_str(&s.serial)));
+    f.push(("UUID".into(), show_str(&s.uuid)));
+    f.push((
+        "Board".into(),
+        join_opt(&[&s.board_vendor, &s.board_name, &s.board_version]),
+    ));
+    f.push(("Chassis".into(), show_str(&s.chassis_type)));
+    f.push(("BIOS vendor".into(), show_str(&s.bios_vendor)));
+    f.push(("BIOS version".into(), show_str(&s.bios_version)));
+    f.push(("BIOS date".into(), show_str(&s.bios_date)));
+    if let Some(v) = &s.virtualization {
+        f.push(("Virtual machine".into(), v.clone()));
+    }
+    let os = &spec.os;
+    f.push((
+        "OS".into(),
+        show_str(&os.pretty_name.clone().or_else(|| os.name.clone())),
+    ));
+    f.push(("Kernel".into(), show_str(&os.kernel)));
+    f.push(("Architecture".into(), show_str(&os.arch)));
+    f.push(("Host name".into(), show_str(&spec.hostname)));
+    f.push(("Captured".into(), show_str(&spec.captured_at)));
+    f.push(("Source".into(), spec.source.clone()));
+    Section {
+        title: "System and BIOS".into(),
+        fields: f,
+        grids: Vec::new(),
+    }
+}
+
+fn cpu_section(spec: &Spec) -> Section {
+    let c = &spec.cpu;
+    let num = |v: Option<u32>| show(v, |n| n.to_string());
+    let mut f: Vec<(String, String)> = vec![
+        ("Model".into(), show_str(&c.model)),
+        ("Vendor".into(), show_str(&c.vendor)),
+        ("Sockets".into(), num(c.sockets)),
+        ("Cores per socket".into(), num(c.cores_per_socket)),
+        ("Cores".into(), num(c.cores)),
+        ("Threads".into(), num(c.threads)),
+        ("Threads per core".into(), num(c.threads_per_core)),
+        (
+            "Base clock".into(),
+            match (&c.base_mhz, &c.base_mhz_source) {
+                (Some(b), Some(src)) => format!("{} (from {src})", mhz(*b)),
+                (b, _) => show(*b, mhz),
+            },
+        ),
+        ("Max clock".into(), show(c.max_mhz, mhz)),
+    ];
+    if !c.isa.is_empty() {
+        f.push(("ISA for ML".into(), c.isa.join(" ")));
+    }
+    if let Some(g) = c.peak_fp64_gflops {
+        f.push((
+            "Peak FP64".into(),
+            format!("{g:.0} GFLOPS (all cores, base clock)"),
+        ));
+    }
+    let grids: Vec<Grid> = report::cache_grid(&c.caches)
+        .into_iter()
+        .chain(report::numa_grid(&c.numa_nodes))
+        .collect();
+    Section {
+        title: "CPUs".into(),
+        fields: f,
+        grids,
+    }
+}
+
+fn memory_section(spec: &Spec, topo: &Topology) -> Section {
+    let m = &spec.memory;
+    let mut f: Vec<(String, String)> = vec![
+        (
+            "Installed".into(),
+            match (&m.total_bytes, &m.total_source) {
+                (Some(t), Some(src)) => format!("{} (from {src})", bytes_bin(*t)),
+                (t, _) => show(*t, bytes_bin),
+            },
+        ),
+        ("Usable (MemTotal)".into(), show(m.usable_bytes, bytes_bin)),
+    ];
+    let slots = match m.slot_count {
+        Some(n) => format!("{} of {n} populated", m.dimms.len()),
+        None if m.dimms.is_empty() && m.empty_slots.is_empty() => UNKNOWN.into(),
+        None => format!(
+            "{} of {} populated",
+            m.dimms.len(),
+            m.dimms.len() + m.empty_slots.len()
+        ),
+    };
+    f.push(("DIMM slots".into(), slots));
+    let mut grids = Vec::new();
+    let multi = topo.multi_socket;
+    let mut header = vec![];
+    if multi {
+        header.push("Socket");
+    }
+    header.extend([
+        "Slot",
+        "Size",
+        "Type",
+        "Speed",
+        "Manufacturer",
+        "Part number",
+        "Serial",
+    ]);
+    let mut g = Grid::new(&header);
+    let mut add = |socket: String, s: &Slot| {
+        let mut row = Vec::new();
+        if multi {
+            row.push(socket);
+        }
+        row.push(s.locator.clone());
+        match &s.dimm {
+            Some(d) => {
+                let speed = match (d.speed_mts, d.configured_speed_mts) {
+                    (Some(s), Some(c)) if s != c => format!("{c} MT/s (rated {s})"),
+                    (Some(s), _) | (None, Some(s)) => format!("{s} MT/s"),
+                    (None, None) => UNKNOWN.into(),
+                };
+                let kind = match (&d.kind, &d.form_factor) {
+                    (Some(k), Some(ff)) => format!("{k} {ff}"),
+                    (k, _) => show_str(k),
+                };
+                row.extend([
+                    show(d.size_bytes, bytes_bin),
+                    kind,
+                    speed,
+                    show_str(&d.manufacturer),
+                    show_str(&d.part_number),
+                    show_str(&d.serial),
+                ]);
+            }
+            None => {
+                row.push("empty".into());
+                row.extend(std::iter::repeat_n("–".to_string(), 5));
+            }
+        }
+        g.rows.push(row);
+    };
+    for sock in &topo.sockets {
+        for s in &sock.slots {
+            add(format!("{}", sock.index), s);
+        }
+    }
+    for s in &topo.unassigned_slots {
+        add("?".into(), s);
+    }
+    if !g.rows.is_empty() {
+        grids.push(g);
+    }
+    Section {
+        title: "Memory".into(),
+        fields: f,
+        grids,
+    }
+}
+
+/// How one row of the GPU table shows one GPU.
+type GpuCell = Box<dyn Fn(&Gpu) -> String>;
+
+fn gpu_section(spec: &Spec) -> Section {
+    if spec.gpus.is_empty() {
+        return Section {
+            title: "GPUs".into(),
+            fields: vec![("NVIDIA GPUs".into(), "none found".into())],
+            grids: Vec::new(),
+        };
+    }
+    let mut header = vec![String::new()];
+    header.extend(
+        spec.gpus
+            .iter()
+            .enumerate()
+            .map(|(i, g)| format!("GPU {}", g.index.unwrap_or(i as u32))),
+    );
+    let num = |v: Option<u32>| show(v, |n| n.to_string());
+    let tf = |v: Option<f64>| show(v, |t| format!("{t:.1} TFLOPS"));
+    let rows: Vec<(&str, GpuCell)> = vec![
+        ("Name", Box::new(|g: &Gpu| show_str(&g.name))),
+        (
+            "Architecture",
+            Box::new(|g: &Gpu| match (&g.architecture, &g.compute_capability) {
+                (Some(a), Some(c)) => format!("{a} (compute {c})"),
+                (a, c) => show_str(&a.clone().or(c.clone())),
+            }),
+        ),
+        ("SMs", Box::new(move |g: &Gpu| num(g.sm_count))),
+        ("CUDA cores", Box::new(move |g: &Gpu| num(g.cuda_cores))),
+        (
+            "Tensor cores",
+            Box::new(move |g: &Gpu| match g.tensor_cores {
+                Some(0) => "none".into(),
+                t => num(t),
+            }),
+        ),
+        (
+            "Memory",
+            Box::new(|g: &Gpu| match (g.vram_bytes, g.memory_bus_width_bits) {
+                (Some(v), Some(b)) => format!("{} · {b}-bit", bytes_bin(v)),
+                (v, _) => show(v, bytes_bin),
+            }),
+        ),
+        (
+            "Memory bandwidth",
+            Box::new(|g: &Gpu| show(g.memory_bandwidth_bytes_per_s, bandwidth)),
+        ),
+        (
+            "Max SM clock",
+            Box::new(|g: &Gpu| show(g.max_sm_clock_mhz, mhz)),
+        ),
+        ("FP32 peak", Box::new(move |g: &Gpu| tf(g.fp32_tflops))),
+        (
+            "FP16 Tensor peak",
+            Box::new(move |g: &Gpu| tf(g.fp16_tensor_tflops)),
+        ),
+        (
+            "PCIe link",
+            Box::new(|g: &Gpu| {
+                let p = &g.pcie;
+                let (max, _) = link_label(p.max_gen, p.max_width, None, None);
+                let (now, _) = link_label(p.gen, p.width, None, None);
+                match (p.max_gen.or(p.max_width), p.gen.or(p.width)) {
+                    (Some(_), Some(_)) if max != now => format!("{max} (now {now})"),
+                    (Some(_), _) => max,
+                    (None, Some(_)) => now,
+                    (None, None) => UNKNOWN.into(),
+                }
+            }),
+        ),
+        (
+            "NUMA node",
+            Box::new(|g: &Gpu| show(g.numa_node.filter(|n| *n >= 0), |n| n.to_string())),
+        ),
+        ("PCI address", Box::new(|g: &Gpu| show_str(&g.pci_address))),
+        ("VBIOS", Box::new(|g: &Gpu| show_str(&g.vbios_version))),
+        (
+            "Driver / CUDA",
+            Box::new(|g: &Gpu| join_opt(&[&g.driver_version, &g.cuda_version])),
+        ),
+        ("UUID", Box::new(|g: &Gpu| show_str(&g.uuid))),
+        ("Serial", Box::new(|g: &Gpu| show_str(&g.serial))),
+    ];
+    let mut grid = Grid {
+        header,
+        rows: Vec::new(),
+        status: None,
+    };
+    for (name, f) in rows {
+        let mut r = vec![name.to_string()];
+        r.extend(spec.gpus.iter().map(&f));
+        grid.rows.push(r);
+    }
+    Section {
+        title: "GPUs".into(),
+        fields: Vec::new(),
+        grids: vec![grid],
+    }
+}
+
+/// The detail sections in reading order: system, CPUs, memory, GPUs, drives, and headroom
+/// when the SMBIOS tables were read.
+pub fn detail_sections(spec: &Spec, topo: &Topology) -> Vec<Section> {
+    let mut out = vec![
+        system_section(spec),
+        cpu_section(spec),
+        memory_section(spec, topo),
+        gpu_section(spec),
+        report::drives(spec),
+    ];
+    // Only with SMBIOS data: an all-unknown headroom says nothing a colleague can use.
+    if spec.headroom.is_some() {
+        out.push(crate::render::report::headroom(spec));
+    }
+    out
+}
+
+/// The notes section (unknown facts and why), when there are any.
+pub fn notes_section(spec: &Spec) -> Option<Section> {
+    if spec.notes.is_empty() {
+        return None;
+    }
+    let mut g = Grid::new(&["Field", "Why"]);
+    for n in &spec.notes {
+        g.rows.push(vec![n.field.clone(), n.reason.clone()]);
+    }
+    Some(Section {
+        title: "Notes".into(),
+        fields: Vec::new(),
+        grids: vec![g],
+    })
+}
