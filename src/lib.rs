@@ -24,6 +24,7 @@ pub mod probe;
 pub mod profile;
 pub mod redact;
 pub mod render;
+pub mod requirement;
 pub mod source;
 pub mod spec;
 pub mod text;

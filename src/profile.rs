@@ -7,10 +7,13 @@
 
 use std::path::Path;
 
-use serde::Deserialize;
+use toml::de::{DeTable, DeValue};
 use toml::{Spanned, Value};
 
 pub use crate::error::ProfileError;
+use crate::requirement::{self as fields, Field, Suggest};
+pub use crate::requirement::{Quantity, Section};
+use crate::spec::{DriveKind, Spec};
 use crate::units;
 
 /// Built-in profiles, embedded in the binary: (name, TOML text).
@@ -32,35 +35,6 @@ pub struct Profile {
     pub name: String,
     pub description: Option<String>,
     pub requirements: Vec<Requirement>,
-}
-
-/// What kind of quantity a field holds; decides the units accepted and the default tolerance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Quantity {
-    /// A plain count (sockets, cores, GPUs).
-    Count,
-    /// Bytes, SI reading of GB (drives).
-    BytesSi,
-    /// Bytes, JEDEC reading of GB (DIMMs, VRAM).
-    BytesJedec,
-    /// A clock in MHz.
-    Mhz,
-    /// A transfer rate in MT/s.
-    Mts,
-    /// A text (model name, kind).
-    Text,
-    /// A set of names that must all be present (ISA features).
-    Names,
-}
-
-impl Quantity {
-    /// Tolerance used when the profile gives none: sizes are rounded by vendors.
-    pub fn default_tolerance(self) -> f64 {
-        match self {
-            Quantity::BytesSi | Quantity::BytesJedec => 0.03,
-            _ => 0.0,
-        }
-    }
 }
 
 /// How a found value is compared with the ordered one.
@@ -85,6 +59,8 @@ pub enum Val {
 /// One line of the order.
 #[derive(Debug, Clone)]
 pub struct Requirement {
+    /// The fact it asks about (how to read it from a machine).
+    pub field: &'static Field,
     /// Stable id, e.g. `cpu.sockets`, `gpus[0].vram`.
     pub id: String,
     /// What a person calls it, e.g. `GPU count ('Quadro RTX 6000')`.
@@ -103,101 +79,14 @@ pub struct Requirement {
 /// Which GPUs or drives a group of requirements applies to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Filter {
-    /// `gpus` or `drives`.
-    pub section: &'static str,
+    /// `Gpus` or `Drives`.
+    pub section: Section,
     /// Group index in the profile.
     pub group: usize,
-    /// GPU model (contains) or drive kind (exact) the group selects; None = all.
+    /// GPU model (contains) the group selects; None = all.
     pub model: Option<String>,
-    pub kind: Option<String>,
-}
-
-type V = Option<Spanned<Value>>;
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawProfile {
-    profile: Option<RawMeta>,
-    system: Option<RawSystem>,
-    cpu: Option<RawCpu>,
-    memory: Option<RawMemory>,
-    #[serde(default)]
-    gpus: Vec<RawGpus>,
-    #[serde(default)]
-    drives: Vec<RawDrives>,
-    headroom: Option<RawHeadroom>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawHeadroom {
-    free_dimm_slots: V,
-    free_x16_slots: V,
-    empty_sockets: V,
-    max_memory: V,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawMeta {
-    name: Option<String>,
-    description: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSystem {
-    vendor: V,
-    product: V,
-    bios_version: V,
-    chassis: V,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCpu {
-    model: V,
-    vendor: V,
-    sockets: V,
-    cores: V,
-    threads: V,
-    threads_per_core: V,
-    base_clock: V,
-    max_clock: V,
-    isa: V,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawMemory {
-    total: V,
-    dimm_count: V,
-    dimm_size: V,
-    dimm_speed: V,
-    dimm_type: V,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawGpus {
-    model: Option<Spanned<String>>,
-    count: V,
-    architecture: V,
-    vram: V,
-    cuda_cores: V,
-    tensor_cores: V,
-    pcie_width: V,
-    pcie_gen: V,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawDrives {
-    kind: Option<Spanned<String>>,
-    count: V,
-    model: V,
-    capacity: V,
-    transport: V,
+    /// Drive kind the group selects; None = all.
+    pub kind: Option<DriveKind>,
 }
 
 /// Loads a profile: a built-in name, or a path to a TOML file.
@@ -233,295 +122,123 @@ pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
 }
 
 /// Parses profile text; `file` names it in errors, `default_name` is used without `[profile]`.
+///
+/// Keys are looked up in the one table of fields (`requirement::FIELDS`): what is not there
+/// is an error naming the key, its place and the nearest valid key.
 pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, ProfileError> {
-    let err_at = |span: Option<std::ops::Range<usize>>, message: String| {
-        let (line, column) = span.map_or((0, 0), |s| line_col(text, s.start));
-        ProfileError {
-            file: file.to_string(),
-            line,
-            column,
-            message,
-        }
-    };
-    if text.trim().is_empty() {
-        return Err(err_at(
-            None,
-            "the profile is empty: give at least one requirement".into(),
-        ));
-    }
-    let raw: RawProfile = toml::from_str(text).map_err(|e| {
-        let msg = e.message().trim().to_string();
-        err_at(e.span(), with_suggestion(&msg))
-    })?;
     let mut b = Builder {
         text,
         file,
         reqs: Vec::new(),
     };
-    if let Some(s) = &raw.system {
-        b.add(
-            "system.vendor",
-            "System vendor",
-            Quantity::Text,
-            &s.vendor,
+    if text.trim().is_empty() {
+        return Err(b.err(
             None,
-        )?;
-        b.add(
-            "system.product",
-            "System model",
-            Quantity::Text,
-            &s.product,
-            None,
-        )?;
-        b.add(
-            "system.bios_version",
-            "BIOS version",
-            Quantity::Text,
-            &s.bios_version,
-            None,
-        )?;
-        b.add(
-            "system.chassis",
-            "Chassis type",
-            Quantity::Text,
-            &s.chassis,
-            None,
-        )?;
+            "the profile is empty: give at least one requirement".into(),
+        ));
     }
-    if let Some(c) = &raw.cpu {
-        b.add("cpu.model", "CPU model", Quantity::Text, &c.model, None)?;
-        b.add("cpu.vendor", "CPU vendor", Quantity::Text, &c.vendor, None)?;
-        b.add(
-            "cpu.sockets",
-            "CPU sockets",
-            Quantity::Count,
-            &c.sockets,
-            None,
-        )?;
-        b.add(
-            "cpu.cores",
-            "CPU cores (all sockets)",
-            Quantity::Count,
-            &c.cores,
-            None,
-        )?;
-        b.add(
-            "cpu.threads",
-            "CPU threads",
-            Quantity::Count,
-            &c.threads,
-            None,
-        )?;
-        b.add(
-            "cpu.threads_per_core",
-            "Threads per core",
-            Quantity::Count,
-            &c.threads_per_core,
-            None,
-        )?;
-        b.add(
-            "cpu.base_clock",
-            "CPU base clock",
-            Quantity::Mhz,
-            &c.base_clock,
-            None,
-        )?;
-        b.add(
-            "cpu.max_clock",
-            "CPU max (turbo) clock",
-            Quantity::Mhz,
-            &c.max_clock,
-            None,
-        )?;
-        b.add("cpu.isa", "CPU features", Quantity::Names, &c.isa, None)?;
-    }
-    if let Some(m) = &raw.memory {
-        b.add(
-            "memory.total",
-            "Memory installed",
-            Quantity::BytesJedec,
-            &m.total,
-            None,
-        )?;
-        b.add(
-            "memory.dimm_count",
-            "DIMMs installed",
-            Quantity::Count,
-            &m.dimm_count,
-            None,
-        )?;
-        b.add(
-            "memory.dimm_size",
-            "DIMM size (each)",
-            Quantity::BytesJedec,
-            &m.dimm_size,
-            None,
-        )?;
-        b.add(
-            "memory.dimm_speed",
-            "DIMM speed (each)",
-            Quantity::Mts,
-            &m.dimm_speed,
-            None,
-        )?;
-        b.add(
-            "memory.dimm_type",
-            "DIMM type",
-            Quantity::Text,
-            &m.dimm_type,
-            None,
-        )?;
-    }
-    for (i, g) in raw.gpus.iter().enumerate() {
-        let model = g.model.as_ref().map(|m| m.get_ref().clone());
-        let f = Filter {
-            section: "gpus",
-            group: i,
-            model: model.clone(),
-            kind: None,
-        };
-        let which = model.map(|m| format!(" ('{m}')")).unwrap_or_default();
-        let p = format!("gpus[{i}]");
-        b.add(
-            &format!("{p}.count"),
-            &format!("GPU count{which}"),
-            Quantity::Count,
-            &g.count,
-            Some(&f),
-        )?;
-        let gl = |s: &str| format!("GPU {s}{which}");
-        b.add(
-            &format!("{p}.architecture"),
-            &gl("architecture"),
-            Quantity::Text,
-            &g.architecture,
-            Some(&f),
-        )?;
-        b.add(
-            &format!("{p}.vram"),
-            &gl("memory"),
-            Quantity::BytesJedec,
-            &g.vram,
-            Some(&f),
-        )?;
-        b.add(
-            &format!("{p}.cuda_cores"),
-            &gl("CUDA cores"),
-            Quantity::Count,
-            &g.cuda_cores,
-            Some(&f),
-        )?;
-        b.add(
-            &format!("{p}.tensor_cores"),
-            &gl("Tensor cores"),
-            Quantity::Count,
-            &g.tensor_cores,
-            Some(&f),
-        )?;
-        b.add(
-            &format!("{p}.pcie_width"),
-            &gl("PCIe link width"),
-            Quantity::Count,
-            &g.pcie_width,
-            Some(&f),
-        )?;
-        b.add(
-            &format!("{p}.pcie_gen"),
-            &gl("PCIe generation (max)"),
-            Quantity::Count,
-            &g.pcie_gen,
-            Some(&f),
-        )?;
-    }
-    for (i, d) in raw.drives.iter().enumerate() {
-        let kind = d.kind.as_ref().map(|k| k.get_ref().to_ascii_lowercase());
-        if let (Some(k), Some(sp)) = (&kind, &d.kind) {
-            if !["nvme", "ssd", "hdd", "virtual"].contains(&k.as_str()) {
-                return Err(err_at(
-                    Some(sp.span()),
-                    format!("drive kind '{k}' is not one of nvme, ssd, hdd, virtual"),
-                ));
+    let doc = DeTable::parse(text).map_err(|e| {
+        let msg = e.message().trim().to_string();
+        b.err(e.span(), msg)
+    })?;
+    let top = in_file_order(doc.get_ref());
+    let mut meta = (None, None);
+    let mut sections: Vec<(Section, &Spanned<DeValue<'_>>)> = Vec::new();
+    for (k, v) in &top {
+        let key: &str = k.get_ref();
+        if key == "profile" {
+            meta = b.meta(v)?;
+            continue;
+        }
+        match Section::from_key(key) {
+            Some(s) => sections.push((s, v)),
+            None => {
+                let valid: Vec<&str> = std::iter::once("profile")
+                    .chain(Section::ALL.iter().map(|s| s.key()))
+                    .collect();
+                return Err(b.unknown_key(k, key, &valid));
             }
         }
-        let f = Filter {
-            section: "drives",
-            group: i,
-            model: None,
-            kind: kind.clone(),
-        };
-        let which = kind.map(|k| format!(" ({k})")).unwrap_or_default();
-        let p = format!("drives[{i}]");
-        b.add(
-            &format!("{p}.count"),
-            &format!("Drive count{which}"),
-            Quantity::Count,
-            &d.count,
-            Some(&f),
-        )?;
-        b.add(
-            &format!("{p}.model"),
-            &format!("Drive model{which}"),
-            Quantity::Text,
-            &d.model,
-            Some(&f),
-        )?;
-        b.add(
-            &format!("{p}.capacity"),
-            &format!("Drive capacity{which}"),
-            Quantity::BytesSi,
-            &d.capacity,
-            Some(&f),
-        )?;
-        b.add(
-            &format!("{p}.transport"),
-            &format!("Drive transport{which}"),
-            Quantity::Text,
-            &d.transport,
-            Some(&f),
-        )?;
     }
-    if let Some(h) = &raw.headroom {
-        b.add(
-            "headroom.free_dimm_slots",
-            "Free DIMM slots (usable)",
-            Quantity::Count,
-            &h.free_dimm_slots,
-            None,
-        )?;
-        b.add(
-            "headroom.free_x16_slots",
-            "Free x16 PCIe slots",
-            Quantity::Count,
-            &h.free_x16_slots,
-            None,
-        )?;
-        b.add(
-            "headroom.empty_sockets",
-            "Empty CPU sockets",
-            Quantity::Count,
-            &h.empty_sockets,
-            None,
-        )?;
-        b.add(
-            "headroom.max_memory",
-            "Maximum memory (all slots)",
-            Quantity::BytesJedec,
-            &h.max_memory,
-            None,
-        )?;
+    // Every key is checked before any value, so the first unknown key in the file is the
+    // one reported; then requirements come in the table's order (system, cpu, memory, gpus,
+    // drives, headroom), whatever order the file uses.
+    let mut tables: Vec<(Section, Option<usize>, &DeTable<'_>)> = Vec::new();
+    for (section, v) in &sections {
+        if section.is_group() {
+            let DeValue::Array(groups) = v.get_ref() else {
+                return Err(b.err(
+                    Some(v.span()),
+                    format!(
+                        "{}: expected groups written as [[{}]]",
+                        section.key(),
+                        section.key()
+                    ),
+                ));
+            };
+            for (i, g) in groups.iter().enumerate() {
+                let t = b.table(section.key(), g)?;
+                b.check_keys(*section, t)?;
+                tables.push((*section, Some(i), t));
+            }
+        } else {
+            let t = b.table(section.key(), v)?;
+            b.check_keys(*section, t)?;
+            tables.push((*section, None, t));
+        }
+    }
+    tables.sort_by_key(|(s, i, _)| (*s, *i));
+    for (section, group, t) in tables {
+        match group {
+            Some(i) => b.group(section, i, t)?,
+            None => b.section(section, t, None)?,
+        }
     }
     if b.reqs.is_empty() {
-        return Err(err_at(None, "the profile has no requirements".into()));
+        return Err(b.err(None, "the profile has no requirements".into()));
     }
-    let meta = raw.profile.unwrap_or(RawMeta {
-        name: None,
-        description: None,
-    });
+    let (name, description) = meta;
     Ok(Profile {
-        name: meta.name.unwrap_or_else(|| default_name.to_string()),
-        description: meta.description,
+        name: name.unwrap_or_else(|| default_name.to_string()),
+        description,
         requirements: b.reqs,
     })
+}
+
+type Entry<'t, 'i> = (
+    &'t Spanned<std::borrow::Cow<'i, str>>,
+    &'t Spanned<DeValue<'i>>,
+);
+
+/// A table's entries in the order they are written, so the first mistake is the one reported.
+fn in_file_order<'t, 'i>(t: &'t DeTable<'i>) -> Vec<Entry<'t, 'i>> {
+    let mut v: Vec<Entry<'t, 'i>> = t.iter().collect();
+    v.sort_by_key(|(k, _)| k.span().start);
+    v
+}
+
+/// A parsed TOML value as `toml::Value`, for the comparison parser below.
+fn to_value(v: &DeValue<'_>) -> Value {
+    match v {
+        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
+            Ok(n) => Value::Integer(n),
+            // Out of i64's range: keep the digits so the error can quote them.
+            Err(_) => Value::String(i.as_str().to_string()),
+        },
+        DeValue::Float(f) => match f.as_str().parse::<f64>() {
+            Ok(x) => Value::Float(x),
+            Err(_) => Value::String(f.as_str().to_string()),
+        },
+        DeValue::Boolean(b) => Value::Boolean(*b),
+        DeValue::Datetime(d) => Value::Datetime(*d),
+        DeValue::Array(a) => Value::Array(a.iter().map(|x| to_value(x.get_ref())).collect()),
+        DeValue::Table(t) => Value::Table(
+            t.iter()
+                .map(|(k, x)| (k.get_ref().to_string(), to_value(x.get_ref())))
+                .collect(),
+        ),
+    }
 }
 
 struct Builder<'a> {
@@ -531,8 +248,8 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    fn err(&self, span: std::ops::Range<usize>, message: String) -> ProfileError {
-        let (line, column) = line_col(self.text, span.start);
+    fn err(&self, span: Option<std::ops::Range<usize>>, message: String) -> ProfileError {
+        let (line, column) = span.map_or((0, 0), |s| line_col(self.text, s.start));
         ProfileError {
             file: self.file.to_string(),
             line,
@@ -541,18 +258,156 @@ impl Builder<'_> {
         }
     }
 
+    /// An unknown key, worded as serde words it, with the nearest valid key.
+    fn unknown_key(
+        &self,
+        at: &Spanned<impl AsRef<str>>,
+        key: &str,
+        valid: &[&str],
+    ) -> ProfileError {
+        let list: Vec<String> = valid.iter().map(|k| format!("`{k}`")).collect();
+        let mut msg = format!("unknown field `{key}`, expected one of {}", list.join(", "));
+        if let Some(n) = nearest(key, valid) {
+            msg.push_str(&format!(" (did you mean `{n}`?)"));
+        }
+        let _ = at.get_ref();
+        self.err(Some(at.span()), msg)
+    }
+
+    /// A section's table, or an error naming it.
+    fn table<'t, 'i>(
+        &self,
+        name: &str,
+        v: &'t Spanned<DeValue<'i>>,
+    ) -> Result<&'t DeTable<'i>, ProfileError> {
+        match v.get_ref() {
+            DeValue::Table(t) => Ok(t),
+            other => Err(self.err(
+                Some(v.span()),
+                format!("{name}: expected a table, found {}", other.type_str()),
+            )),
+        }
+    }
+
+    /// `[profile]`: name and description.
+    fn meta(
+        &self,
+        v: &Spanned<DeValue<'_>>,
+    ) -> Result<(Option<String>, Option<String>), ProfileError> {
+        let t = self.table("profile", v)?;
+        let (mut name, mut description) = (None, None);
+        for (k, v) in in_file_order(t) {
+            let slot = match k.get_ref().as_ref() {
+                "name" => &mut name,
+                "description" => &mut description,
+                other => return Err(self.unknown_key(k, other, &["name", "description"])),
+            };
+            match v.get_ref() {
+                DeValue::String(s) => *slot = Some(s.to_string()),
+                other => {
+                    return Err(self.err(
+                        Some(v.span()),
+                        format!("{}: expected text, found {}", k.get_ref(), other.type_str()),
+                    ))
+                }
+            }
+        }
+        Ok((name, description))
+    }
+
+    /// Every key of a section's table is a field of that section (or its group selector).
+    fn check_keys(&self, section: Section, t: &DeTable<'_>) -> Result<(), ProfileError> {
+        for (k, _) in in_file_order(t) {
+            let key: &str = k.get_ref();
+            if section.selector() != Some(key) && fields::field(section, key).is_none() {
+                return Err(self.unknown_key(k, key, &fields::keys(section)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The requirements of one section (or one group of it), in the table's order.
+    fn section(
+        &mut self,
+        section: Section,
+        t: &DeTable<'_>,
+        group: Option<(usize, &Filter, String)>,
+    ) -> Result<(), ProfileError> {
+        for f in fields::FIELDS.iter().filter(|f| f.section == section) {
+            if let Some(v) = t.get(f.key) {
+                match &group {
+                    Some((i, filter, which)) => {
+                        let label = format!("{}{which}", f.label);
+                        self.add(f, f.id(Some(*i)), label, v, Some(filter))?;
+                    }
+                    None => self.add(f, f.id(None), f.label.to_string(), v, None)?,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One `[[gpus]]` or `[[drives]]` group: its selector, then its requirements.
+    fn group(&mut self, section: Section, i: usize, t: &DeTable<'_>) -> Result<(), ProfileError> {
+        let selector = section.selector().and_then(|k| t.get_key_value(k));
+        let chosen = match selector {
+            Some((k, v)) => match v.get_ref() {
+                DeValue::String(s) => Some((s.to_string(), v.span())),
+                other => {
+                    return Err(self.err(
+                        Some(v.span()),
+                        format!("{}: expected text, found {}", k.get_ref(), other.type_str()),
+                    ))
+                }
+            },
+            None => None,
+        };
+        let (model, kind) = match section {
+            Section::Drives => match chosen {
+                Some((k, span)) => match DriveKind::from_name(&k.to_ascii_lowercase()) {
+                    Some(kind) => (None, Some(kind)),
+                    None => {
+                        return Err(self.err(
+                            Some(span),
+                            format!(
+                                "drive kind '{}' is not one of {}",
+                                k.to_ascii_lowercase(),
+                                DriveKind::NAMES.join(", ")
+                            ),
+                        ))
+                    }
+                },
+                None => (None, None),
+            },
+            _ => (chosen.map(|(m, _)| m), None),
+        };
+        let which = match (&model, kind) {
+            (Some(m), _) => format!(" ('{m}')"),
+            (None, Some(k)) => format!(" ({})", k.as_str()),
+            (None, None) => String::new(),
+        };
+        let filter = Filter {
+            section,
+            group: i,
+            model,
+            kind,
+        };
+        self.section(section, t, Some((i, &filter, which)))
+    }
+
     fn add(
         &mut self,
-        id: &str,
-        label: &str,
-        q: Quantity,
-        raw: &V,
+        field: &'static Field,
+        id: String,
+        label: String,
+        sp: &Spanned<DeValue<'_>>,
         filter: Option<&Filter>,
     ) -> Result<(), ProfileError> {
-        let Some(sp) = raw else { return Ok(()) };
+        let q = field.quantity;
         let span = sp.span();
-        let key = id.rsplit('.').next().unwrap_or(id);
-        let (op, values, tol) = match sp.get_ref() {
+        let key = field.key;
+        let value = to_value(sp.get_ref());
+        let (op, values, tol) = match &value {
             Value::Table(t) => {
                 let mut op = None;
                 let mut vals = Vec::new();
@@ -571,7 +426,7 @@ impl Builder<'_> {
                                 other => other.to_string(),
                             };
                             tol = Some(units::parse_percent(&s).map_err(|e| {
-                                self.err(span.clone(), format!("{key}: tolerance '{s}': {e}"))
+                                self.err(Some(span.clone()), format!("{key}: tolerance '{s}': {e}"))
                             })?);
                             continue;
                         }
@@ -586,7 +441,7 @@ impl Builder<'_> {
                                 "tolerance",
                             ];
                             return Err(self.err(
-                                span.clone(),
+                                Some(span.clone()),
                                 format!(
                                     "{key}: unknown comparison '{other}'{}; expected one of {}",
                                     nearest(other, &OPS)
@@ -598,15 +453,16 @@ impl Builder<'_> {
                         }
                     };
                     if op.is_some() {
-                        return Err(
-                            self.err(span.clone(), format!("{key}: give only one comparison"))
-                        );
+                        return Err(self.err(
+                            Some(span.clone()),
+                            format!("{key}: give only one comparison"),
+                        ));
                     }
                     op = Some(this);
                     vals = self.values(q, this, v, key, span.clone())?;
                 }
                 let op = op.ok_or_else(|| {
-                    self.err(span.clone(), format!("{key}: a table needs one of exact, at_least, at_most, one_of, contains"))
+                    self.err(Some(span.clone()), format!("{key}: a table needs one of exact, at_least, at_most, one_of, contains"))
                 })?;
                 (op, vals, tol)
             }
@@ -616,11 +472,7 @@ impl Builder<'_> {
                 } else {
                     Op::OneOf
                 };
-                (
-                    op,
-                    self.values(q, op, sp.get_ref(), key, span.clone())?,
-                    None,
-                )
+                (op, self.values(q, op, &value, key, span.clone())?, None)
             }
             v => {
                 let op = match q {
@@ -633,13 +485,14 @@ impl Builder<'_> {
         };
         if matches!(op, Op::AtLeast | Op::AtMost) && q == Quantity::Text {
             return Err(self.err(
-                span,
+                Some(span),
                 format!("{key}: at_least/at_most need a number, not text"),
             ));
         }
         self.reqs.push(Requirement {
-            id: id.to_string(),
-            label: label.to_string(),
+            field,
+            id,
+            label,
             quantity: q,
             op,
             values,
@@ -661,12 +514,15 @@ impl Builder<'_> {
         let items: Vec<&Value> = match v {
             Value::Array(a) if matches!(op, Op::OneOf | Op::AllOf) => a.iter().collect(),
             Value::Array(_) => {
-                return Err(self.err(span, format!("{key}: a list is only allowed with one_of")))
+                return Err(self.err(
+                    Some(span),
+                    format!("{key}: a list is only allowed with one_of"),
+                ))
             }
             other => vec![other],
         };
         if items.is_empty() {
-            return Err(self.err(span, format!("{key}: the list is empty")));
+            return Err(self.err(Some(span), format!("{key}: the list is empty")));
         }
         items
             .into_iter()
@@ -683,18 +539,18 @@ impl Builder<'_> {
     ) -> Result<Val, ProfileError> {
         let bad_type = |want: &str| {
             self.err(
-                span.clone(),
+                Some(span.clone()),
                 format!("{key}: expected {want}, found {}", v.type_str()),
             )
         };
         let parse = |f: fn(&str) -> Result<u64, String>| match v {
             Value::String(s) => f(s)
                 .map(Val::Num)
-                .map_err(|e| self.err(span.clone(), format!("{key}: {e}"))),
+                .map_err(|e| self.err(Some(span.clone()), format!("{key}: {e}"))),
             Value::Integer(i) if *i >= 0 => Ok(Val::Num(*i as u64)),
             Value::Float(x) if *x >= 0.0 => f(&x.to_string())
                 .map(Val::Num)
-                .map_err(|e| self.err(span.clone(), format!("{key}: {e}"))),
+                .map_err(|e| self.err(Some(span.clone()), format!("{key}: {e}"))),
             _ => Err(bad_type(
                 "a number or a quantity in quotes such as \"24 GiB\"",
             )),
@@ -703,7 +559,7 @@ impl Builder<'_> {
             Quantity::Count => match v {
                 Value::Integer(i) if *i >= 0 => Ok(Val::Num(*i as u64)),
                 Value::Integer(i) => Err(self.err(
-                    span.clone(),
+                    Some(span.clone()),
                     format!("{key}: expected a whole number ≥ 0, found {i}"),
                 )),
                 _ => Err(bad_type("a whole number")),
@@ -714,7 +570,7 @@ impl Builder<'_> {
             Quantity::Mts => parse(units::parse_mts),
             Quantity::Text | Quantity::Names => match v {
                 Value::String(s) if !s.trim().is_empty() => Ok(Val::Text(s.clone())),
-                Value::String(_) => Err(self.err(span.clone(), format!("{key}: empty text"))),
+                Value::String(_) => Err(self.err(Some(span.clone()), format!("{key}: empty text"))),
                 _ => Err(bad_type("text in quotes")),
             },
         }
@@ -729,22 +585,6 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Adds "did you mean" to serde's unknown-field message, which lists the valid names in
-/// backticks after the unknown one.
-fn with_suggestion(msg: &str) -> String {
-    if !msg.starts_with("unknown field") {
-        return msg.to_string();
-    }
-    let names: Vec<&str> = msg.split('`').skip(1).step_by(2).collect();
-    match names.split_first() {
-        Some((bad, valid)) => match nearest(bad, valid) {
-            Some(n) => format!("{msg} (did you mean `{n}`?)"),
-            None => msg.to_string(),
-        },
-        None => msg.to_string(),
-    }
-}
-
 /// The valid name closest to `bad`, if any is close enough to be a typo.
 fn nearest<'a>(bad: &str, valid: &[&'a str]) -> Option<&'a str> {
     valid
@@ -756,22 +596,19 @@ fn nearest<'a>(bad: &str, valid: &[&'a str]) -> Option<&'a str> {
 }
 
 /// Writes a profile that the machine in `spec` passes: the golden machine becomes the order
-/// for a fleet. Unknown facts are left out (with a comment), never guessed.
-pub fn from_spec(spec: &crate::spec::Spec, name: &str) -> String {
+/// for a fleet. Every line comes from the field table (`requirement::Suggest` says how);
+/// unknown facts are left out (and listed in a comment), never guessed.
+pub fn from_spec(spec: &Spec, name: &str) -> String {
     use std::collections::BTreeMap;
     use std::fmt::Write as _;
-    let q = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
-    let gib = |b: u64| {
-        let g = b as f64 / (1u64 << 30) as f64;
-        format!("\"{} GiB\"", (g * 10.0).round() / 10.0)
-    };
+    let q = fields::toml_string;
     let mut t = String::new();
-    let mut skipped: Vec<&str> = Vec::new();
+    let mut skipped: Vec<String> = Vec::new();
     let _ = writeln!(
         t,
         "# Made by `rigcheck profile new` from {} ({}).",
-        spec.hostname.as_deref().unwrap_or("unknown host"),
-        spec.captured_at.as_deref().unwrap_or("time not recorded")
+        one_line(spec.hostname.as_deref().unwrap_or("unknown host")),
+        one_line(spec.captured_at.as_deref().unwrap_or("time not recorded"))
     );
     let _ = writeln!(
         t,
@@ -786,120 +623,31 @@ pub fn from_spec(spec: &crate::spec::Spec, name: &str) -> String {
     if !desc.is_empty() {
         let _ = writeln!(t, "description = {}", q(&desc.join(" ")));
     }
-    if s.vendor.is_some() || s.product.is_some() {
-        let _ = writeln!(t, "\n[system]");
-        if let Some(v) = &s.vendor {
-            let _ = writeln!(t, "vendor = {}", q(v));
-        }
-        if let Some(p) = &s.product {
-            let _ = writeln!(t, "product = {}", q(p));
-        }
-    } else {
-        skipped.push("system (no DMI data)");
-    }
-    let c = &spec.cpu;
-    let _ = writeln!(t, "\n[cpu]");
-    if let Some(m) = &c.model {
-        let _ = writeln!(t, "model = {}", q(m));
-    }
-    for (k, v) in [
-        ("sockets", c.sockets),
-        ("cores", c.cores),
-        ("threads", c.threads),
-    ] {
-        match v {
-            Some(v) => {
-                let _ = writeln!(t, "{k} = {v}");
-            }
-            None => skipped.push(k),
+    for section in [Section::System, Section::Cpu, Section::Memory] {
+        let lines = suggest_lines(spec, section, &[], &mut skipped);
+        if !lines.is_empty() {
+            let _ = write!(t, "\n[{}]\n{lines}", section.key());
         }
     }
-    if let Some(b) = c.base_mhz {
-        let _ = writeln!(t, "base_clock = {{ at_least = \"{b} MHz\" }}");
-    }
-    if let Some(m) = c.max_mhz {
-        let _ = writeln!(t, "max_clock = {{ at_least = \"{m} MHz\" }}");
-    }
-    if !c.isa.is_empty() {
-        let list: Vec<String> = c.isa.iter().map(|i| q(i)).collect();
-        let _ = writeln!(t, "isa = [{}]", list.join(", "));
-    }
-    let m = &spec.memory;
-    let _ = writeln!(t, "\n[memory]");
-    match m.total_bytes {
-        Some(b) if m.total_source.as_deref() == Some("dimms") => {
-            let _ = writeln!(t, "total = {}", gib(b));
-        }
-        Some(b) => {
-            let _ = writeln!(
-                t,
-                "# DIMMs unknown: MemTotal is a few % under installed memory"
-            );
-            let _ = writeln!(t, "total = {{ at_least = {} }}", gib(b));
-        }
-        None => skipped.push("memory.total"),
-    }
-    if m.dimm_source.is_some() && !m.dimms.is_empty() {
-        let _ = writeln!(t, "dimm_count = {}", m.dimms.len());
-        let sizes: Vec<u64> = m.dimms.iter().filter_map(|d| d.size_bytes).collect();
-        if sizes.len() == m.dimms.len() && sizes.windows(2).all(|w| w[0] == w[1]) {
-            if let Some(sz) = sizes.first() {
-                let _ = writeln!(t, "dimm_size = {}", gib(*sz));
-            }
-        }
-        if let Some(k) = m.dimms.iter().find_map(|d| d.kind.clone()) {
-            let _ = writeln!(t, "dimm_type = {}", q(&k));
-        }
-        if let Some(sp) = m.dimms.iter().filter_map(|d| d.speed_mts).min() {
-            let _ = writeln!(t, "dimm_speed = {{ at_least = \"{sp} MT/s\" }}");
-        }
-    }
-    let mut gpus: BTreeMap<String, Vec<&crate::spec::Gpu>> = BTreeMap::new();
-    for g in &spec.gpus {
+    let mut gpus: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, g) in spec.gpus.iter().enumerate() {
         if let Some(n) = &g.name {
-            gpus.entry(n.clone()).or_default().push(g);
+            gpus.entry(n).or_default().push(i);
         }
     }
-    for (name, gs) in &gpus {
-        let _ = writeln!(t, "\n[[gpus]]\nmodel = {}\ncount = {}", q(name), gs.len());
-        let g = gs[0];
-        if let Some(a) = &g.architecture {
-            let _ = writeln!(t, "architecture = {}", q(a));
-        }
-        if let Some(v) = gs.iter().filter_map(|g| g.vram_bytes).min() {
-            let _ = writeln!(t, "vram = {}", gib(v));
-        }
-        if let Some(c) = g.cuda_cores {
-            let _ = writeln!(t, "cuda_cores = {c}");
-        }
-        if let Some(c) = g.tensor_cores {
-            let _ = writeln!(t, "tensor_cores = {c}");
-        }
-        if let Some(w) = gs
-            .iter()
-            .filter_map(|g| g.pcie.width.or(g.pcie.max_width))
-            .min()
-        {
-            let _ = writeln!(t, "pcie_width = {{ at_least = {w} }}");
+    for (model, members) in &gpus {
+        let lines = suggest_lines(spec, Section::Gpus, members, &mut skipped);
+        let _ = write!(t, "\n[[gpus]]\nmodel = {}\n{lines}", q(model));
+    }
+    let mut drives: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, d) in spec.drives.iter().enumerate() {
+        if let Some(k) = d.kind {
+            drives.entry(k.as_str()).or_default().push(i);
         }
     }
-    let mut kinds: BTreeMap<String, Vec<&crate::spec::Drive>> = BTreeMap::new();
-    for d in &spec.drives {
-        if let Some(k) = &d.kind {
-            kinds.entry(k.clone()).or_default().push(d);
-        }
-    }
-    for (kind, ds) in &kinds {
-        let _ = writeln!(
-            t,
-            "\n[[drives]]\nkind = {}\ncount = {{ at_least = {} }}",
-            q(kind),
-            ds.len()
-        );
-        if let Some(min) = ds.iter().filter_map(|d| d.size_bytes).min() {
-            let gb = (min as f64 / 1e9 * 10.0).floor() / 10.0;
-            let _ = writeln!(t, "capacity = {{ at_least = \"{gb} GB\" }}");
-        }
+    for (kind, members) in &drives {
+        let lines = suggest_lines(spec, Section::Drives, members, &mut skipped);
+        let _ = write!(t, "\n[[drives]]\nkind = {}\n{lines}", q(kind));
     }
     if !skipped.is_empty() {
         let _ = writeln!(
@@ -909,6 +657,97 @@ pub fn from_spec(spec: &crate::spec::Spec, name: &str) -> String {
         );
     }
     t
+}
+
+/// A machine string on one comment line: control characters (a newline in a DMI string)
+/// must not end the comment and start TOML of their own.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// The `key = value` lines `profile new` writes for one section (for a group: the items
+/// `members` of `spec.gpus` or `spec.drives`). Keys whose value is unknown go to `skipped`.
+fn suggest_lines(
+    spec: &Spec,
+    section: Section,
+    members: &[usize],
+    skipped: &mut Vec<String>,
+) -> String {
+    use fields::{Found, Read};
+    let mut out = String::new();
+    for f in fields::FIELDS.iter().filter(|f| f.section == section) {
+        let items: Vec<Found> = match f.read {
+            Read::Machine(read) => read(spec, f.quantity).items,
+            Read::EachGpu(read) => members
+                .iter()
+                .filter_map(|&i| Some(read(spec, i, spec.gpus.get(i)?, f.quantity)))
+                .collect(),
+            Read::EachDrive(read) => members
+                .iter()
+                .filter_map(|&i| Some(read(spec, i, spec.drives.get(i)?, f.quantity)))
+                .collect(),
+            Read::GroupCount => {
+                let n = members.len() as u64;
+                vec![Found::Num(n, n.to_string())]
+            }
+        };
+        let value = match f.suggest {
+            Suggest::Never => continue,
+            Suggest::Custom(write) => write(spec),
+            Suggest::Found | Suggest::Smallest | Suggest::AtLeast => suggest_value(f, &items),
+        };
+        match value {
+            Some(v) => {
+                // A value may open with comment lines saying why it is written so.
+                let (comments, v) = v.rsplit_once('\n').unwrap_or(("", &v));
+                if !comments.is_empty() {
+                    out.push_str(comments);
+                    out.push('\n');
+                }
+                out.push_str(&format!("{} = {v}\n", f.key));
+            }
+            None if section == Section::System => {}
+            None if items.iter().any(|i| matches!(i, Found::Unknown(_))) => {
+                skipped.push(f.id(None));
+            }
+            None => {}
+        }
+    }
+    if section == Section::System && out.is_empty() {
+        skipped.push("system (no DMI data)".into());
+    }
+    out
+}
+
+/// The TOML value of a `Found`, `Smallest` or `AtLeast` suggestion; `None` when a value is
+/// unknown or (for `Found`) the items disagree.
+fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
+    use fields::Found;
+    let q = f.quantity;
+    let mut nums = Vec::new();
+    let mut texts = Vec::new();
+    for it in items {
+        match it {
+            Found::Num(n, _) => nums.push(*n),
+            Found::Text(t) => texts.push(t.as_str()),
+            Found::Names(_) | Found::Unknown(_) => return None,
+        }
+    }
+    if let Some(first) = texts.first() {
+        return (matches!(f.suggest, Suggest::Found) && texts.iter().all(|t| t == first))
+            .then(|| fields::toml_string(first));
+    }
+    let min = *nums.iter().min()?;
+    match f.suggest {
+        Suggest::Found if nums.iter().any(|n| *n != min) => None,
+        Suggest::AtLeast => Some(format!(
+            "{{ at_least = {} }}",
+            fields::toml_number(q, min, true)
+        )),
+        _ => Some(fields::toml_number(q, min, false)),
+    }
 }
 
 #[cfg(test)]

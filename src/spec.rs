@@ -217,7 +217,7 @@ pub struct Drive {
     pub firmware: Option<String>,
     pub size_bytes: Option<u64>,
     /// `nvme`, `ssd`, `hdd` or `virtual`.
-    pub kind: Option<String>,
+    pub kind: Option<DriveKind>,
     /// `nvme`, `sata`, `sas`, `usb`, `virtio`, `mmc`, ...
     pub transport: Option<String>,
     pub rotational: Option<bool>,
@@ -230,6 +230,53 @@ pub struct Drive {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcie: Option<Pcie>,
     pub numa_node: Option<i32>,
+}
+
+/// What kind of drive it is; written in JSON as `nvme`, `ssd`, `hdd` or `virtual`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DriveKind {
+    /// An NVMe drive (PCIe).
+    Nvme,
+    /// A solid-state drive on SATA, SAS or USB.
+    Ssd,
+    /// A spinning disk.
+    Hdd,
+    /// A disk a hypervisor provides (virtio, Xen, Hyper-V).
+    Virtual,
+}
+
+impl DriveKind {
+    /// The names, as profiles and JSON write them.
+    pub const NAMES: [&'static str; 4] = ["nvme", "ssd", "hdd", "virtual"];
+
+    /// The name as profiles and JSON write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DriveKind::Nvme => "nvme",
+            DriveKind::Ssd => "ssd",
+            DriveKind::Hdd => "hdd",
+            DriveKind::Virtual => "virtual",
+        }
+    }
+
+    /// The kind of a name (`nvme`, `ssd`, `hdd`, `virtual`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        [
+            DriveKind::Nvme,
+            DriveKind::Ssd,
+            DriveKind::Hdd,
+            DriveKind::Virtual,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for DriveKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One NVIDIA GPU: PCI facts, NVML facts, derived capability and live state.

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::profile::{Filter, Op, Profile, Quantity, Requirement, Val};
+use crate::requirement::{Found, Read, Reading, Section};
 use crate::spec::{Drive, Gpu, Spec};
-use crate::units::{bytes_bin, bytes_dec};
 
 /// Outcome of one requirement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,17 +120,12 @@ pub fn verify(spec: &Spec, profile: &Profile, strict: bool) -> VerifyReport {
     }
 }
 
-/// A found value: number or text, shown as text, or unknown with why.
-#[derive(Debug, Clone)]
-enum Found {
-    Num(u64, String),
-    Text(String),
-    Names(Vec<String>),
-    Unknown(String),
-}
-
 fn check(spec: &Spec, req: &Requirement) -> Line {
-    let (items, note) = found(spec, req);
+    let Reading {
+        items,
+        note,
+        slack_below,
+    } = found(spec, req);
     let expected = expected_text(req);
     let mut line = Line {
         id: req.id.clone(),
@@ -141,7 +136,11 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
         note,
     };
     if items.is_empty() {
-        let what = if req.filter.as_ref().is_some_and(|f| f.section == "gpus") {
+        let what = if req
+            .filter
+            .as_ref()
+            .is_some_and(|f| f.section == Section::Gpus)
+        {
             "GPU"
         } else {
             "drive"
@@ -153,14 +152,6 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
     let mut statuses = Vec::new();
     let mut shown = Vec::new();
     let mut unknown_why = Vec::new();
-    // Memory read from MemTotal sits 1.5–4 % under the installed DIMMs (firmware and kernel
-    // reservations), so the lower bound gets that much more room.
-    let extra_low =
-        if req.id == "memory.total" && spec.memory.total_source.as_deref() != Some("dimms") {
-            0.05
-        } else {
-            0.0
-        };
     for it in &items {
         match it {
             Found::Unknown(why) => {
@@ -170,7 +161,7 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
             }
             Found::Num(n, s) => {
                 shown.push(s.clone());
-                statuses.push(compare_num(req, *n, extra_low));
+                statuses.push(compare_num(req, *n, slack_below));
             }
             Found::Text(t) => {
                 shown.push(t.clone());
@@ -273,22 +264,12 @@ fn norm_name(s: &str) -> String {
         .to_ascii_lowercase()
 }
 
-fn show_num(q: Quantity, n: u64) -> String {
-    match q {
-        Quantity::BytesSi => bytes_dec(n),
-        Quantity::BytesJedec => bytes_bin(n),
-        Quantity::Mhz => format!("{n} MHz"),
-        Quantity::Mts => format!("{n} MT/s"),
-        _ => n.to_string(),
-    }
-}
-
 fn expected_text(req: &Requirement) -> String {
     let vals: Vec<String> = req
         .values
         .iter()
         .map(|v| match v {
-            Val::Num(n) => show_num(req.quantity, *n),
+            Val::Num(n) => req.quantity.show(*n),
             Val::Text(t) => format!("'{t}'"),
         })
         .collect();
@@ -310,142 +291,63 @@ fn expected_text(req: &Requirement) -> String {
     }
 }
 
-/// Reason text for an unknown field from the spec's notes, or a generic one.
-fn why(spec: &Spec, field: &str) -> String {
-    spec.notes
-        .iter()
-        .find(|n| {
-            n.field == field
-                || field.starts_with(&format!("{}.", n.field))
-                || n.field.starts_with(&format!("{field}."))
-        })
-        .map(|n| n.reason.clone())
-        .unwrap_or_else(|| format!("{field} is unknown on this machine"))
-}
-
-fn num(q: Quantity, v: Option<u64>, spec: &Spec, field: &str) -> Found {
-    match v {
-        Some(n) => Found::Num(n, show_num(q, n)),
-        None => Found::Unknown(why(spec, field)),
-    }
-}
-
-fn text(v: &Option<String>, spec: &Spec, field: &str) -> Found {
-    match v {
-        Some(t) => Found::Text(t.clone()),
-        None => Found::Unknown(why(spec, field)),
-    }
-}
-
 /// The found values for a requirement (one per matching item for per-GPU/per-drive fields),
-/// and a note on how they were read when that matters.
-fn found(spec: &Spec, req: &Requirement) -> (Vec<Found>, Option<String>) {
-    let key = req.id.rsplit('.').next().unwrap_or("");
+/// read through the requirement's field.
+fn found(spec: &Spec, req: &Requirement) -> Reading {
     let q = req.quantity;
-    let c = &spec.cpu;
-    let m = &spec.memory;
-    let one = |f: Found| (vec![f], None);
-    if let Some(filter) = &req.filter {
-        return group_found(spec, req, filter, key);
-    }
-    match req.id.as_str() {
-        "system.vendor" => one(text(&spec.system.vendor, spec, "system.vendor")),
-        "system.product" => one(text(&spec.system.product, spec, "system.product")),
-        "system.bios_version" => one(text(&spec.system.bios_version, spec, "system.bios_version")),
-        "system.chassis" => one(text(&spec.system.chassis_type, spec, "system.chassis_type")),
-        "cpu.model" => one(text(&c.model, spec, "cpu.model")),
-        "cpu.vendor" => one(text(&c.vendor, spec, "cpu.vendor")),
-        "cpu.sockets" => one(num(q, c.sockets.map(u64::from), spec, "cpu.sockets")),
-        "cpu.cores" => one(num(q, c.cores.map(u64::from), spec, "cpu.cores")),
-        "cpu.threads" => one(num(q, c.threads.map(u64::from), spec, "cpu.threads")),
-        "cpu.threads_per_core" => one(num(
-            q,
-            c.threads_per_core.map(u64::from),
-            spec,
-            "cpu.threads_per_core",
+    let plain = |items: Vec<Found>| Reading {
+        items,
+        note: None,
+        slack_below: 0.0,
+    };
+    match (req.field.read, &req.filter) {
+        (Read::Machine(read), _) => {
+            let r = read(spec, q);
+            Reading {
+                items: collapse(r.items),
+                ..r
+            }
+        }
+        (Read::EachGpu(read), Some(f)) => plain(collapse(
+            matching_gpus(spec, f)
+                .map(|(i, g)| read(spec, i, g, q))
+                .collect(),
         )),
-        "cpu.base_clock" => one(num(q, c.base_mhz.map(u64::from), spec, "cpu.base_mhz")),
-        "cpu.max_clock" => one(num(q, c.max_mhz.map(u64::from), spec, "cpu.max_mhz")),
-        "cpu.isa" => {
-            if c.flags.is_empty() && c.isa.is_empty() {
-                one(Found::Unknown(why(spec, "cpu.flags")))
-            } else {
-                one(Found::Names(
-                    c.isa.iter().chain(c.flags.iter()).cloned().collect(),
-                ))
-            }
+        (Read::EachDrive(read), Some(f)) => plain(collapse(
+            matching_drives(spec, f)
+                .map(|(i, d)| read(spec, i, d, q))
+                .collect(),
+        )),
+        (Read::GroupCount, Some(f)) if f.section == Section::Gpus => gpu_count(spec, f),
+        (Read::GroupCount, Some(f)) => {
+            let n = matching_drives(spec, f).count() as u64;
+            plain(vec![Found::Num(n, n.to_string())])
         }
-        "memory.total" => match (m.total_bytes, m.total_source.as_deref()) {
-            (Some(t), Some("dimms")) => one(Found::Num(t, bytes_bin(t))),
-            (Some(t), _) => (
-                vec![Found::Num(t, format!("{} (MemTotal)", bytes_bin(t)))],
-                Some(
-                    "DIMMs unknown: compared MemTotal, which sits a few % under installed memory"
-                        .into(),
-                ),
-            ),
-            (None, _) => one(Found::Unknown(why(spec, "memory.total_bytes"))),
-        },
-        "memory.dimm_count" => {
-            if m.dimm_source.is_none() {
-                one(Found::Unknown(why(spec, "memory.dimms")))
-            } else {
-                one(Found::Num(m.dimms.len() as u64, m.dimms.len().to_string()))
-            }
-        }
-        "memory.dimm_size" | "memory.dimm_speed" | "memory.dimm_type" => {
-            if m.dimm_source.is_none() || m.dimms.is_empty() {
-                return one(Found::Unknown(why(spec, "memory.dimms")));
-            }
-            let items = m
-                .dimms
-                .iter()
-                .map(|d| match key {
-                    "dimm_size" => num(q, d.size_bytes, spec, "memory.dimms"),
-                    "dimm_speed" => num(q, d.speed_mts.map(u64::from), spec, "memory.dimms"),
-                    _ => text(&d.kind, spec, "memory.dimms"),
-                })
-                .collect();
-            (collapse(items), None)
-        }
-        "headroom.free_dimm_slots"
-        | "headroom.free_x16_slots"
-        | "headroom.empty_sockets"
-        | "headroom.max_memory" => one(headroom_found(spec, q, key)),
-        _ => one(Found::Unknown(format!(
-            "{} is not a known requirement",
+        // The parser gives every group field its group's filter.
+        (_, None) => plain(vec![Found::Unknown(format!(
+            "{} is a per-GPU or per-drive requirement outside a group",
             req.id
-        ))),
+        ))]),
     }
 }
 
-/// A `[headroom]` value: usable free DIMM slots, free x16 slots, empty sockets, or the
-/// memory arrays' maximum capacity.
-fn headroom_found(spec: &Spec, q: Quantity, key: &str) -> Found {
-    let Some(h) = &spec.headroom else {
-        return Found::Unknown(why(spec, "headroom"));
-    };
-    let mem = h.memory.as_ref();
-    match key {
-        "free_dimm_slots" => num(
-            q,
-            mem.map(|m| u64::from(m.usable_free_slots)),
-            spec,
-            "headroom.memory",
-        ),
-        "free_x16_slots" => num(
-            q,
-            h.free_x16_slots.map(u64::from),
-            spec,
-            "headroom.pcie_slots",
-        ),
-        "empty_sockets" => num(q, h.empty_sockets.map(u64::from), spec, "headroom.sockets"),
-        _ => num(
-            q,
-            mem.and_then(|m| m.max_capacity_bytes),
-            spec,
-            "headroom.memory.max_capacity_bytes",
-        ),
+/// How many GPUs the group selects, and how many others there are.
+fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
+    let n = matching_gpus(spec, f).count();
+    if n == 0 && spec.gpus.iter().any(|g| g.name.is_none()) {
+        return Reading {
+            items: vec![Found::Unknown(
+                "GPU names unknown (no NVIDIA driver?), cannot match the model".into(),
+            )],
+            note: None,
+            slack_below: 0.0,
+        };
+    }
+    Reading {
+        items: vec![Found::Num(n as u64, n.to_string())],
+        note: (spec.gpus.len() > n)
+            .then(|| format!("{} other GPU(s) present", spec.gpus.len() - n)),
+        slack_below: 0.0,
     }
 }
 
@@ -476,115 +378,24 @@ fn collapse(items: Vec<Found>) -> Vec<Found> {
         .collect()
 }
 
-fn gpu_matches(g: &Gpu, f: &Filter) -> bool {
-    match &f.model {
-        Some(m) => g
-            .name
-            .as_deref()
-            .is_some_and(|n| norm_text(n).contains(&norm_text(m))),
-        None => true,
-    }
-}
-
-fn drive_matches(d: &Drive, f: &Filter) -> bool {
-    match &f.kind {
-        Some(k) => d.kind.as_deref() == Some(k.as_str()),
-        None => true,
-    }
-}
-
-fn group_found(
-    spec: &Spec,
-    req: &Requirement,
-    f: &Filter,
-    key: &str,
-) -> (Vec<Found>, Option<String>) {
-    let q = req.quantity;
-    if f.section == "gpus" {
-        let gpus: Vec<(usize, &Gpu)> = spec
-            .gpus
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| gpu_matches(g, f))
-            .collect();
-        if key == "count" {
-            let n = gpus.len() as u64;
-            let mut note = None;
-            if n == 0 && spec.gpus.iter().any(|g| g.name.is_none()) {
-                return (
-                    vec![Found::Unknown(
-                        "GPU names unknown (no NVIDIA driver?), cannot match the model".into(),
-                    )],
-                    None,
-                );
-            }
-            if spec.gpus.len() > gpus.len() {
-                note = Some(format!(
-                    "{} other GPU(s) present",
-                    spec.gpus.len() - gpus.len()
-                ));
-            }
-            return (vec![Found::Num(n, n.to_string())], note);
-        }
-        let items = gpus
-            .iter()
-            .map(|(i, g)| {
-                let field = |s: &str| format!("gpus[{i}].{s}");
-                match key {
-                    "model" => text(&g.name, spec, &field("name")),
-                    "architecture" => text(&g.architecture, spec, &field("architecture")),
-                    "vram" => num(q, g.vram_bytes, spec, &field("vram_bytes")),
-                    "cuda_cores" => num(q, g.cuda_cores.map(u64::from), spec, &field("cuda_cores")),
-                    "tensor_cores" => num(
-                        q,
-                        g.tensor_cores.map(u64::from),
-                        spec,
-                        &field("tensor_cores"),
-                    ),
-                    "pcie_width" => {
-                        // The negotiated width; the GPU's own maximum is shown beside it so
-                        // "x8 (max x16)" reads as a slot or riser problem.
-                        let w = g.pcie.width.or(g.pcie.max_width);
-                        let card = g.pcie.device_max_width.or(g.pcie.max_width);
-                        match w {
-                            Some(w) => Found::Num(
-                                u64::from(w),
-                                match card {
-                                    Some(m) if m > w => format!("x{w} (card x{m})"),
-                                    _ => format!("x{w}"),
-                                },
-                            ),
-                            None => Found::Unknown(why(spec, &field("pcie"))),
-                        }
-                    }
-                    "pcie_gen" => num(q, g.pcie.max_gen.map(u64::from), spec, &field("pcie")),
-                    _ => Found::Unknown(format!("{key} is not a GPU requirement")),
-                }
-            })
-            .collect();
-        return (collapse(items), None);
-    }
-    let drives: Vec<(usize, &Drive)> = spec
-        .drives
+/// The GPUs a group selects: those whose name contains its model (all without one).
+fn matching_gpus<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usize, &'a Gpu)> {
+    spec.gpus
         .iter()
         .enumerate()
-        .filter(|(_, d)| drive_matches(d, f))
-        .collect();
-    if key == "count" {
-        let n = drives.len() as u64;
-        return (vec![Found::Num(n, n.to_string())], None);
-    }
-    let items = drives
-        .iter()
-        .map(|(i, d)| {
-            let field = |s: &str| format!("drives[{i}].{s}");
-            match key {
-                "capacity" => num(q, d.size_bytes, spec, &field("size_bytes")),
-                "model" => text(&d.model, spec, &field("model")),
-                "transport" => text(&d.transport, spec, &field("transport")),
-                _ => Found::Unknown(format!("{key} is not a drive requirement")),
-            }
+        .filter(move |(_, g)| match &f.model {
+            Some(m) => g
+                .name
+                .as_deref()
+                .is_some_and(|n| norm_text(n).contains(&norm_text(m))),
+            None => true,
         })
-        .collect();
-    (collapse(items), None)
+}
+
+/// The drives a group selects: those of its kind (all without one).
+fn matching_drives<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usize, &'a Drive)> {
+    spec.drives
+        .iter()
+        .enumerate()
+        .filter(move |(_, d)| f.kind.is_none() || d.kind == f.kind)
 }

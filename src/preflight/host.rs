@@ -4,7 +4,7 @@
 use crate::preflight::check::{Check, Options, Status};
 use crate::probe::cpulist::parse_cpulist;
 use crate::source::Unknown;
-use crate::spec::{Filesystem, Gpu, Limits, Spec};
+use crate::spec::{DriveKind, Filesystem, Gpu, Limits, Spec};
 use crate::units::{bytes_bin, bytes_dec};
 
 const GIB: u64 = 1024 * 1024 * 1024;
@@ -495,7 +495,7 @@ fn disk_kind(spec: &Spec, fs: &Filesystem) -> Check {
         ));
     };
     let drive = spec.drives.iter().find(|d| &d.name == disk);
-    let kind = drive.and_then(|d| d.kind.clone());
+    let kind = drive.and_then(|d| d.kind);
     let model = drive.and_then(|d| d.model.clone());
     let mut found = format!("{t} on {disk}");
     if let Some(k) = &kind {
@@ -505,13 +505,13 @@ fn disk_kind(spec: &Spec, fs: &Filesystem) -> Check {
         }
         found.push(')');
     }
-    match kind.as_deref() {
-        Some("hdd") => Check::new("disk.kind", Status::Warn, found)
+    match kind {
+        Some(DriveKind::Hdd) => Check::new("disk.kind", Status::Warn, found)
             .expect("SSD or NVMe")
             .advise(
                 "random reads of a spinning disk starve the loaders: move the dataset to SSD/NVMe",
             ),
-        Some("virtual") => Check::new("disk.kind", Status::Pass, found)
+        Some(DriveKind::Virtual) => Check::new("disk.kind", Status::Pass, found)
             .advise("a virtual disk: its speed is the host's"),
         Some(_) => Check::new("disk.kind", Status::Pass, found),
         None => Check::new("disk.kind", Status::Warn, found)
@@ -722,7 +722,7 @@ mod tests {
                 serial: None,
                 firmware: None,
                 size_bytes: Some(4_000_787_030_016),
-                kind: Some("hdd".into()),
+                kind: Some(DriveKind::Hdd),
                 transport: Some("sata".into()),
                 rotational: Some(true),
                 removable: Some(false),

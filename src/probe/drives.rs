@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::probe::pci::{self, is_pci_address};
 use crate::source::Source;
-use crate::spec::{Drive, Notes};
+use crate::spec::{Drive, DriveKind, Notes};
 
 const SYS_BLOCK: &str = "/sys/block";
 
@@ -122,10 +122,10 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
         notes.add(field("serial"), serial_hint(transport.as_deref(), &base));
     }
     let kind = match (transport.as_deref(), rotational) {
-        (Some("nvme"), _) => Some("nvme"),
-        (Some("virtio"), _) => Some("virtual"),
-        (_, Some(true)) => Some("hdd"),
-        (_, Some(false)) => Some("ssd"),
+        (Some("nvme"), _) => Some(DriveKind::Nvme),
+        (Some("virtio"), _) => Some(DriveKind::Virtual),
+        (_, Some(true)) => Some(DriveKind::Hdd),
+        (_, Some(false)) => Some(DriveKind::Ssd),
         _ => None,
     };
     let pci_address = canon.and_then(|c| nvme_pci_address(src, &base, c));
@@ -144,7 +144,7 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
         serial,
         firmware,
         size_bytes,
-        kind: kind.map(str::to_string),
+        kind,
         transport,
         rotational,
         removable,

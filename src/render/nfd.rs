@@ -89,7 +89,7 @@ pub fn labels(spec: &Spec, verify: Option<&VerifyReport>) -> BTreeMap<String, St
     }
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     for d in &spec.drives {
-        if let Some(k) = d.kind.as_deref().and_then(label_value) {
+        if let Some(k) = d.kind.and_then(|k| label_value(k.as_str())) {
             *kinds.entry(k).or_default() += 1;
         }
     }

@@ -251,7 +251,7 @@ fn add(fams: &mut Families, m: &Machine) {
             h,
             &[
                 ("drive", d.name.clone()),
-                ("kind", s(&d.kind)),
+                ("kind", s(&d.kind.map(|k| k.to_string()))),
                 ("model", s(&d.model)),
             ],
             bytes(d.size_bytes),

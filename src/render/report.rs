@@ -305,7 +305,7 @@ pub fn drive_grid(drives: &[Drive]) -> Grid {
             show(d.size_bytes, |b| {
                 format!("{} ({})", bytes_dec(b), bytes_bin(b))
             }),
-            show_str(&d.kind),
+            show(d.kind, |k| k.to_string()),
             show_str(&d.transport),
             show(d.numa_node.filter(|n| *n >= 0), |n| n.to_string()),
             show_str(&d.pci_address),

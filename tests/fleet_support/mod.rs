@@ -62,7 +62,7 @@ pub fn reference_spec(host: &str) -> Spec {
         serial: Some(format!("{host}-nvme-{i}")),
         firmware: Some("4M2QEXH7".into()),
         size_bytes: Some(1_024_209_543_168),
-        kind: Some("nvme".into()),
+        kind: Some(rigcheck::spec::DriveKind::Nvme),
         transport: Some("nvme".into()),
         rotational: Some(false),
         removable: Some(false),

@@ -50,7 +50,7 @@ fn nvme(name: &str, model: &str, serial: &str, size: u64, pci: &str, numa: Optio
         serial: s(serial),
         firmware: s("EXA7301Q"),
         size_bytes: Some(size),
-        kind: s("nvme"),
+        kind: Some(rigcheck::spec::DriveKind::Nvme),
         transport: s("nvme"),
         rotational: Some(false),
         removable: Some(false),

@@ -5,7 +5,7 @@
 use super::topology::{bandwidth, link_label, Slot, Topology};
 use crate::render::report::{self, Grid, Section};
 use crate::render::unknown::{show, show_str, UNKNOWN};
-use crate::spec::{Dimm, Gpu, Spec};
+use crate::spec::{Dimm, DriveKind, Gpu, Spec};
 use crate::units::{bytes_bin, bytes_dec, mhz};
 
 /// The sheet's title line: `HP Z8 G4 Workstation`.
@@ -118,11 +118,10 @@ pub fn glance(spec: &Spec) -> Section {
         "none found".to_string()
     } else {
         count_label(spec.drives.iter().map(|d| {
-            let kind = d.kind.clone().unwrap_or_else(|| "drive".into());
-            let kind = if kind == "nvme" {
-                "NVMe".into()
-            } else {
-                kind.to_uppercase()
+            let kind = match d.kind {
+                Some(DriveKind::Nvme) => "NVMe".to_string(),
+                Some(k) => k.as_str().to_uppercase(),
+                None => "DRIVE".to_string(),
             };
             format!("{} {kind}", show(d.size_bytes, bytes_dec))
         }))

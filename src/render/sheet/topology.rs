@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::natural::natural_key;
-use crate::spec::{Dimm, Drive, Gpu, Spec};
+use crate::spec::{Dimm, Drive, DriveKind, Gpu, Spec};
 use crate::units::{bytes_bin, bytes_dec};
 
 /// A machine laid out by CPU socket, as the diagram draws it.
@@ -212,7 +212,7 @@ pub fn topology(spec: &Spec) -> Topology {
 }
 
 fn is_pcie_drive(d: &Drive) -> bool {
-    d.transport.as_deref() == Some("nvme") || d.kind.as_deref() == Some("nvme")
+    d.transport.as_deref() == Some("nvme") || d.kind == Some(DriveKind::Nvme)
 }
 
 fn gpu_device(i: usize, g: &Gpu) -> Device {
@@ -257,9 +257,9 @@ fn gpu_device(i: usize, g: &Gpu) -> Device {
 fn drive_device(d: &Drive) -> Device {
     let mut lines = Vec::new();
     if let Some(b) = d.size_bytes {
-        let kind = match d.kind.as_deref() {
-            Some("nvme") | None => "NVMe".to_string(),
-            Some(k) => k.to_uppercase(),
+        let kind = match d.kind {
+            Some(DriveKind::Nvme) | None => "NVMe".to_string(),
+            Some(k) => k.as_str().to_uppercase(),
         };
         lines.push(format!("{} {kind}", bytes_dec(b)));
     }

@@ -1,0 +1,817 @@
+//! Every fact an order can ask about, in one table: its section and key in a profile, what a
+//! person calls it, what kind of quantity it is, how to read it from a `Spec`, and how
+//! `profile new` writes it. The profile parser accepts exactly these keys, `verify` reads
+//! through them, `profile new` writes from them and `docs/profiles.md` lists them, so a key
+//! cannot be known to one and unknown to another.
+//!
+//! Pure: readers look at the `Spec` only, and an unknown fact reads as `Found::Unknown` with
+//! the reason the probe noted.
+
+use crate::spec::{Drive, Gpu, Spec};
+use crate::units::{bytes_bin, bytes_dec};
+
+/// The part of a profile a key sits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Section {
+    System,
+    Cpu,
+    Memory,
+    /// `[[gpus]]`: a group of GPUs, selected by `model`.
+    Gpus,
+    /// `[[drives]]`: a group of drives, selected by `kind`.
+    Drives,
+    Headroom,
+}
+
+impl Section {
+    /// Every section, in the order a profile lists them.
+    pub const ALL: [Section; 6] = [
+        Section::System,
+        Section::Cpu,
+        Section::Memory,
+        Section::Gpus,
+        Section::Drives,
+        Section::Headroom,
+    ];
+
+    /// The TOML table name: `cpu`, `gpus`, ...
+    pub fn key(self) -> &'static str {
+        match self {
+            Section::System => "system",
+            Section::Cpu => "cpu",
+            Section::Memory => "memory",
+            Section::Gpus => "gpus",
+            Section::Drives => "drives",
+            Section::Headroom => "headroom",
+        }
+    }
+
+    /// The section of a TOML table name.
+    pub fn from_key(key: &str) -> Option<Section> {
+        Section::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// True for the sections written as arrays of tables (`[[gpus]]`), one per group.
+    pub fn is_group(self) -> bool {
+        matches!(self, Section::Gpus | Section::Drives)
+    }
+
+    /// The key that selects a group's items (`model` for GPUs, `kind` for drives).
+    pub fn selector(self) -> Option<&'static str> {
+        match self {
+            Section::Gpus => Some("model"),
+            Section::Drives => Some("kind"),
+            _ => None,
+        }
+    }
+}
+
+/// What kind of quantity a field holds; decides the units accepted and the default tolerance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantity {
+    /// A plain count (sockets, cores, GPUs).
+    Count,
+    /// Bytes, SI reading of GB (drives).
+    BytesSi,
+    /// Bytes, JEDEC reading of GB (DIMMs, VRAM).
+    BytesJedec,
+    /// A clock in MHz.
+    Mhz,
+    /// A transfer rate in MT/s.
+    Mts,
+    /// A text (model name, kind).
+    Text,
+    /// A set of names that must all be present (ISA features).
+    Names,
+}
+
+impl Quantity {
+    /// Tolerance used when the profile gives none: sizes are rounded by vendors.
+    pub fn default_tolerance(self) -> f64 {
+        match self {
+            Quantity::BytesSi | Quantity::BytesJedec => 0.03,
+            _ => 0.0,
+        }
+    }
+
+    /// How people write it in a profile, for the docs.
+    pub fn written(self) -> &'static str {
+        match self {
+            Quantity::Count => "whole number",
+            Quantity::BytesSi => "size, `TB` = 10¹² bytes (`\"1 TB\"`)",
+            Quantity::BytesJedec => "size, `GB` = GiB (`\"24 GB\"`)",
+            Quantity::Mhz => "clock (`\"3.1 GHz\"`, `\"3100 MHz\"`)",
+            Quantity::Mts => "rate (`\"2933 MT/s\"`)",
+            Quantity::Text => "text",
+            Quantity::Names => "list of names",
+        }
+    }
+
+    /// A number of this quantity as people read it: `24 GiB`, `1 TB`, `3100 MHz`.
+    pub fn show(self, n: u64) -> String {
+        match self {
+            Quantity::BytesSi => bytes_dec(n),
+            Quantity::BytesJedec => bytes_bin(n),
+            Quantity::Mhz => format!("{n} MHz"),
+            Quantity::Mts => format!("{n} MT/s"),
+            _ => n.to_string(),
+        }
+    }
+}
+
+/// A value found on the machine for one requirement (one per GPU or drive of a group).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    /// A number and how to show it.
+    Num(u64, String),
+    Text(String),
+    /// Every name the machine has (compared as a set).
+    Names(Vec<String>),
+    /// Not known, and why.
+    Unknown(String),
+}
+
+/// What a reader found for one requirement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    pub items: Vec<Found>,
+    /// How the value was read, when that matters (e.g. from MemTotal).
+    pub note: Option<String>,
+    /// Extra room below an ordered number: MemTotal sits a few % under installed memory.
+    pub slack_below: f64,
+}
+
+impl Reading {
+    fn one(f: Found) -> Self {
+        Reading {
+            items: vec![f],
+            note: None,
+            slack_below: 0.0,
+        }
+    }
+}
+
+/// How a field is read from a `Spec`.
+#[derive(Clone, Copy)]
+pub enum Read {
+    /// One value of the machine.
+    Machine(fn(&Spec, Quantity) -> Reading),
+    /// One value per GPU of the group (`index` is the GPU's position in `spec.gpus`).
+    EachGpu(fn(&Spec, usize, &Gpu, Quantity) -> Found),
+    /// One value per drive of the group.
+    EachDrive(fn(&Spec, usize, &Drive, Quantity) -> Found),
+    /// How many GPUs or drives the group selects.
+    GroupCount,
+}
+
+/// How `profile new` writes a field from the machine it describes.
+#[derive(Clone, Copy)]
+pub enum Suggest {
+    /// Not written: specific to one unit or firmware release, or rarely ordered.
+    Never,
+    /// The value found, when every item agrees.
+    Found,
+    /// The smallest value found, compared as written.
+    Smallest,
+    /// `{ at_least = <smallest found> }`.
+    AtLeast,
+    /// Written by a function of its own (the TOML value, with comment lines first when the
+    /// value needs saying why); `None` leaves it out.
+    Custom(fn(&Spec) -> Option<String>),
+}
+
+/// One orderable fact.
+#[derive(Clone, Copy)]
+pub struct Field {
+    pub section: Section,
+    /// TOML key within the section.
+    pub key: &'static str,
+    /// What a person calls it, e.g. `CPU cores (all sockets)`.
+    pub label: &'static str,
+    pub quantity: Quantity,
+    pub read: Read,
+    pub suggest: Suggest,
+    /// What on the machine it is compared with, for the docs.
+    pub compared_with: &'static str,
+}
+
+impl Field {
+    /// `cpu.cores`, or `gpus[0].vram` for group `Some(0)`.
+    pub fn id(&self, group: Option<usize>) -> String {
+        match group {
+            Some(g) => format!("{}[{g}].{}", self.section.key(), self.key),
+            None => format!("{}.{}", self.section.key(), self.key),
+        }
+    }
+}
+
+impl std::fmt::Debug for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Field({}.{})", self.section.key(), self.key)
+    }
+}
+
+impl PartialEq for Field {
+    fn eq(&self, other: &Self) -> bool {
+        self.section == other.section && self.key == other.key
+    }
+}
+
+/// The field of `key` in `section`, if the profile language has one.
+pub fn field(section: Section, key: &str) -> Option<&'static Field> {
+    FIELDS.iter().find(|f| f.section == section && f.key == key)
+}
+
+/// The keys of `section`, the group selector first, in table order.
+pub fn keys(section: Section) -> Vec<&'static str> {
+    section
+        .selector()
+        .into_iter()
+        .chain(
+            FIELDS
+                .iter()
+                .filter(|f| f.section == section)
+                .map(|f| f.key),
+        )
+        .collect()
+}
+
+/// Why `field` is unknown, from the spec's notes, or a generic sentence.
+pub fn why(spec: &Spec, field: &str) -> String {
+    spec.notes
+        .iter()
+        .find(|n| {
+            n.field == field
+                || field.starts_with(&format!("{}.", n.field))
+                || n.field.starts_with(&format!("{field}."))
+        })
+        .map(|n| n.reason.clone())
+        .unwrap_or_else(|| format!("{field} is unknown on this machine"))
+}
+
+fn num(q: Quantity, v: Option<u64>, spec: &Spec, field: &str) -> Found {
+    match v {
+        Some(n) => Found::Num(n, q.show(n)),
+        None => Found::Unknown(why(spec, field)),
+    }
+}
+
+fn text(v: &Option<String>, spec: &Spec, field: &str) -> Found {
+    match v {
+        Some(t) => Found::Text(t.clone()),
+        None => Found::Unknown(why(spec, field)),
+    }
+}
+
+fn n32(v: Option<u32>) -> Option<u64> {
+    v.map(u64::from)
+}
+
+/// One value per DIMM, or unknown when the DIMM list is.
+fn each_dimm(spec: &Spec, f: impl Fn(&crate::spec::Dimm) -> Found) -> Reading {
+    let m = &spec.memory;
+    if m.dimm_source.is_none() || m.dimms.is_empty() {
+        return Reading::one(Found::Unknown(why(spec, "memory.dimms")));
+    }
+    Reading {
+        items: m.dimms.iter().map(f).collect(),
+        note: None,
+        slack_below: 0.0,
+    }
+}
+
+fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
+    let m = &spec.memory;
+    match (m.total_bytes, m.total_source.as_deref()) {
+        (Some(t), Some("dimms")) => Reading::one(Found::Num(t, bytes_bin(t))),
+        (Some(t), _) => Reading {
+            items: vec![Found::Num(t, format!("{} (MemTotal)", bytes_bin(t)))],
+            note: Some(
+                "DIMMs unknown: compared MemTotal, which sits a few % under installed memory"
+                    .into(),
+            ),
+            // Memory read from MemTotal sits 1.5–4 % under the installed DIMMs (firmware
+            // and kernel reservations), so the lower bound gets that much more room.
+            slack_below: 0.05,
+        },
+        (None, _) => Reading::one(Found::Unknown(why(spec, "memory.total_bytes"))),
+    }
+}
+
+fn read_isa(spec: &Spec, _q: Quantity) -> Reading {
+    let c = &spec.cpu;
+    Reading::one(if c.flags.is_empty() && c.isa.is_empty() {
+        Found::Unknown(why(spec, "cpu.flags"))
+    } else {
+        Found::Names(c.isa.iter().chain(c.flags.iter()).cloned().collect())
+    })
+}
+
+/// The GPU link width: negotiated, with the card's own maximum beside it so "x8 (card x16)"
+/// reads as a slot or riser problem.
+fn read_pcie_width(spec: &Spec, i: usize, g: &Gpu, _q: Quantity) -> Found {
+    let w = g.pcie.width.or(g.pcie.max_width);
+    let card = g.pcie.device_max_width.or(g.pcie.max_width);
+    match w {
+        Some(w) => Found::Num(
+            u64::from(w),
+            match card {
+                Some(m) if m > w => format!("x{w} (card x{m})"),
+                _ => format!("x{w}"),
+            },
+        ),
+        None => Found::Unknown(why(spec, &format!("gpus[{i}].pcie"))),
+    }
+}
+
+/// A size as `profile new` writes it: GiB to a tenth, as the order would say it.
+fn gib(b: u64) -> String {
+    let g = b as f64 / (1u64 << 30) as f64;
+    format!("\"{} GiB\"", (g * 10.0).round() / 10.0)
+}
+
+fn suggest_isa(spec: &Spec) -> Option<String> {
+    let isa = &spec.cpu.isa;
+    (!isa.is_empty()).then(|| {
+        let list: Vec<String> = isa.iter().map(|i| toml_string(i)).collect();
+        format!("[{}]", list.join(", "))
+    })
+}
+
+fn suggest_memory_total(spec: &Spec) -> Option<String> {
+    let m = &spec.memory;
+    let b = m.total_bytes?;
+    Some(if m.total_source.as_deref() == Some("dimms") {
+        gib(b)
+    } else {
+        format!(
+            "# DIMMs unknown: MemTotal is a few % under installed memory\n{{ at_least = {} }}",
+            gib(b)
+        )
+    })
+}
+
+/// A TOML basic string.
+pub fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A number of `q` as `profile new` writes it (`at_least` rounds down so the machine passes).
+pub fn toml_number(q: Quantity, n: u64, at_least: bool) -> String {
+    match q {
+        Quantity::BytesJedec => gib(n),
+        Quantity::BytesSi if at_least => {
+            format!("\"{} GB\"", (n as f64 / 1e9 * 10.0).floor() / 10.0)
+        }
+        Quantity::BytesSi => format!("\"{} GB\"", (n as f64 / 1e9 * 10.0).round() / 10.0),
+        Quantity::Mhz => format!("\"{n} MHz\""),
+        Quantity::Mts => format!("\"{n} MT/s\""),
+        _ => n.to_string(),
+    }
+}
+
+macro_rules! machine {
+    ($section:ident, $key:literal, $label:literal, $q:ident, $suggest:expr, $with:literal, $read:expr) => {
+        Field {
+            section: Section::$section,
+            key: $key,
+            label: $label,
+            quantity: Quantity::$q,
+            read: Read::Machine($read),
+            suggest: $suggest,
+            compared_with: $with,
+        }
+    };
+}
+
+/// Every field of the profile language, in the order `verify` lists them.
+pub static FIELDS: &[Field] = &[
+    machine!(
+        System,
+        "vendor",
+        "System vendor",
+        Text,
+        Suggest::Found,
+        "DMI `sys_vendor`",
+        |s, _| Reading::one(text(&s.system.vendor, s, "system.vendor"))
+    ),
+    machine!(
+        System,
+        "product",
+        "System model",
+        Text,
+        Suggest::Found,
+        "DMI `product_name`",
+        |s, _| Reading::one(text(&s.system.product, s, "system.product"))
+    ),
+    machine!(
+        System,
+        "bios_version",
+        "BIOS version",
+        Text,
+        Suggest::Never,
+        "DMI `bios_version`",
+        |s, _| Reading::one(text(&s.system.bios_version, s, "system.bios_version"))
+    ),
+    machine!(
+        System,
+        "chassis",
+        "Chassis type",
+        Text,
+        Suggest::Never,
+        "SMBIOS chassis type (`Tower`, `Rack Mount Chassis`)",
+        |s, _| Reading::one(text(&s.system.chassis_type, s, "system.chassis_type"))
+    ),
+    machine!(
+        Cpu,
+        "model",
+        "CPU model",
+        Text,
+        Suggest::Found,
+        "`model name` of /proc/cpuinfo",
+        |s, _| Reading::one(text(&s.cpu.model, s, "cpu.model"))
+    ),
+    machine!(
+        Cpu,
+        "vendor",
+        "CPU vendor",
+        Text,
+        Suggest::Never,
+        "`vendor_id` (`GenuineIntel`, `AuthenticAMD`)",
+        |s, _| Reading::one(text(&s.cpu.vendor, s, "cpu.vendor"))
+    ),
+    machine!(
+        Cpu,
+        "sockets",
+        "CPU sockets",
+        Count,
+        Suggest::Found,
+        "populated CPU packages",
+        |s, q| Reading::one(num(q, n32(s.cpu.sockets), s, "cpu.sockets"))
+    ),
+    machine!(
+        Cpu,
+        "cores",
+        "CPU cores (all sockets)",
+        Count,
+        Suggest::Found,
+        "physical cores, all sockets",
+        |s, q| Reading::one(num(q, n32(s.cpu.cores), s, "cpu.cores"))
+    ),
+    machine!(
+        Cpu,
+        "threads",
+        "CPU threads",
+        Count,
+        Suggest::Found,
+        "logical CPUs online",
+        |s, q| Reading::one(num(q, n32(s.cpu.threads), s, "cpu.threads"))
+    ),
+    machine!(
+        Cpu,
+        "threads_per_core",
+        "Threads per core",
+        Count,
+        Suggest::Never,
+        "SMT threads per core",
+        |s, q| Reading::one(num(
+            q,
+            n32(s.cpu.threads_per_core),
+            s,
+            "cpu.threads_per_core"
+        ))
+    ),
+    machine!(
+        Cpu,
+        "base_clock",
+        "CPU base clock",
+        Mhz,
+        Suggest::AtLeast,
+        "`cpu.base_mhz` (its source is in `base_mhz_source`)",
+        |s, q| Reading::one(num(q, n32(s.cpu.base_mhz), s, "cpu.base_mhz"))
+    ),
+    machine!(
+        Cpu,
+        "max_clock",
+        "CPU max (turbo) clock",
+        Mhz,
+        Suggest::AtLeast,
+        "`cpuinfo_max_freq`",
+        |s, q| Reading::one(num(q, n32(s.cpu.max_mhz), s, "cpu.max_mhz"))
+    ),
+    machine!(
+        Cpu,
+        "isa",
+        "CPU features",
+        Names,
+        Suggest::Custom(suggest_isa),
+        "ISA names (`AVX-512 VNNI`) and kernel flags (`avx512_vnni`), all required",
+        read_isa
+    ),
+    machine!(
+        Memory,
+        "total",
+        "Memory installed",
+        BytesJedec,
+        Suggest::Custom(suggest_memory_total),
+        "sum of the DIMMs; MemTotal (with 5 % more room below) when they are unknown",
+        read_memory_total
+    ),
+    machine!(
+        Memory,
+        "dimm_count",
+        "DIMMs installed",
+        Count,
+        Suggest::Found,
+        "populated DIMM slots",
+        |s, _| Reading::one(if s.memory.dimm_source.is_none() {
+            Found::Unknown(why(s, "memory.dimms"))
+        } else {
+            let n = s.memory.dimms.len() as u64;
+            Found::Num(n, n.to_string())
+        })
+    ),
+    machine!(
+        Memory,
+        "dimm_size",
+        "DIMM size (each)",
+        BytesJedec,
+        Suggest::Found,
+        "every DIMM's size",
+        |s, q| each_dimm(s, |d| num(q, d.size_bytes, s, "memory.dimms"))
+    ),
+    machine!(
+        Memory,
+        "dimm_speed",
+        "DIMM speed (each)",
+        Mts,
+        Suggest::AtLeast,
+        "every DIMM's rated speed",
+        |s, q| each_dimm(s, |d| num(q, n32(d.speed_mts), s, "memory.dimms"))
+    ),
+    machine!(
+        Memory,
+        "dimm_type",
+        "DIMM type",
+        Text,
+        Suggest::Found,
+        "every DIMM's type (`DDR4`, `DDR5`)",
+        |s, _| each_dimm(s, |d| text(&d.kind, s, "memory.dimms"))
+    ),
+    Field {
+        section: Section::Gpus,
+        key: "count",
+        label: "GPU count",
+        quantity: Quantity::Count,
+        read: Read::GroupCount,
+        suggest: Suggest::Found,
+        compared_with: "GPUs whose name contains the group's `model`",
+    },
+    Field {
+        section: Section::Gpus,
+        key: "architecture",
+        label: "GPU architecture",
+        quantity: Quantity::Text,
+        read: Read::EachGpu(|s, i, g, _| {
+            text(&g.architecture, s, &format!("gpus[{i}].architecture"))
+        }),
+        suggest: Suggest::Found,
+        compared_with: "each GPU's architecture as nvidia-smi names it (`Turing`, `Hopper`)",
+    },
+    Field {
+        section: Section::Gpus,
+        key: "vram",
+        label: "GPU memory",
+        quantity: Quantity::BytesJedec,
+        read: Read::EachGpu(|s, i, g, q| num(q, g.vram_bytes, s, &format!("gpus[{i}].vram_bytes"))),
+        suggest: Suggest::Smallest,
+        compared_with: "each GPU's memory",
+    },
+    Field {
+        section: Section::Gpus,
+        key: "cuda_cores",
+        label: "GPU CUDA cores",
+        quantity: Quantity::Count,
+        read: Read::EachGpu(|s, i, g, q| {
+            num(q, n32(g.cuda_cores), s, &format!("gpus[{i}].cuda_cores"))
+        }),
+        suggest: Suggest::Found,
+        compared_with: "each GPU's CUDA cores",
+    },
+    Field {
+        section: Section::Gpus,
+        key: "tensor_cores",
+        label: "GPU Tensor cores",
+        quantity: Quantity::Count,
+        read: Read::EachGpu(|s, i, g, q| {
+            num(
+                q,
+                n32(g.tensor_cores),
+                s,
+                &format!("gpus[{i}].tensor_cores"),
+            )
+        }),
+        suggest: Suggest::Found,
+        compared_with: "each GPU's Tensor cores",
+    },
+    Field {
+        section: Section::Gpus,
+        key: "pcie_width",
+        label: "GPU PCIe link width",
+        quantity: Quantity::Count,
+        read: Read::EachGpu(read_pcie_width),
+        suggest: Suggest::AtLeast,
+        compared_with: "each GPU's negotiated link width (lanes)",
+    },
+    Field {
+        section: Section::Gpus,
+        key: "pcie_gen",
+        label: "GPU PCIe generation (max)",
+        quantity: Quantity::Count,
+        read: Read::EachGpu(|s, i, g, q| {
+            num(q, n32(g.pcie.max_gen), s, &format!("gpus[{i}].pcie"))
+        }),
+        suggest: Suggest::Never,
+        compared_with: "each GPU's maximum link generation (GPUs drop to Gen1 at idle)",
+    },
+    Field {
+        section: Section::Drives,
+        key: "count",
+        label: "Drive count",
+        quantity: Quantity::Count,
+        read: Read::GroupCount,
+        suggest: Suggest::AtLeast,
+        compared_with: "drives of the group's `kind`",
+    },
+    Field {
+        section: Section::Drives,
+        key: "model",
+        label: "Drive model",
+        quantity: Quantity::Text,
+        read: Read::EachDrive(|s, i, d, _| text(&d.model, s, &format!("drives[{i}].model"))),
+        suggest: Suggest::Never,
+        compared_with: "each drive's model",
+    },
+    Field {
+        section: Section::Drives,
+        key: "capacity",
+        label: "Drive capacity",
+        quantity: Quantity::BytesSi,
+        read: Read::EachDrive(|s, i, d, q| {
+            num(q, d.size_bytes, s, &format!("drives[{i}].size_bytes"))
+        }),
+        suggest: Suggest::AtLeast,
+        compared_with: "each drive's size",
+    },
+    Field {
+        section: Section::Drives,
+        key: "transport",
+        label: "Drive transport",
+        quantity: Quantity::Text,
+        read: Read::EachDrive(|s, i, d, _| {
+            text(&d.transport, s, &format!("drives[{i}].transport"))
+        }),
+        suggest: Suggest::Never,
+        compared_with: "each drive's bus (`nvme`, `sata`, `sas`, `usb`, `virtio`)",
+    },
+    machine!(
+        Headroom,
+        "free_dimm_slots",
+        "Free DIMM slots (usable)",
+        Count,
+        Suggest::Never,
+        "empty DIMM slots on populated sockets",
+        |s, q| Reading::one(num(
+            q,
+            s.headroom
+                .as_ref()
+                .and_then(|h| h.memory.as_ref())
+                .map(|m| u64::from(m.usable_free_slots)),
+            s,
+            "headroom.memory"
+        ))
+    ),
+    machine!(
+        Headroom,
+        "free_x16_slots",
+        "Free x16 PCIe slots",
+        Count,
+        Suggest::Never,
+        "x16-wired PCIe slots with nothing found in them",
+        |s, q| Reading::one(num(
+            q,
+            s.headroom.as_ref().and_then(|h| n32(h.free_x16_slots)),
+            s,
+            "headroom.pcie_slots"
+        ))
+    ),
+    machine!(
+        Headroom,
+        "empty_sockets",
+        "Empty CPU sockets",
+        Count,
+        Suggest::Never,
+        "CPU sockets without a CPU",
+        |s, q| Reading::one(num(
+            q,
+            s.headroom.as_ref().and_then(|h| n32(h.empty_sockets)),
+            s,
+            "headroom.sockets"
+        ))
+    ),
+    machine!(
+        Headroom,
+        "max_memory",
+        "Maximum memory (all slots)",
+        BytesJedec,
+        Suggest::Never,
+        "the memory arrays' maximum capacity",
+        |s, q| Reading::one(num(
+            q,
+            s.headroom
+                .as_ref()
+                .and_then(|h| h.memory.as_ref())
+                .and_then(|m| m.max_capacity_bytes),
+            s,
+            "headroom.memory.max_capacity_bytes"
+        ))
+    ),
+];
+
+/// The fields as a Markdown table, as `docs/profiles.md` lists them.
+pub fn markdown_table() -> String {
+    let mut out = String::from(
+        "| Section | Key | Line in `verify` | Quantity | Compared with |\n| --- | --- | --- | --- | --- |\n",
+    );
+    for s in Section::ALL {
+        let table = if s.is_group() {
+            format!("`[[{}]]`", s.key())
+        } else {
+            format!("`[{}]`", s.key())
+        };
+        if let Some(sel) = s.selector() {
+            let what = if s == Section::Gpus {
+                "text: selects the GPUs whose name contains it (all when absent)"
+            } else {
+                "`nvme`, `ssd`, `hdd` or `virtual`: selects the drives of that kind (all when absent)"
+            };
+            out.push_str(&format!("| {table} | `{sel}` | | {what} | |\n"));
+        }
+        for f in FIELDS.iter().filter(|f| f.section == s) {
+            out.push_str(&format!(
+                "| {table} | `{}` | {} | {} | {} |\n",
+                f.key,
+                f.label,
+                f.quantity.written(),
+                f.compared_with
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_selectors_are_not_fields() {
+        let mut ids: Vec<String> = FIELDS.iter().map(|f| f.id(None)).collect();
+        let n = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), n);
+        for s in Section::ALL {
+            if let Some(sel) = s.selector() {
+                assert!(field(s, sel).is_none(), "{sel} selects, it is not compared");
+            }
+        }
+    }
+
+    #[test]
+    fn group_counts_only_in_groups() {
+        for f in FIELDS {
+            let group_reader = matches!(
+                f.read,
+                Read::GroupCount | Read::EachGpu(_) | Read::EachDrive(_)
+            );
+            assert_eq!(group_reader, f.section.is_group(), "{f:?}");
+            if matches!(f.read, Read::EachGpu(_)) {
+                assert_eq!(f.section, Section::Gpus);
+            }
+            if matches!(f.read, Read::EachDrive(_)) {
+                assert_eq!(f.section, Section::Drives);
+            }
+        }
+    }
+
+    #[test]
+    fn the_docs_list_every_field() {
+        let docs = include_str!("../docs/profiles.md");
+        assert!(
+            docs.contains(&markdown_table()),
+            "docs/profiles.md is out of date; its table must be:\n{}",
+            markdown_table()
+        );
+    }
+}
