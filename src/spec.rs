@@ -157,6 +157,9 @@ pub struct NumaNode {
     /// CPU list, e.g. `0-5,48-53` (empty for memory-only nodes).
     pub cpus: String,
     pub memory_bytes: Option<u64>,
+    /// CPU socket (physical package) of the node's CPUs; `None` for memory-only nodes.
+    #[serde(default)]
+    pub socket: Option<u32>,
 }
 
 /// A group of alike cores on a hybrid CPU.
@@ -185,6 +188,24 @@ pub struct Memory {
     pub dimms: Vec<Dimm>,
     /// Locators of empty slots.
     pub empty_slots: Vec<String>,
+    /// Every slot the firmware lists, populated or empty, in table order, with the CPU
+    /// socket and memory channel its locator names.
+    #[serde(default)]
+    pub slots: Vec<MemorySlot>,
+}
+
+/// One DIMM slot as the firmware lists it, placed on its socket.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct MemorySlot {
+    pub locator: String,
+    pub bank_locator: Option<String>,
+    /// CPU socket from 0, read from the locator or bank locator (`CPU1_DIMM_A1`,
+    /// `DIMM1_CPU2`, Dell's socket letters `A1`/`B1`); `None` when they name none.
+    pub socket: Option<u32>,
+    /// Memory channel letter where the locator names one (`P1-DIMMA1` → `A`).
+    pub channel: Option<String>,
+    /// Index into `memory.dimms` of the module in the slot; `None` for an empty slot.
+    pub dimm: Option<usize>,
 }
 
 /// One installed memory module.
@@ -205,6 +226,9 @@ pub struct Dimm {
     pub part_number: Option<String>,
     pub serial: Option<String>,
     pub rank: Option<u32>,
+    /// CPU socket from 0 of the slot, as in `memory.slots`.
+    #[serde(default)]
+    pub socket: Option<u32>,
 }
 
 /// One physical drive.
@@ -230,6 +254,9 @@ pub struct Drive {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcie: Option<Pcie>,
     pub numa_node: Option<i32>,
+    /// CPU socket the drive's controller hangs off (its local CPUs, else its NUMA node).
+    #[serde(default)]
+    pub socket: Option<u32>,
 }
 
 /// What kind of drive it is; written in JSON as `nvme`, `ssd`, `hdd` or `virtual`.
@@ -316,7 +343,8 @@ pub struct Gpu {
     pub numa_node: Option<i32>,
     /// CPU list local to the GPU's PCIe root.
     pub local_cpus: Option<String>,
-    /// CPU socket (physical package) the GPU hangs off, from its local CPUs.
+    /// CPU socket (physical package) the GPU hangs off, from its local CPUs, else its
+    /// NUMA node.
     #[serde(default)]
     pub socket: Option<u32>,
     pub driver_version: Option<String>,

@@ -51,6 +51,7 @@ fn dimm(locator: &str, mts: u32) -> Dimm {
         serial: None,
         rank: Some(1),
         type_detail: None,
+        socket: None,
     }
 }
 

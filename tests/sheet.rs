@@ -7,7 +7,7 @@ mod sheet_specs;
 use assert_cmd::Command;
 use rigcheck::cli::{Format, SheetFormat};
 use rigcheck::render::sheet::{self, Verify, VerifyRow};
-use rigcheck::spec::Spec;
+use rigcheck::spec::{MemorySlot, Spec};
 use rigcheck::verify::Status;
 
 fn sheet_text(spec: &Spec, verify: Option<&Verify>, format: SheetFormat) -> String {
@@ -99,6 +99,10 @@ fn laptop_topology_is_one_socket() {
 fn slots_without_a_socket_on_a_two_socket_machine_are_unassigned() {
     let mut spec = sheet_specs::reference();
     spec.memory.empty_slots.push("DIMM_X".into());
+    spec.memory.slots.push(MemorySlot {
+        locator: "DIMM_X".into(),
+        ..MemorySlot::default()
+    });
     let t = sheet::topology(&spec);
     assert_eq!(t.unassigned_slots.len(), 1);
     assert_eq!(t.unassigned_slots[0].locator, "DIMM_X");
@@ -206,6 +210,11 @@ fn text_from_firmware_is_escaped() {
     spec.system.product = Some("<script>alert(1)</script> & \"Z8\"".into());
     spec.gpus[0].name = Some("<b>GPU</b>".into());
     spec.memory.empty_slots.push("CPU0-DIMM<13>".into());
+    spec.memory.slots.push(MemorySlot {
+        locator: "CPU0-DIMM<13>".into(),
+        socket: Some(0),
+        ..MemorySlot::default()
+    });
     let html = sheet_text(&spec, None, SheetFormat::Html);
     assert!(!html.contains("<script>"));
     assert!(!html.contains("<b>GPU"));

@@ -209,6 +209,7 @@ mod tests {
             serial: None,
             rank: None,
             type_detail: None,
+            socket: None,
         }
     }
 

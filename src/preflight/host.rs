@@ -1,8 +1,8 @@
 //! Host checks: CPUs for data loading, governor, NUMA placement, memory, /dev/shm,
 //! open-files limit, transparent huge pages, and the dataset's filesystem.
 
+use crate::cpulist::parse_cpulist;
 use crate::preflight::check::{Check, Options, Status};
-use crate::probe::cpulist::parse_cpulist;
 use crate::source::Unknown;
 use crate::spec::{DriveKind, Filesystem, Gpu, Limits, Spec};
 use crate::units::{bytes_bin, bytes_dec};
@@ -731,6 +731,7 @@ mod tests {
                 pci_address: None,
                 pcie: None,
                 numa_node: None,
+                socket: None,
             }],
             ..Spec::default()
         };

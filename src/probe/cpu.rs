@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::source::{Source, Unknown};
 use crate::spec::{Cache, CoreType, Cpu, Notes, NumaNode};
 
-pub use crate::probe::cpulist::{format_cpulist, parse_cpulist, parse_cpumask};
+pub use crate::cpulist::{format_cpulist, parse_cpulist, parse_cpumask};
 pub use parse::{
     model_name_ghz_mhz, parse_cache_size, parse_cpuinfo, parse_node_meminfo,
     parse_sysinfo_topology, riscv_extensions, CpuInfo, Processor,
@@ -666,6 +666,8 @@ fn read_numa(src: &Source, notes: &mut Notes) -> Vec<NumaNode> {
             id,
             cpus: format_cpulist(&cpus),
             memory_bytes,
+            // Placed with the GPUs and drives by `probe::inventory`, by one rule.
+            socket: None,
         });
     }
     if let Some(e) = mem_missing {

@@ -10,6 +10,7 @@ use crate::natural::natural_key;
 use crate::probe::pci::is_pci_address;
 use std::collections::BTreeMap;
 
+use crate::probe::memory;
 use crate::probe::smbios::{self, DeviceSize, EntryPoint, Structure, Table};
 use crate::source::{Source, Unknown};
 use crate::spec::Notes;
@@ -172,81 +173,13 @@ pub fn headroom_from_table(
 // ---------------------------------------------------------------------------------------
 // Memory.
 
-/// Socket and channel a DIMM locator (or its bank locator) names, as written.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SlotPlace {
-    /// Socket number as written (0- or 1-based): `CPU0-DIMM1` → 0, `DIMM1_CPU2` → 2.
-    pub socket: Option<u32>,
-    /// Channel letter: `P1-DIMMA1` → A, `P0 CHANNEL B` → B.
-    pub channel: Option<String>,
-    /// A bare `A1`-style locator: the letter is a socket on multi-socket Dell servers
-    /// (`A1..A12`, `B1..B12`) and a channel on one-socket boards; decided per machine.
-    pub bare_letter: Option<String>,
-}
-
-/// Reads socket and channel from one locator string.
-pub fn parse_place(locator: &str) -> SlotPlace {
-    const KEYS: [&str; 5] = ["PROCESSOR", "SOCKET", "PROC", "CPU", "P"];
-    let up = locator.to_ascii_uppercase();
-    let tokens: Vec<&str> = up
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|t| !t.is_empty())
-        .collect();
-    let mut place = SlotPlace::default();
-    let letter_digits = |t: &str| -> Option<String> {
-        let mut cs = t.chars();
-        let l = cs.next().filter(|c| c.is_ascii_alphabetic())?;
-        let rest: String = cs.collect();
-        (!rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())).then(|| l.to_string())
-    };
-    for (i, tok) in tokens.iter().enumerate() {
-        if place.socket.is_none() {
-            for k in KEYS {
-                if let Some(rest) = tok.strip_prefix(k) {
-                    if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
-                        place.socket = rest.parse().ok();
-                    } else if rest.is_empty() && k != "P" {
-                        place.socket = tokens.get(i + 1).and_then(|n| n.parse().ok());
-                    }
-                    if place.socket.is_some() {
-                        break;
-                    }
-                }
-            }
-        }
-        if place.channel.is_none() {
-            if let Some(rest) = tok.strip_prefix("CHANNEL") {
-                place.channel = if rest.len() == 1 {
-                    Some(rest.to_string())
-                } else {
-                    tokens
-                        .get(i + 1)
-                        .filter(|n| n.len() == 1 && n.chars().all(|c| c.is_ascii_alphabetic()))
-                        .map(|n| n.to_string())
-                };
-            } else if let Some(rest) = tok.strip_prefix("DIMM") {
-                // `DIMMA1` (Supermicro) or `DIMM_A1`: the letter is the channel.
-                let cand = if rest.is_empty() {
-                    tokens.get(i + 1).copied().unwrap_or("")
-                } else {
-                    rest
-                };
-                place.channel = letter_digits(cand);
-            }
-        }
-    }
-    if tokens.len() == 1 && place.socket.is_none() && place.channel.is_none() {
-        place.bare_letter = letter_digits(tokens[0]);
-    }
-    place
-}
-
 struct MemSlot {
     locator: String,
     array: Option<u16>,
     size: DeviceSize,
     kind: Option<&'static str>,
-    place: SlotPlace,
+    socket: Option<u32>,
+    channel: Option<String>,
 }
 
 fn memory_headroom(
@@ -261,22 +194,25 @@ fn memory_headroom(
         .iter()
         .filter(|a| a.use_code.is_none() || a.is_system_memory())
         .collect();
-    let slots: Vec<MemSlot> = smbios::ram_slots(t)
+    let ram = smbios::ram_slots(t);
+    // Sockets are counted from the type-4 records, populated or not, so Dell's socket
+    // letters line up with them; the placement rule is the memory probe's, so both agree.
+    let places = memory::place_slots(
+        &ram.iter()
+            .map(|(l, d)| (l.as_str(), d.bank_locator.as_deref()))
+            .collect::<Vec<_>>(),
+        sockets.map(<[CpuSocket]>::len),
+    );
+    let slots: Vec<MemSlot> = ram
         .into_iter()
-        .map(|(locator, d)| {
-            let mut place = parse_place(&locator);
-            if let Some(b) = &d.bank_locator {
-                let bp = parse_place(b);
-                place.socket = place.socket.or(bp.socket);
-                place.channel = place.channel.or(bp.channel);
-            }
-            MemSlot {
-                locator,
-                array: d.array_handle,
-                size: d.size,
-                kind: d.type_name(),
-                place,
-            }
+        .zip(places)
+        .map(|((locator, d), place)| MemSlot {
+            locator,
+            array: d.array_handle,
+            size: d.size,
+            kind: d.type_name(),
+            socket: place.socket,
+            channel: place.channel,
         })
         .collect();
     if slots.is_empty() {
@@ -287,42 +223,6 @@ fn memory_headroom(
         return None;
     }
 
-    // Socket of each slot, as an index from 0 into the type-4 list.
-    let n_sockets = sockets.map(<[CpuSocket]>::len);
-    let letters: Vec<String> = {
-        let mut l: Vec<String> = slots
-            .iter()
-            .filter_map(|s| s.place.bare_letter.clone())
-            .collect();
-        l.sort();
-        l.dedup();
-        l
-    };
-    // Dell servers letter their slots by socket (A = CPU1, B = CPU2); one-socket boards by
-    // channel. Letters are read as sockets only when they match the socket count.
-    let letters_are_sockets = n_sockets.is_some_and(|n| n > 1 && letters.len() == n);
-    let zero_based = slots.iter().any(|s| s.place.socket == Some(0));
-    let socket_of = |s: &MemSlot| -> Option<u32> {
-        let raw = match (&s.place.socket, &s.place.bare_letter) {
-            (Some(k), _) => Some(if zero_based { *k } else { k.checked_sub(1)? }),
-            (None, Some(l)) if letters_are_sockets => {
-                letters.iter().position(|x| x == l).map(|p| p as u32)
-            }
-            _ if n_sockets == Some(1) => Some(0),
-            _ => None,
-        }?;
-        match n_sockets {
-            Some(n) if raw as usize >= n => None,
-            _ => Some(raw),
-        }
-    };
-    let channel_of = |s: &MemSlot| -> Option<String> {
-        s.place
-            .channel
-            .clone()
-            .or_else(|| s.place.bare_letter.clone().filter(|_| !letters_are_sockets))
-    };
-
     let mut groups: BTreeMap<Option<u32>, SocketMemory> = BTreeMap::new();
     let mut chan_counts: BTreeMap<Option<u32>, Option<BTreeMap<String, u32>>> = BTreeMap::new();
     let mut usable_free = 0u32;
@@ -331,7 +231,7 @@ fn memory_headroom(
     let mut installed: Option<u64> = Some(0);
     let mut largest: Option<(u64, Option<&'static str>)> = None;
     for s in &slots {
-        let sock = socket_of(s);
+        let sock = s.socket;
         let populated_cpu =
             sock.and_then(|k| sockets.and_then(|v| v.get(k as usize)).map(|c| c.populated));
         let g = groups.entry(sock).or_insert_with(|| SocketMemory {
@@ -371,7 +271,7 @@ fn memory_headroom(
         let counts = chan_counts
             .entry(sock)
             .or_insert_with(|| Some(BTreeMap::new()));
-        match (channel_of(s), counts.as_mut()) {
+        match (s.channel.clone(), counts.as_mut()) {
             (Some(c), Some(m)) => *m.entry(c).or_insert(0) += u32::from(used),
             _ => *counts = None,
         }
@@ -749,25 +649,6 @@ fn power(t: &Table, gpus: &[Gpu], note: &mut impl FnMut(&str, String)) -> PowerH
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn places_from_real_locators() {
-        // HP Z8 G4 (linuxhw 22DCA49109A6): `CPU0-DIMM1`, bank `CPU0`.
-        assert_eq!(parse_place("CPU0-DIMM1").socket, Some(0));
-        assert_eq!(parse_place("CPU0-DIMM1").channel, None);
-        // Dell Precision T7600: `DIMM1_CPU2`.
-        assert_eq!(parse_place("DIMM1_CPU2").socket, Some(2));
-        // ASRock Ryzen bank: `P0 CHANNEL A`; locator `DIMM 1` names nothing.
-        let p = parse_place("P0 CHANNEL A");
-        assert_eq!((p.socket, p.channel.as_deref()), (Some(0), Some("A")));
-        assert_eq!(parse_place("DIMM 1"), SlotPlace::default());
-        // Supermicro: `P1-DIMMA1` = socket 1, channel A.
-        let p = parse_place("P1-DIMMA1");
-        assert_eq!((p.socket, p.channel.as_deref()), (Some(1), Some("A")));
-        // Dell R630: `B12` is a bare letter, decided per machine.
-        assert_eq!(parse_place("B12").bare_letter.as_deref(), Some("B"));
-        assert_eq!(parse_place("ChannelA-DIMM0").channel.as_deref(), Some("A"));
-    }
 
     #[test]
     fn chains_and_slot_sizes() {

@@ -8,7 +8,8 @@
 //! there, never from the host. Network filesystems are not stat'ed here (a dead NFS server
 //! would hang the inventory); `probe_path` stats one when the user names a path on it.
 
-use crate::probe::cpulist::{format_cpulist, parse_cpulist};
+use crate::cpulist::{format_cpulist, parse_cpulist};
+use crate::probe::meminfo;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -110,8 +111,8 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
 
     match src.read_string("/proc/meminfo") {
         Ok(text) => {
-            let m = parse_meminfo_kib(&text);
-            let get = |k: &str| m.get(k).and_then(|kib| kib.checked_mul(1024));
+            let m = meminfo::parse(&text);
+            let get = |k: &str| m.bytes(k).ok();
             limits.mem_total_bytes = get("MemTotal");
             limits.mem_available_bytes = get("MemAvailable");
             limits.swap_total_bytes = get("SwapTotal");
@@ -604,17 +605,6 @@ pub fn parse_bracketed_choice(text: &str) -> Option<String> {
     Some(text[start + 1..end].to_string())
 }
 
-/// /proc/meminfo `Key:   123 kB` lines → KiB by key.
-pub fn parse_meminfo_kib(text: &str) -> BTreeMap<String, u64> {
-    text.lines()
-        .filter_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            let n = v.split_whitespace().next()?.parse().ok()?;
-            Some((k.trim().to_string(), n))
-        })
-        .collect()
-}
-
 /// A `Key:\tvalue` field of /proc/self/status.
 pub fn parse_status_field(text: &str, key: &str) -> Option<String> {
     text.lines().find_map(|l| {
@@ -799,11 +789,11 @@ Max open files            20000                20000                files     \n
             parse_bracketed_choice("always [madvise] never\n").as_deref(),
             Some("madvise")
         );
-        let m = parse_meminfo_kib(
+        let m = meminfo::parse(
             "MemTotal:       24684084 kB\nMemAvailable:   24130700 kB\nSwapTotal:             0 kB\n",
         );
-        assert_eq!(m.get("MemAvailable"), Some(&24_130_700));
-        assert_eq!(m.get("SwapTotal"), Some(&0));
+        assert_eq!(m.bytes("MemAvailable"), Ok(24_130_700 * 1024));
+        assert_eq!(m.bytes("SwapTotal"), Ok(0));
     }
 
     #[test]

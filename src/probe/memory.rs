@@ -9,9 +9,11 @@
 
 use std::collections::BTreeMap;
 
+use crate::locator::{parse_place, SlotPlace};
+use crate::probe::meminfo;
 use crate::probe::smbios::{self, DeviceSize, EntryPoint, Table};
 use crate::source::{Source, Unknown};
-use crate::spec::{Dimm, Memory, Notes};
+use crate::spec::{Dimm, Memory, MemorySlot, Notes};
 
 const MEMINFO: &str = "/proc/meminfo";
 const SMBIOS_EP: &str = "/sys/firmware/dmi/tables/smbios_entry_point";
@@ -23,6 +25,9 @@ const UDEV_DMI: &str = "/run/udev/data/+dmi:id";
 pub struct Inventory {
     /// One entry per slot (type-17 record of system RAM).
     pub slots: Vec<SlotEntry>,
+    /// CPU sockets the firmware lists (type-4 records, populated or not); `None` where the
+    /// source has no processor records (udev).
+    pub sockets: Option<usize>,
     /// Why the list may be incomplete (a damaged table), if it may be.
     pub problem: Option<String>,
 }
@@ -31,12 +36,21 @@ pub struct Inventory {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SlotEntry {
     pub locator: String,
+    pub bank_locator: Option<String>,
     /// `None` for an empty slot.
     pub dimm: Option<Dimm>,
 }
 
-/// Reads installed and usable memory and the DIMM slots.
+/// Reads installed and usable memory and the DIMM slots (sockets placed without knowing
+/// the machine's socket count; `probe_placed` is told it).
 pub fn probe(src: &Source, notes: &mut Notes) -> Memory {
+    probe_placed(src, None, notes)
+}
+
+/// Reads installed and usable memory and the DIMM slots, each slot placed on its socket.
+/// `cpu_sockets` is used where the SMBIOS table's processor records are not at hand (the
+/// udev copy has none).
+pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -> Memory {
     let usable_bytes = match src.read_string(MEMINFO) {
         Ok(text) => notes.take(
             "memory.usable_bytes",
@@ -87,11 +101,32 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Memory {
         } else {
             mem.dimm_source = Some(source.to_string());
             mem.slot_count = u32::try_from(inv.slots.len()).ok();
-            for s in inv.slots {
-                match s.dimm {
-                    Some(d) => mem.dimms.push(d),
-                    None => mem.empty_slots.push(s.locator),
+            let n_sockets = inv
+                .sockets
+                .or(cpu_sockets.and_then(|n| usize::try_from(n).ok()));
+            let places = place_slots(
+                &inv.slots
+                    .iter()
+                    .map(|s| (s.locator.as_str(), s.bank_locator.as_deref()))
+                    .collect::<Vec<_>>(),
+                n_sockets,
+            );
+            for (s, place) in inv.slots.into_iter().zip(places) {
+                let dimm = s.dimm.map(|mut d| {
+                    d.socket = place.socket;
+                    mem.dimms.push(d);
+                    mem.dimms.len() - 1
+                });
+                if dimm.is_none() {
+                    mem.empty_slots.push(s.locator.clone());
                 }
+                mem.slots.push(MemorySlot {
+                    locator: s.locator,
+                    bank_locator: s.bank_locator,
+                    socket: place.socket,
+                    channel: place.channel,
+                    dimm,
+                });
             }
         }
     }
@@ -133,26 +168,68 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Memory {
     mem
 }
 
+/// Where a slot sits: CPU socket from 0 and memory channel.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Placed {
+    pub socket: Option<u32>,
+    pub channel: Option<String>,
+}
+
+/// Places every slot `(locator, bank locator)` of one machine on a CPU socket (from 0) and
+/// a channel. This is the one rule for which socket a DIMM belongs to; the memory and
+/// headroom probes both call it and the sheet only groups by its answer.
+///
+/// Numbers are read as 0-based when any slot of the machine says socket 0 (HP's
+/// `CPU0-DIMM1`), else as 1-based (`DIMM1_CPU2`). Dell servers letter their slots by socket
+/// (`A1..A12` = CPU1, `B1..B12` = CPU2) where one-socket boards letter them by channel:
+/// bare letters are read as sockets only when there are as many as `n_sockets`. On one
+/// socket every slot is on socket 0; a socket past `n_sockets` is unknown.
+pub fn place_slots(slots: &[(&str, Option<&str>)], n_sockets: Option<usize>) -> Vec<Placed> {
+    let places: Vec<SlotPlace> = slots
+        .iter()
+        .map(|(locator, bank)| {
+            let mut place = parse_place(locator);
+            if let Some(b) = bank {
+                let bp = parse_place(b);
+                place.socket = place.socket.or(bp.socket);
+                place.channel = place.channel.or(bp.channel);
+            }
+            place
+        })
+        .collect();
+    let mut letters: Vec<String> = places
+        .iter()
+        .filter_map(|p| p.bare_letter.clone())
+        .collect();
+    letters.sort_unstable();
+    letters.dedup();
+    let letters_are_sockets = n_sockets.is_some_and(|n| n > 1 && letters.len() == n);
+    let zero_based = places.iter().any(|p| p.socket == Some(0));
+    places
+        .into_iter()
+        .map(|p| {
+            let raw = match (&p.socket, &p.bare_letter) {
+                (Some(k), _) if zero_based => Some(*k),
+                (Some(k), _) => k.checked_sub(1),
+                (None, Some(l)) if letters_are_sockets => letters
+                    .iter()
+                    .position(|x| x == l)
+                    .and_then(|i| u32::try_from(i).ok()),
+                _ if n_sockets == Some(1) => Some(0),
+                _ => None,
+            };
+            let socket = raw.filter(|&s| n_sockets.is_none_or(|n| (s as usize) < n));
+            let channel = p
+                .channel
+                .or_else(|| p.bare_letter.filter(|_| !letters_are_sockets));
+            Placed { socket, channel }
+        })
+        .collect()
+}
+
 /// MemTotal in bytes from `/proc/meminfo` text (`MemTotal:  24684092 kB`, kB = KiB).
 pub fn parse_meminfo(text: &str) -> Result<u64, String> {
-    let line = text
-        .lines()
-        .find_map(|l| l.strip_prefix("MemTotal:"))
-        .ok_or("no MemTotal line")?;
-    let mut parts = line.split_whitespace();
-    let n: u64 = parts
-        .next()
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| format!("bad MemTotal value '{}'", line.trim()))?;
-    match parts.next() {
-        Some("kB") => n
-            .checked_mul(1024)
-            .ok_or_else(|| format!("MemTotal '{n}' overflows")),
-        other => Err(format!(
-            "MemTotal unit '{}', expected kB",
-            other.unwrap_or("")
-        )),
-    }
+    meminfo::parse(text).bytes("MemTotal")
 }
 
 /// Reads and decodes the SMBIOS tables; the error says why they could not be used.
@@ -180,6 +257,7 @@ pub fn inventory_from_smbios(ep: &EntryPoint, table: &[u8]) -> Inventory {
                 DeviceSize::Empty => {
                     return SlotEntry {
                         locator,
+                        bank_locator: d.bank_locator.clone(),
                         dimm: None,
                     }
                 }
@@ -199,15 +277,19 @@ pub fn inventory_from_smbios(ep: &EntryPoint, table: &[u8]) -> Inventory {
                 part_number: d.part_number.clone(),
                 serial: d.serial.clone(),
                 rank: d.rank.map(u32::from),
+                socket: None,
             };
             SlotEntry {
                 locator,
+                bank_locator: d.bank_locator.clone(),
                 dimm: Some(dimm),
             }
         })
         .collect();
+    let sockets = t.of_type(4).count();
     Inventory {
         slots,
+        sockets: (sockets > 0).then_some(sockets),
         problem: t.error.map(|e| {
             format!("SMBIOS table {SMBIOS_DMI} is damaged ({e}); slots after it are missing")
         }),
@@ -266,6 +348,7 @@ pub fn parse_udev_memory(text: &str) -> Inventory {
         if keys.get("PRESENT") == Some(&"0") {
             slots.push(SlotEntry {
                 locator,
+                bank_locator: get("BANK_LOCATOR"),
                 dimm: None,
             });
             continue;
@@ -288,14 +371,17 @@ pub fn parse_udev_memory(text: &str) -> Inventory {
             part_number: get("PART_NUMBER"),
             serial: get("SERIAL_NUMBER"),
             rank: num("RANK").and_then(|r| u32::try_from(r).ok()),
+            socket: None,
         };
         slots.push(SlotEntry {
             locator,
+            bank_locator: get("BANK_LOCATOR"),
             dimm: Some(dimm),
         });
     }
     Inventory {
         slots,
+        sockets: None,
         problem: None,
     }
 }
@@ -303,6 +389,27 @@ pub fn parse_udev_memory(text: &str) -> Inventory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dell_letters_are_sockets_only_when_they_match_the_socket_count() {
+        let slots = [("A1", None), ("A2", None), ("B1", None), ("B2", None)];
+        let two = place_slots(&slots, Some(2));
+        assert_eq!(two[0].socket, Some(0));
+        assert_eq!(two[2].socket, Some(1));
+        assert_eq!(two[2].channel, None);
+        let one = place_slots(&slots, Some(1));
+        assert!(one.iter().all(|p| p.socket == Some(0)));
+        assert_eq!(one[2].channel.as_deref(), Some("B"));
+        // 1-based numbers unless a slot says socket 0; past the socket count is unknown.
+        let t7600 = place_slots(&[("DIMM1_CPU1", None), ("DIMM1_CPU2", None)], Some(2));
+        assert_eq!((t7600[0].socket, t7600[1].socket), (Some(0), Some(1)));
+        let z8 = place_slots(&[("CPU0-DIMM1", None), ("CPU1-DIMM1", None)], Some(2));
+        assert_eq!((z8[0].socket, z8[1].socket), (Some(0), Some(1)));
+        assert_eq!(
+            place_slots(&[("CPU3-DIMM1", None)], Some(2))[0].socket,
+            None
+        );
+    }
 
     /// `/proc/meminfo` head of a 2-vCPU KVM guest (Debian 12, kernel 6.18).
     const MEMINFO_KVM_GUEST: &str = "MemTotal:       24684084 kB

@@ -25,6 +25,7 @@ pub fn reference_spec(host: &str) -> Spec {
             serial: Some(format!("{host}-dimm-{i}")),
             rank: Some(1),
             type_detail: None,
+            socket: None,
         })
         .collect();
     let gpu = |index: u32, addr: &str, numa: i32| Gpu {
@@ -134,6 +135,7 @@ pub fn reference_spec(host: &str) -> Spec {
             slot_count: Some(24),
             dimms,
             empty_slots: Vec::new(),
+            slots: Vec::new(),
         },
         drives: vec![drive(0), drive(1)],
         gpus: vec![gpu(0, "0000:17:00.0", 0), gpu(1, "0000:af:00.0", 1)],

@@ -40,6 +40,7 @@ fn dimm(
         serial: s(serial),
         rank: Some(1),
         type_detail: None,
+        socket: None,
     }
 }
 
@@ -65,6 +66,7 @@ fn nvme(name: &str, model: &str, serial: &str, size: u64, pci: &str, numa: Optio
             ..Pcie::default()
         }),
         numa_node: numa,
+        socket: None,
     }
 }
 
@@ -172,7 +174,65 @@ fn node(id: u32, cpus: &str, bytes: u64) -> NumaNode {
         id,
         cpus: cpus.into(),
         memory_bytes: Some(bytes),
+        socket: None,
     }
+}
+
+/// Places slots, nodes, GPUs and drives on sockets as `probe::inventory` does for a live
+/// machine: DIMM slots by the probe's own locator rule, NUMA nodes an equal number per
+/// socket in order (as these machines are built), devices by their node.
+fn placed(mut spec: Spec) -> Spec {
+    let m = &mut spec.memory;
+    let mut slots: Vec<(String, Option<String>, Option<usize>)> = m
+        .dimms
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.locator.clone(), d.bank_locator.clone(), Some(i)))
+        .chain(m.empty_slots.iter().map(|l| (l.clone(), None, None)))
+        .collect();
+    slots.sort_by_key(|(l, _, _)| rigcheck::natural::natural_key(l));
+    let places = rigcheck::probe::memory::place_slots(
+        &slots
+            .iter()
+            .map(|(l, b, _)| (l.as_str(), b.as_deref()))
+            .collect::<Vec<_>>(),
+        spec.cpu.sockets.map(|n| n as usize),
+    );
+    for ((locator, bank_locator, dimm), p) in slots.into_iter().zip(places) {
+        if let Some(i) = dimm {
+            m.dimms[i].socket = p.socket;
+        }
+        m.slots.push(MemorySlot {
+            locator,
+            bank_locator,
+            socket: p.socket,
+            channel: p.channel,
+            dimm,
+        });
+    }
+    let sockets = spec.cpu.sockets.unwrap_or(1).max(1);
+    let nodes = spec.cpu.numa_nodes.len() as u32;
+    let per = (nodes / sockets).max(1);
+    for (k, n) in spec.cpu.numa_nodes.iter_mut().enumerate() {
+        n.socket = Some(k as u32 / per);
+    }
+    let node_socket = |node: Option<i32>| -> Option<u32> {
+        let id = u32::try_from(node?).ok()?;
+        spec.cpu.numa_nodes.iter().find(|n| n.id == id)?.socket
+    };
+    let gpu_sockets: Vec<_> = spec.gpus.iter().map(|g| node_socket(g.numa_node)).collect();
+    let drive_sockets: Vec<_> = spec
+        .drives
+        .iter()
+        .map(|d| node_socket(d.numa_node))
+        .collect();
+    for (g, s) in spec.gpus.iter_mut().zip(gpu_sockets) {
+        g.socket = if sockets == 1 { Some(0) } else { s };
+    }
+    for (d, s) in spec.drives.iter_mut().zip(drive_sockets) {
+        d.socket = if sockets == 1 { Some(0) } else { s };
+    }
+    spec
 }
 
 /// Serials and ids of `reference()`, which `--redact` must remove from every format.
@@ -217,7 +277,7 @@ pub fn reference() -> Spec {
             }
         }
     }
-    Spec {
+    placed(Spec {
         schema_version: SCHEMA_VERSION,
         rigcheck_version: "0.1.0".into(),
         captured_at: s("2024-05-14T09:30:00Z"),
@@ -268,6 +328,7 @@ pub fn reference() -> Spec {
             slot_count: Some(24),
             dimms,
             empty_slots: empty,
+            slots: Vec::new(),
         },
         drives: vec![
             nvme(
@@ -318,7 +379,7 @@ pub fn reference() -> Spec {
                 reason: "eno1 3c:ec:ef:12:34:56 is not part of the inventory".into(),
             },
         ],
-    }
+    })
 }
 
 /// A laptop: Dell Latitude, 1 socket, 2 SODIMM slots, 1 NVMe, no GPU, NUMA not reported
@@ -361,7 +422,7 @@ pub fn laptop() -> Spec {
         "36A0E1F9",
     );
     b.manufacturer = s("Samsung");
-    Spec {
+    placed(Spec {
         schema_version: SCHEMA_VERSION,
         rigcheck_version: "0.1.0".into(),
         captured_at: s("2024-06-02T14:05:11+02:00"),
@@ -401,6 +462,7 @@ pub fn laptop() -> Spec {
             slot_count: Some(2),
             dimms: vec![a, b],
             empty_slots: Vec::new(),
+            slots: Vec::new(),
         },
         drives: vec![nvme(
             "nvme0n1",
@@ -418,7 +480,7 @@ pub fn laptop() -> Spec {
             field: "gpus".into(),
             reason: "no NVIDIA driver: libnvidia-ml.so.1 not found".into(),
         }],
-    }
+    })
 }
 
 /// The largest case the sheet must read well for: 2 sockets, 24 slots (Supermicro
@@ -480,6 +542,7 @@ pub fn four_gpu() -> Spec {
         slot_count: Some(24),
         dimms,
         empty_slots: empty,
+        slots: Vec::new(),
     };
     let a6000 = |i: u32, pci: &str, numa: i32, width: u32| {
         let mut g = quadro_rtx_6000(
@@ -538,5 +601,5 @@ pub fn four_gpu() -> Spec {
         ),
     ];
     spec.notes = Vec::new();
-    spec
+    placed(spec)
 }

@@ -136,11 +136,7 @@ pub fn parse_hex(text: &str) -> Option<u32> {
 
 /// MemTotal of `/sys/devices/system/node/nodeN/meminfo` (`Node 0 MemTotal:  5204180 kB`).
 pub fn parse_node_meminfo(text: &str) -> Option<u64> {
-    text.lines().find_map(|l| {
-        let (_, rest) = l.split_once("MemTotal:")?;
-        let kib: u64 = rest.split_whitespace().next()?.parse().ok()?;
-        kib.checked_mul(1024)
-    })
+    crate::probe::meminfo::parse(text).bytes("MemTotal").ok()
 }
 
 /// The s390 machine layout from /proc/sysinfo `CPU Topology SW:` (as lscpu reads it).

@@ -1,8 +1,7 @@
 //! Topology: the machine laid out by CPU socket (its NUMA nodes, DIMM slots, GPUs and NVMe
 //! drives), as the diagram draws it and the sheet lists it.
 
-use std::collections::BTreeMap;
-
+use crate::locator::short_locator;
 use crate::natural::natural_key;
 use crate::spec::{Dimm, Drive, DriveKind, Gpu, Spec};
 use crate::units::{bytes_bin, bytes_dec};
@@ -89,14 +88,12 @@ pub struct Device {
     pub numa_node: Option<u32>,
 }
 
-/// Places slots and devices on sockets.
-///
-/// DIMM slots are placed by their locator (`CPU1_DIMM_A1`, `PROC 1 DIMM 3`, `P1-DIMMA1`,
-/// `DIMM1_CPU2`, `CPU0-DIMM1`): numbering is taken as 0-based when any slot of the machine
-/// says socket 0 (HP's `CPU0-DIMM1`), else as 1-based. GPUs and drives are placed by NUMA
-/// node, with the nodes that have CPUs shared out in order, an equal number per socket (the
-/// kernel numbers nodes socket by socket). On one socket everything is on socket 0; with
-/// more, what cannot be placed is listed apart rather than guessed.
+/// Groups slots, NUMA nodes and devices by the socket the probes placed them on
+/// (`memory.slots[].socket`, `numa_nodes[].socket`, `gpus[].socket`, `drives[].socket`).
+/// Nothing is placed here: on a machine with one socket there is one box to put things in,
+/// and with more, what the probes could not place is listed apart rather than guessed.
+/// A report without `memory.slots` (written before they existed) shows its DIMMs by their
+/// own `socket`.
 pub fn topology(spec: &Spec) -> Topology {
     // The largest machines have 32 sockets; a socket count past this comes from a damaged
     // or hostile report and would allocate one box per socket, so it is drawn as one.
@@ -110,15 +107,6 @@ pub fn topology(spec: &Spec) -> Topology {
     let per = |total: Option<u32>| total.filter(|t| t % n == 0).map(|t| t / n);
     let cores = spec.cpu.cores_per_socket.or(per(spec.cpu.cores));
     let threads = per(spec.cpu.threads);
-
-    // NUMA node -> socket.
-    let cpu_nodes: Vec<_> = spec
-        .cpu
-        .numa_nodes
-        .iter()
-        .filter(|nd| !nd.cpus.trim().is_empty())
-        .collect();
-    let mut node_socket: BTreeMap<u32, u32> = BTreeMap::new();
     let mut sockets: Vec<SocketTopo> = (0..n)
         .map(|index| SocketTopo {
             index,
@@ -130,84 +118,86 @@ pub fn topology(spec: &Spec) -> Topology {
             devices: Vec::new(),
         })
         .collect();
-    let shareable = !cpu_nodes.is_empty() && cpu_nodes.len() as u32 % n == 0;
-    if shareable {
-        let per_socket = cpu_nodes.len() as u32 / n;
-        for (k, nd) in cpu_nodes.iter().enumerate() {
-            let s = k as u32 / per_socket;
-            node_socket.insert(nd.id, s);
-            if let Some(sock) = sockets.get_mut(s as usize) {
-                sock.nodes.push(NodeTopo {
-                    id: nd.id,
-                    cpus: nd.cpus.clone(),
-                    memory_bytes: nd.memory_bytes,
-                });
-            }
+    let count = sockets.len();
+    // The socket box a placed item goes in; `None` = listed apart.
+    let boxed = |socket: Option<u32>| -> Option<usize> {
+        let s = if n == 1 { Some(0) } else { socket };
+        s.and_then(|s| usize::try_from(s).ok())
+            .filter(|&s| s < count)
+    };
+    for nd in spec
+        .cpu
+        .numa_nodes
+        .iter()
+        .filter(|nd| !nd.cpus.trim().is_empty())
+    {
+        if let Some(k) = boxed(nd.socket) {
+            sockets[k].nodes.push(NodeTopo {
+                id: nd.id,
+                cpus: nd.cpus.clone(),
+                memory_bytes: nd.memory_bytes,
+            });
         }
     }
-    let place_numa = |numa: Option<u32>| -> Option<u32> {
-        if n == 1 {
-            return Some(0);
-        }
-        numa.and_then(|id| node_socket.get(&id).copied())
-    };
 
-    // DIMM slots.
+    // DIMM slots, in board order.
     let m = &spec.memory;
-    let mut all: Vec<(String, Option<&Dimm>)> = m
-        .dimms
-        .iter()
-        .map(|d| (d.locator.clone(), Some(d)))
-        .chain(m.empty_slots.iter().map(|l| (l.clone(), None)))
-        .collect();
-    all.sort_by_key(|a| natural_key(&a.0));
-    let raw: Vec<Option<u32>> = all
-        .iter()
-        .map(|(loc, d)| {
-            locator_socket(loc).or_else(|| {
-                d.and_then(|d| d.bank_locator.as_deref())
-                    .and_then(locator_socket)
+    let mut all: Vec<(Option<u32>, Slot)> = if m.slots.is_empty() {
+        m.dimms
+            .iter()
+            .map(|d| (d.socket, slot(&d.locator, Some(d))))
+            .chain(m.empty_slots.iter().map(|l| (None, slot(l, None))))
+            .collect()
+    } else {
+        m.slots
+            .iter()
+            .map(|s| {
+                let dimm = s.dimm.and_then(|i| m.dimms.get(i));
+                (s.socket, slot(&s.locator, dimm))
             })
-        })
-        .collect();
-    let zero_based = raw.contains(&Some(0));
+            .collect()
+    };
+    all.sort_by_key(|(_, s)| natural_key(&s.locator));
     let mut unassigned_slots = Vec::new();
-    for ((loc, dimm), r) in all.into_iter().zip(raw) {
-        let socket = match r {
-            Some(k) if zero_based => Some(k),
-            Some(k) => k.checked_sub(1),
-            None if n == 1 => Some(0),
-            None => None,
-        };
-        let slot = Slot {
-            short: short_locator(&loc),
-            locator: loc,
-            dimm: dimm.cloned(),
-        };
-        match socket.and_then(|s| sockets.get_mut(s as usize)) {
-            Some(sock) => sock.slots.push(slot),
-            None => unassigned_slots.push(slot),
+    for (socket, s) in all {
+        match boxed(socket) {
+            Some(k) => sockets[k].slots.push(s),
+            None => unassigned_slots.push(s),
         }
     }
 
     // PCIe devices.
     let mut unplaced_devices = Vec::new();
-    let mut put =
-        |d: Device| match place_numa(d.numa_node).and_then(|s| sockets.get_mut(s as usize)) {
-            Some(sock) => sock.devices.push(d),
+    let devices = spec
+        .gpus
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.socket, gpu_device(i, g)))
+        .chain(
+            spec.drives
+                .iter()
+                .filter(|d| is_pcie_drive(d))
+                .map(|d| (d.socket, drive_device(d))),
+        );
+    for (socket, d) in devices {
+        match boxed(socket) {
+            Some(k) => sockets[k].devices.push(d),
             None => unplaced_devices.push(d),
-        };
-    for (i, g) in spec.gpus.iter().enumerate() {
-        put(gpu_device(i, g));
-    }
-    for d in spec.drives.iter().filter(|d| is_pcie_drive(d)) {
-        put(drive_device(d));
+        }
     }
     Topology {
         sockets,
         unassigned_slots,
         unplaced_devices,
         multi_socket: n > 1,
+    }
+}
+
+fn slot(locator: &str, dimm: Option<&Dimm>) -> Slot {
+    Slot {
+        short: short_locator(locator),
+        locator: locator.to_string(),
+        dimm: dimm.cloned(),
     }
 }
 
@@ -306,101 +296,9 @@ pub fn bandwidth(b: u64) -> String {
     format!("{:.0} GB/s", b as f64 / 1e9)
 }
 
-/// The socket a DIMM locator names, as written (0- or 1-based): `CPU1_DIMM_A1` → 1,
-/// `PROC 2 DIMM 3` → 2, `P1-DIMMA1` → 1, `DIMM1_CPU2` → 2, `CPU0-DIMM1` → 0.
-pub fn locator_socket(locator: &str) -> Option<u32> {
-    const KEYS: [&str; 5] = ["PROCESSOR", "SOCKET", "PROC", "CPU", "P"];
-    let up = locator.to_ascii_uppercase();
-    let tokens: Vec<&str> = up
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|t| !t.is_empty())
-        .collect();
-    for (i, t) in tokens.iter().enumerate() {
-        for k in KEYS {
-            if let Some(rest) = t.strip_prefix(k) {
-                if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
-                    return rest.parse().ok();
-                }
-                if rest.is_empty() && k != "P" {
-                    if let Some(num) = tokens.get(i + 1).and_then(|n| n.parse().ok()) {
-                        return Some(num);
-                    }
-                }
-            }
-        }
-    }
-    None
-}
-
-/// The locator without its socket part and the word DIMM: `CPU1_DIMM_A1` → `A1`,
-/// `PROC 1 DIMM 3` → `3`, `ChannelA-DIMM0` → `ChannelA 0`.
-pub fn short_locator(locator: &str) -> String {
-    let parts: Vec<&str> = locator
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|t| !t.is_empty())
-        .collect();
-    let mut kept = Vec::new();
-    let mut skip_next = false;
-    for (i, p) in parts.iter().enumerate() {
-        if skip_next {
-            skip_next = false;
-            continue;
-        }
-        let up = p.to_ascii_uppercase();
-        let is_socket = locator_socket(p).is_some()
-            || (matches!(up.as_str(), "CPU" | "PROC" | "PROCESSOR" | "SOCKET")
-                && parts.get(i + 1).is_some_and(|n| n.parse::<u32>().is_ok()));
-        if is_socket {
-            skip_next = locator_socket(p).is_none();
-            continue;
-        }
-        let rest = up.strip_prefix("DIMM").map_or(p.len(), |r| r.len());
-        kept.push(&p[p.len() - rest..]);
-    }
-    let s = kept
-        .into_iter()
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let s = if s.is_empty() { locator.to_string() } else { s };
-    if s.chars().count() > 16 {
-        let tail: String = s.chars().skip(s.chars().count() - 15).collect();
-        format!("…{tail}")
-    } else {
-        s
-    }
-}
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn locators_name_their_socket() {
-        assert_eq!(locator_socket("CPU1_DIMM_A1"), Some(1));
-        assert_eq!(locator_socket("PROC 1 DIMM 3"), Some(1));
-        assert_eq!(locator_socket("P1-DIMMA1"), Some(1));
-        assert_eq!(locator_socket("CPU2 DIMM 4"), Some(2));
-        // HP Z8 G4 dmidecode (linuxhw 22DCA49109A6): `CPU0-DIMM1`, bank `CPU0`.
-        assert_eq!(locator_socket("CPU0-DIMM1"), Some(0));
-        // Dell Precision T7600 (libsmbios dump): `DIMM1_CPU2`.
-        assert_eq!(locator_socket("DIMM1_CPU2"), Some(2));
-        // ASRock Ryzen bank locator: `P0 CHANNEL A`.
-        assert_eq!(locator_socket("P0 CHANNEL A"), Some(0));
-        // OptiPlex 7050 and Dell R630 name no socket.
-        assert_eq!(locator_socket("DIMM1"), None);
-        assert_eq!(locator_socket("A1"), None);
-        assert_eq!(locator_socket("ChannelA-DIMM0"), None);
-    }
-
-    #[test]
-    fn short_locators() {
-        assert_eq!(short_locator("CPU1_DIMM_A1"), "A1");
-        assert_eq!(short_locator("PROC 1 DIMM 3"), "3");
-        assert_eq!(short_locator("P1-DIMMA1"), "A1");
-        assert_eq!(short_locator("CPU0-DIMM12"), "12");
-        assert_eq!(short_locator("DIMM1_CPU2"), "1");
-        assert_eq!(short_locator("ChannelA-DIMM0"), "ChannelA 0");
-    }
 
     #[test]
     fn natural_order() {

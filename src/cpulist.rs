@@ -1,5 +1,5 @@
-//! CPU lists and masks as the kernel writes them (`0-3,8-11`, `00000000,0000ffff`), shared
-//! by the CPU probe and the process-limits probe.
+//! CPU lists and masks as the kernel writes them (`0-3,8-11`, `00000000,0000ffff`): pure
+//! text functions shared by the probes and preflight.
 
 use std::collections::BTreeSet;
 
