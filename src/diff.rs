@@ -23,83 +23,126 @@ pub struct Change {
 
 /// All changes from `a` to `b`, hardware first.
 pub fn diff(a: &Spec, b: &Spec) -> Vec<Change> {
-    let mut out = Vec::new();
-    let mut hw = |what: &str, at: &str, before: String, after: String| {
+    let mut c = Changes::default();
+    system(&mut c, a, b);
+    cpu(&mut c, a, b);
+    dimms(&mut c, a, b);
+    gpus(&mut c, a, b);
+    drives(&mut c, a, b);
+    software(&mut c, a, b);
+    c.0
+}
+
+/// The changes found so far; equal values are not a change.
+#[derive(Default)]
+struct Changes(Vec<Change>);
+
+impl Changes {
+    fn push(&mut self, class: &'static str, what: &str, at: &str, before: String, after: String) {
         if before != after {
-            out.push(Change {
-                class: "hardware",
+            self.0.push(Change {
+                class,
                 what: what.into(),
                 at: at.into(),
                 before,
                 after,
             });
         }
-    };
-    let s = |v: &Option<String>| v.clone().unwrap_or_else(|| "unknown".into());
-    let n = |v: Option<u32>| v.map_or_else(|| "unknown".into(), |v| v.to_string());
-    hw(
+    }
+
+    /// A hardware change (counts for the exit code).
+    fn hw(&mut self, what: &str, at: &str, before: String, after: String) {
+        self.push("hardware", what, at, before, after);
+    }
+
+    /// A software change (OS, kernel, driver).
+    fn sw(&mut self, what: &str, before: String, after: String) {
+        self.push("software", what, "os", before, after);
+    }
+}
+
+/// Text of a value, `unknown` when absent.
+fn s(v: &Option<String>) -> String {
+    v.clone().unwrap_or_else(|| "unknown".into())
+}
+
+/// A count or clock as text, `unknown` when absent.
+fn n(v: Option<u32>) -> String {
+    v.map_or_else(|| "unknown".into(), |v| v.to_string())
+}
+
+/// The box: vendor, model, serials, board, BIOS.
+fn system(c: &mut Changes, a: &Spec, b: &Spec) {
+    c.hw(
         "system vendor changed",
         "system",
         s(&a.system.vendor),
         s(&b.system.vendor),
     );
-    hw(
+    c.hw(
         "system model changed",
         "system",
         s(&a.system.product),
         s(&b.system.product),
     );
-    hw(
+    c.hw(
         "system serial changed",
         "system",
         s(&a.system.serial),
         s(&b.system.serial),
     );
-    hw(
+    c.hw(
         "board changed",
         "system",
         s(&a.system.board_name),
         s(&b.system.board_name),
     );
-    hw(
+    c.hw(
         "board serial changed",
         "system",
         s(&a.system.board_serial),
         s(&b.system.board_serial),
     );
-    hw(
+    c.hw(
         "BIOS updated",
         "system",
         s(&a.system.bios_version),
         s(&b.system.bios_version),
     );
-    hw(
+    c.hw(
         "BIOS date changed",
         "system",
         s(&a.system.bios_date),
         s(&b.system.bios_date),
     );
-    hw("CPU model changed", "cpu", s(&a.cpu.model), s(&b.cpu.model));
-    hw(
+}
+
+/// The processors: model, sockets, cores, threads, max clock.
+fn cpu(c: &mut Changes, a: &Spec, b: &Spec) {
+    c.hw("CPU model changed", "cpu", s(&a.cpu.model), s(&b.cpu.model));
+    c.hw(
         "CPU sockets changed",
         "cpu",
         n(a.cpu.sockets),
         n(b.cpu.sockets),
     );
-    hw("CPU cores changed", "cpu", n(a.cpu.cores), n(b.cpu.cores));
-    hw(
+    c.hw("CPU cores changed", "cpu", n(a.cpu.cores), n(b.cpu.cores));
+    c.hw(
         "CPU threads changed",
         "cpu",
         n(a.cpu.threads),
         n(b.cpu.threads),
     );
-    hw(
+    c.hw(
         "CPU max clock changed",
         "cpu",
         n(a.cpu.max_mhz),
         n(b.cpu.max_mhz),
     );
+}
 
+/// DIMMs by slot.
+fn dimms(c: &mut Changes, a: &Spec, b: &Spec) {
     let dimm = |d: &crate::spec::Dimm| {
         format!(
             "{} {} {}",
@@ -124,17 +167,20 @@ pub fn diff(a: &Spec, b: &Spec) -> Vec<Change> {
         .map(|d| (d.locator.clone(), d))
         .collect();
     keyed(&da, &db, &mut |k, x, y| match (x, y) {
-        (Some(x), None) => hw("DIMM removed", k, dimm(x), "empty".into()),
-        (None, Some(y)) => hw("DIMM added", k, "empty".into(), dimm(y)),
+        (Some(x), None) => c.hw("DIMM removed", k, dimm(x), "empty".into()),
+        (None, Some(y)) => c.hw("DIMM added", k, "empty".into(), dimm(y)),
         (Some(x), Some(y)) => {
-            hw("DIMM replaced", k, dimm(x), dimm(y));
+            c.hw("DIMM replaced", k, dimm(x), dimm(y));
             if dimm(x) == dimm(y) {
-                hw("DIMM swapped (serial)", k, s(&x.serial), s(&y.serial));
+                c.hw("DIMM swapped (serial)", k, s(&x.serial), s(&y.serial));
             }
         }
         (None, None) => {}
     });
+}
 
+/// GPUs by PCI address.
+fn gpus(c: &mut Changes, a: &Spec, b: &Spec) {
     let gpu = |g: &crate::spec::Gpu| {
         format!(
             "{} {}",
@@ -160,18 +206,18 @@ pub fn diff(a: &Spec, b: &Spec) -> Vec<Change> {
         .map(|(i, g)| (key_gpu(i, g), g))
         .collect();
     keyed(&ga, &gb, &mut |k, x, y| match (x, y) {
-        (Some(x), None) => hw("GPU removed", k, gpu(x), "none".into()),
-        (None, Some(y)) => hw("GPU added", k, "none".into(), gpu(y)),
+        (Some(x), None) => c.hw("GPU removed", k, gpu(x), "none".into()),
+        (None, Some(y)) => c.hw("GPU added", k, "none".into(), gpu(y)),
         (Some(x), Some(y)) => {
-            hw("GPU replaced", k, gpu(x), gpu(y));
+            c.hw("GPU replaced", k, gpu(x), gpu(y));
             if gpu(x) == gpu(y) {
-                hw("GPU swapped (UUID)", k, s(&x.uuid), s(&y.uuid));
+                c.hw("GPU swapped (UUID)", k, s(&x.uuid), s(&y.uuid));
             }
             let link = |g: &crate::spec::Gpu| {
                 format!("x{} (max x{})", n(g.pcie.width), n(g.pcie.max_width))
             };
-            hw("GPU PCIe link width changed", k, link(x), link(y));
-            hw(
+            c.hw("GPU PCIe link width changed", k, link(x), link(y));
+            c.hw(
                 "GPU VBIOS changed",
                 k,
                 s(&x.vbios_version),
@@ -180,7 +226,10 @@ pub fn diff(a: &Spec, b: &Spec) -> Vec<Change> {
         }
         (None, None) => {}
     });
+}
 
+/// Drives by kernel name.
+fn drives(c: &mut Changes, a: &Spec, b: &Spec) {
     let drive = |d: &crate::spec::Drive| {
         format!(
             "{} {} ({})",
@@ -192,33 +241,24 @@ pub fn diff(a: &Spec, b: &Spec) -> Vec<Change> {
     let dra: BTreeMap<_, _> = a.drives.iter().map(|d| (d.name.clone(), d)).collect();
     let drb: BTreeMap<_, _> = b.drives.iter().map(|d| (d.name.clone(), d)).collect();
     keyed(&dra, &drb, &mut |k, x, y| match (x, y) {
-        (Some(x), None) => hw("drive removed", k, drive(x), "none".into()),
-        (None, Some(y)) => hw("drive added", k, "none".into(), drive(y)),
+        (Some(x), None) => c.hw("drive removed", k, drive(x), "none".into()),
+        (None, Some(y)) => c.hw("drive added", k, "none".into(), drive(y)),
         (Some(x), Some(y)) => {
-            hw("drive replaced", k, drive(x), drive(y));
+            c.hw("drive replaced", k, drive(x), drive(y));
             if drive(x) == drive(y) {
-                hw("drive firmware updated", k, s(&x.firmware), s(&y.firmware));
+                c.hw("drive firmware updated", k, s(&x.firmware), s(&y.firmware));
             }
         }
         (None, None) => {}
     });
+}
 
-    let mut sw = |what: &str, before: String, after: String| {
-        if before != after {
-            out.push(Change {
-                class: "software",
-                what: what.into(),
-                at: "os".into(),
-                before,
-                after,
-            });
-        }
-    };
-    sw("OS changed", s(&a.os.pretty_name), s(&b.os.pretty_name));
-    sw("kernel changed", s(&a.os.kernel), s(&b.os.kernel));
+/// OS, kernel and NVIDIA driver.
+fn software(c: &mut Changes, a: &Spec, b: &Spec) {
+    c.sw("OS changed", s(&a.os.pretty_name), s(&b.os.pretty_name));
+    c.sw("kernel changed", s(&a.os.kernel), s(&b.os.kernel));
     let drv = |x: &Spec| x.gpus.iter().find_map(|g| g.driver_version.clone());
-    sw("NVIDIA driver changed", s(&drv(a)), s(&drv(b)));
-    out
+    c.sw("NVIDIA driver changed", s(&drv(a)), s(&drv(b)));
 }
 
 /// Called with a key and the item on each side (absent on one side = added/removed).

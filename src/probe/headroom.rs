@@ -182,6 +182,29 @@ struct MemSlot {
     channel: Option<String>,
 }
 
+/// The memory slots of the table with their socket and channel (placed by the memory
+/// probe's rule, sockets counted from the type-4 records so Dell's letters line up).
+fn read_slots(t: &Table, sockets: Option<&[CpuSocket]>) -> Vec<MemSlot> {
+    let ram = smbios::ram_slots(t);
+    let places = memory::place_slots(
+        &ram.iter()
+            .map(|(l, d)| (l.as_str(), d.bank_locator.as_deref()))
+            .collect::<Vec<_>>(),
+        sockets.map(<[CpuSocket]>::len),
+    );
+    ram.into_iter()
+        .zip(places)
+        .map(|((locator, d), place)| MemSlot {
+            locator,
+            array: d.array_handle,
+            size: d.size,
+            kind: d.type_name(),
+            socket: place.socket,
+            channel: place.channel,
+        })
+        .collect()
+}
+
 fn memory_headroom(
     t: &Table,
     sockets: Option<&[CpuSocket]>,
@@ -194,27 +217,7 @@ fn memory_headroom(
         .iter()
         .filter(|a| a.use_code.is_none() || a.is_system_memory())
         .collect();
-    let ram = smbios::ram_slots(t);
-    // Sockets are counted from the type-4 records, populated or not, so Dell's socket
-    // letters line up with them; the placement rule is the memory probe's, so both agree.
-    let places = memory::place_slots(
-        &ram.iter()
-            .map(|(l, d)| (l.as_str(), d.bank_locator.as_deref()))
-            .collect::<Vec<_>>(),
-        sockets.map(<[CpuSocket]>::len),
-    );
-    let slots: Vec<MemSlot> = ram
-        .into_iter()
-        .zip(places)
-        .map(|((locator, d), place)| MemSlot {
-            locator,
-            array: d.array_handle,
-            size: d.size,
-            kind: d.type_name(),
-            socket: place.socket,
-            channel: place.channel,
-        })
-        .collect();
+    let slots = read_slots(t, sockets);
     if slots.is_empty() {
         note(
             "headroom.memory",
@@ -222,7 +225,52 @@ fn memory_headroom(
         );
         return None;
     }
+    let fill = tally(&slots, sockets);
+    let (max_capacity_bytes, max_with_installed) = capacity(&arrays, &fill, sockets, note);
+    let (balanced, balance_detail) = balance(&fill.groups, fill.channels_derived, note);
+    let used_slots = slots.iter().filter(|s| s.size != DeviceSize::Empty).count() as u32;
+    Some(MemoryHeadroom {
+        arrays: arrays
+            .iter()
+            .map(|a| MemoryArrayInfo {
+                max_capacity_bytes: a.max_capacity_bytes,
+                slots: a.slots,
+                ecc: a.ecc.clone(),
+            })
+            .collect(),
+        max_capacity_bytes,
+        slot_count: slots.len() as u32,
+        used_slots,
+        free_slots: slots.len() as u32 - used_slots,
+        usable_free_slots: fill.usable_free,
+        installed_bytes: fill.installed,
+        upgrade_module_bytes: fill.largest.map(|(b, _)| b),
+        upgrade_module_type: fill.largest.and_then(|(_, k)| k.map(str::to_string)),
+        max_with_installed_module_bytes: max_with_installed,
+        balanced,
+        channels_derived: fill.channels_derived,
+        balance_detail,
+        groups: fill.groups,
+    })
+}
 
+/// How the slots are filled: per socket, per array, in total.
+struct Fill {
+    groups: Vec<SocketMemory>,
+    /// Empty slots on sockets that have (or may have) a CPU.
+    usable_free: u32,
+    /// Per memory array: installed bytes and usable free slots.
+    per_array: BTreeMap<Option<u16>, (u64, u32)>,
+    /// Sum of the modules; `None` when one module's size is unknown (or the sum overflows).
+    installed: Option<u64>,
+    /// The largest module and its type: the one an upgrade would repeat.
+    largest: Option<(u64, Option<&'static str>)>,
+    /// True when every slot's channel is known.
+    channels_derived: bool,
+}
+
+/// Counts used and free slots per socket and per array, and DIMMs per channel.
+fn tally(slots: &[MemSlot], sockets: Option<&[CpuSocket]>) -> Fill {
     let mut groups: BTreeMap<Option<u32>, SocketMemory> = BTreeMap::new();
     let mut chan_counts: BTreeMap<Option<u32>, Option<BTreeMap<String, u32>>> = BTreeMap::new();
     let mut usable_free = 0u32;
@@ -230,7 +278,7 @@ fn memory_headroom(
     let mut per_array: BTreeMap<Option<u16>, (u64, u32)> = BTreeMap::new();
     let mut installed: Option<u64> = Some(0);
     let mut largest: Option<(u64, Option<&'static str>)> = None;
-    for s in &slots {
+    for s in slots {
         let sock = s.socket;
         let populated_cpu =
             sock.and_then(|k| sockets.and_then(|v| v.get(k as usize)).map(|c| c.populated));
@@ -251,7 +299,7 @@ fn memory_headroom(
             g.used += 1;
             match s.size {
                 DeviceSize::Bytes(b) => {
-                    installed = installed.map(|i| i + b);
+                    installed = installed.and_then(|i| i.checked_add(b));
                     arr.0 += b;
                     if largest.is_none_or(|(l, _)| b > l) {
                         largest = Some((b, s.kind));
@@ -286,16 +334,24 @@ fn memory_headroom(
     for g in &mut groups {
         g.free_locators.sort_by_key(|l| natural_key(l));
     }
+    Fill {
+        groups,
+        usable_free,
+        per_array,
+        installed,
+        largest,
+        channels_derived,
+    }
+}
 
-    // Capacity.
-    let array_info: Vec<MemoryArrayInfo> = arrays
-        .iter()
-        .map(|a| MemoryArrayInfo {
-            max_capacity_bytes: a.max_capacity_bytes,
-            slots: a.slots,
-            ecc: a.ecc.clone(),
-        })
-        .collect();
+/// The arrays' maximum capacity, and the most memory the installed module size allows when
+/// every usable free slot gets one (capped by each array's maximum).
+fn capacity(
+    arrays: &[&smbios::MemoryArray],
+    fill: &Fill,
+    sockets: Option<&[CpuSocket]>,
+    note: &mut impl FnMut(&str, String),
+) -> (Option<u64>, Option<u64>) {
     let max_capacity_bytes = if arrays.is_empty() {
         note(
             "headroom.memory.max_capacity_bytes",
@@ -310,7 +366,8 @@ fn memory_headroom(
                 "a memory array does not state its maximum capacity".into(),
             );
         }
-        caps.map(|c| c.iter().sum())
+        // Checked: two huge arrays must not wrap to a small ceiling.
+        caps.and_then(|c| c.iter().try_fold(0u64, |sum, x| sum.checked_add(*x)))
     };
     let cap_of = |h: Option<u16>| -> Option<u64> {
         arrays
@@ -318,16 +375,15 @@ fn memory_headroom(
             .find(|a| Some(a.handle) == h)
             .and_then(|a| a.max_capacity_bytes)
     };
-    let max_with_installed = match (largest, installed) {
-        (Some((size, _)), Some(_)) => Some(
-            per_array
+    let max_with_installed = match (fill.largest, fill.installed) {
+        (Some((size, _)), Some(_)) => {
+            fill.per_array
                 .iter()
-                .map(|(h, (inst, free))| {
-                    let want = inst + u64::from(*free) * size;
-                    cap_of(*h).map_or(want, |c| want.min(c.max(*inst)))
+                .try_fold(0u64, |sum, (h, (inst, free))| {
+                    let want = u64::from(*free).checked_mul(size)?.checked_add(*inst)?;
+                    sum.checked_add(cap_of(*h).map_or(want, |c| want.min(c.max(*inst))))
                 })
-                .sum(),
-        ),
+        }
         _ => {
             note(
                 "headroom.memory.max_with_installed_module_bytes",
@@ -342,7 +398,8 @@ fn memory_headroom(
             .filter(|c| !c.populated)
             .filter_map(|c| c.designation.as_deref())
             .collect();
-        let behind: u32 = groups
+        let behind: u32 = fill
+            .groups
             .iter()
             .filter(|g| g.cpu_populated == Some(false))
             .map(|g| g.free)
@@ -358,8 +415,16 @@ fn memory_headroom(
             );
         }
     }
+    (max_capacity_bytes, max_with_installed)
+}
 
-    // Balance.
+/// Whether the fill is balanced: equal DIMMs per channel (when channels are known) and per
+/// populated socket, and the verdict in words.
+fn balance(
+    groups: &[SocketMemory],
+    channels_derived: bool,
+    note: &mut impl FnMut(&str, String),
+) -> (Option<bool>, String) {
     let populated_groups: Vec<&SocketMemory> = groups
         .iter()
         .filter(|g| g.socket.is_some() && g.used > 0)
@@ -370,7 +435,7 @@ fn memory_headroom(
         .map(|g| format!("{} on {}", g.used, g.group))
         .collect::<Vec<_>>()
         .join(", ");
-    let (balanced, balance_detail) = if channels_derived {
+    if channels_derived {
         let mut uneven = Vec::new();
         for g in &populated_groups {
             if let Some(m) = &g.dimms_per_channel {
@@ -422,25 +487,7 @@ fn memory_headroom(
                 ),
             ),
         }
-    };
-
-    let used_slots = slots.iter().filter(|s| s.size != DeviceSize::Empty).count() as u32;
-    Some(MemoryHeadroom {
-        arrays: array_info,
-        max_capacity_bytes,
-        slot_count: slots.len() as u32,
-        used_slots,
-        free_slots: slots.len() as u32 - used_slots,
-        usable_free_slots: usable_free,
-        installed_bytes: installed,
-        groups,
-        upgrade_module_bytes: largest.map(|(b, _)| b),
-        upgrade_module_type: largest.and_then(|(_, k)| k.map(str::to_string)),
-        max_with_installed_module_bytes: max_with_installed,
-        balanced,
-        channels_derived,
-        balance_detail,
-    })
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 use crate::render::style::Tone;
 use crate::render::unknown::{show, show_str};
-use crate::spec::{Cache, Drive, Gpu, NumaNode, Spec};
+use crate::spec::{Cache, Drive, Gpu, Headroom, NumaNode, Spec};
 use crate::units::{bytes_bin, bytes_dec, mhz};
 
 /// A titled block: key/value fields, then zero or more grids.
@@ -483,6 +483,15 @@ pub fn headroom(spec: &Spec) -> Section {
         sec.field("Headroom", format!("unknown: {why}"));
         return sec;
     };
+    headroom_sockets(&mut sec, h);
+    headroom_memory(&mut sec, h);
+    headroom_pcie(&mut sec, h);
+    headroom_power(&mut sec, h);
+    sec
+}
+
+/// CPU sockets: how many are populated, and which are empty.
+fn headroom_sockets(sec: &mut Section, h: &Headroom) {
     let sockets = match &h.sockets {
         Some(v) => {
             let used = v.iter().filter(|c| c.populated).count();
@@ -509,6 +518,10 @@ pub fn headroom(spec: &Spec) -> Section {
         None => show_str(&None),
     };
     sec.field("CPU sockets", sockets);
+}
+
+/// DIMM slots, the memory ceiling, the upgrade path and the balance, with a grid per socket.
+fn headroom_memory(sec: &mut Section, h: &Headroom) {
     match &h.memory {
         Some(m) => {
             sec.field(
@@ -576,6 +589,10 @@ pub fn headroom(spec: &Spec) -> Section {
             sec.field("DIMM slots", show_str(&None));
         }
     }
+}
+
+/// Expansion slots and what sits in them.
+fn headroom_pcie(sec: &mut Section, h: &Headroom) {
     match &h.pcie_slots {
         Some(slots) => {
             sec.field(
@@ -621,6 +638,10 @@ pub fn headroom(spec: &Spec) -> Section {
             sec.field("PCIe slots", show_str(&None));
         }
     }
+}
+
+/// Power supplies next to the GPUs' power limits.
+fn headroom_power(sec: &mut Section, h: &Headroom) {
     let p = &h.power;
     let supplies = match &p.supplies {
         Some(v) => v
@@ -652,7 +673,6 @@ pub fn headroom(spec: &Spec) -> Section {
                 format!("{w:.0} W (GPU limits only; CPU and board draw not included)")
             }),
         );
-    sec
 }
 
 fn on_off(b: bool) -> String {
