@@ -4,7 +4,7 @@
 //! drives below on PCIe branches whose thickness follows the lane count. All text is escaped.
 
 use super::sections::heading;
-use super::topology::{Device, DeviceKind, NodeTopo, Slot, SocketTopo, Topology};
+use super::topology::{filled, Device, DeviceKind, NodeTopo, Slot, SocketTopo, Topology};
 use crate::spec::Spec;
 use crate::text::escape_markup as escape;
 use crate::units::bytes_bin;
@@ -150,18 +150,12 @@ fn slots_height(n: usize, w: f64) -> f64 {
 
 /// A row (or rows) of DIMM sticks with a heading: filled sticks solid, empty ones dashed.
 fn slot_row(slots: &[Slot], x: f64, y: f64, w: f64, label: &str) -> String {
-    let filled: Vec<&Slot> = slots.iter().filter(|s| s.dimm.is_some()).collect();
-    // Checked: sizes from a damaged report must not overflow the sum.
-    let total = filled
-        .iter()
-        .filter_map(|s| s.dimm.as_ref().and_then(|d| d.size_bytes))
-        .try_fold(0u64, u64::checked_add)
-        .map_or_else(|| "size unknown".to_string(), bytes_bin);
+    let (count, total) = filled(slots);
     let mut out = format!(
         r##"<text x="{x}" y="{}" font-size="13" fill="{INK}"><tspan font-weight="600">{}</tspan> · {} of {} slots filled · {}</text>"##,
         y + 13.0,
         escape(label),
-        filled.len(),
+        count,
         slots.len(),
         escape(&total)
     );

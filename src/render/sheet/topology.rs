@@ -193,6 +193,18 @@ pub fn topology(spec: &Spec) -> Topology {
     }
 }
 
+/// How many of `slots` hold a module, and their total size as text.
+pub fn filled(slots: &[Slot]) -> (usize, String) {
+    let filled: Vec<&Dimm> = slots.iter().filter_map(|s| s.dimm.as_ref()).collect();
+    // Checked: sizes from a damaged report must not overflow the sum.
+    let total = filled
+        .iter()
+        .map(|d| d.size_bytes)
+        .try_fold(0u64, |sum, b| sum.checked_add(b?))
+        .map_or_else(|| "size unknown".to_string(), bytes_bin);
+    (filled.len(), total)
+}
+
 fn slot(locator: &str, dimm: Option<&Dimm>) -> Slot {
     Slot {
         short: short_locator(locator),

@@ -1,7 +1,7 @@
 //! The topology in words: one line per socket with its memory and PCIe devices, for the
 //! Markdown sheet and the HTML sheet under its diagram.
 
-use super::topology::{Device, Slot, Topology};
+use super::topology::{filled, Device, Slot, Topology};
 use crate::units::bytes_bin;
 
 /// One line per socket (and per group that has no socket), each with its memory and
@@ -52,24 +52,19 @@ fn slots_line(slots: &[Slot]) -> String {
     if slots.is_empty() {
         return "Memory: no DIMM slots listed".into();
     }
-    let filled: Vec<&Slot> = slots.iter().filter(|s| s.dimm.is_some()).collect();
-    // Checked: sizes from a damaged report must not overflow the sum.
-    let total = filled
-        .iter()
-        .filter_map(|s| s.dimm.as_ref().and_then(|d| d.size_bytes))
-        .try_fold(0u64, u64::checked_add)
-        .map_or_else(|| "size unknown".to_string(), bytes_bin);
+    let (count, total) = filled(slots);
     let mut l = format!(
         "Memory: {} of {} slots filled ({})",
-        filled.len(),
+        count,
         slots.len(),
         total
     );
-    if !filled.is_empty() {
+    if count > 0 {
         l.push_str(&format!(
             "; filled: {}",
-            filled
+            slots
                 .iter()
+                .filter(|s| s.dimm.is_some())
                 .map(|s| s.locator.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
