@@ -12,6 +12,7 @@ pub mod derive;
 #[cfg(feature = "nvml")]
 pub mod live;
 pub mod pci;
+pub mod products;
 
 use serde_json::Value;
 
