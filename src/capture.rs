@@ -15,13 +15,16 @@
 
 use std::fs;
 use std::io;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+#[cfg(unix)]
+use signal_hook::consts::SIGHUP;
+use signal_hook::consts::{SIGINT, SIGTERM};
 
 use crate::error::Error;
 use crate::probe::{self, system::CaptureMeta};
@@ -35,6 +38,17 @@ const MAX_DEPTH: usize = 40;
 
 /// Records the live machine into `dir`; returns a one-paragraph summary for the user.
 pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
+    if !cfg!(target_os = "linux") {
+        // What a capture holds is /proc and /sys as the probes read them; elsewhere it would
+        // be an empty sysroot that replays as a machine with nothing in it.
+        return Err(Error::Io {
+            path: dir.into(),
+            source: io::Error::new(
+                io::ErrorKind::Unsupported,
+                "capture records /proc and /sys, which only Linux has; not supported on this OS",
+            ),
+        });
+    }
     if let Ok(mut entries) = fs::read_dir(dir) {
         if entries.next().is_some() && !force {
             return Err(Error::WouldOverwrite(dir.into()));
@@ -59,12 +73,17 @@ pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
     let tmp = parent.join(format!(".{name}.{TMP_TAG}{}", std::process::id()));
     // The signal that interrupted us, 0 while none did.
     let signal = Arc::new(AtomicUsize::new(0));
-    let handlers: Vec<_> = [SIGINT, SIGTERM, SIGHUP]
-        .into_iter()
-        .filter_map(|sig| {
-            signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize).ok()
-        })
-        .collect();
+    let handlers: Vec<_> = [
+        SIGINT,
+        SIGTERM,
+        #[cfg(unix)]
+        SIGHUP,
+    ]
+    .into_iter()
+    .filter_map(|sig| {
+        signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize).ok()
+    })
+    .collect();
     let result = write_capture(&tmp, &signal);
     for h in handlers {
         signal_hook::low_level::unregister(h);
@@ -226,6 +245,16 @@ fn root_only(rec: &source::Recording) -> impl Iterator<Item = &PathBuf> {
 
 fn join_keys(rec: &source::Recording) -> String {
     rec.answers.keys().cloned().collect::<Vec<_>>().join(", ")
+}
+
+/// Windows has no one symlink call (file and directory links differ and need a privilege);
+/// `capture` refuses to run off Linux before any copy, so this is never reached.
+#[cfg(not(unix))]
+fn symlink(_target: impl AsRef<Path>, _link: impl AsRef<Path>) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "symlinks are not recreated on this OS",
+    ))
 }
 
 /// Copies paths of the live filesystem into `out`, keeping symlinks as symlinks.

@@ -51,7 +51,12 @@ pub fn probe(src: &Source, notes: &mut Notes) -> SystemFacts {
         meta.and_then(|m| m.arch)
     };
     if arch.is_none() {
-        notes.add("os.arch", "not recorded: this sysroot has no capture.json");
+        let why = if src.is_live() {
+            "uname(2) gave no machine name (or this OS has no uname)"
+        } else {
+            "not recorded: this sysroot has no capture.json"
+        };
+        notes.add("os.arch", why);
     }
     let mut os = read_os_release(src, notes);
     os.arch = arch;
@@ -97,6 +102,7 @@ fn read_capture_meta(src: &Source, notes: &mut Notes) -> Option<CaptureMeta> {
 }
 
 /// `uname -m` of the running kernel.
+#[cfg(unix)]
 #[allow(unsafe_code)]
 pub fn live_arch() -> Option<String> {
     // SAFETY: uname fills a zeroed utsname; `machine` is NUL-terminated by the kernel.
@@ -108,6 +114,13 @@ pub fn live_arch() -> Option<String> {
         let c = std::ffi::CStr::from_ptr(u.machine.as_ptr());
         c.to_str().ok().map(str::to_string)
     }
+}
+
+/// Without uname the machine's architecture is not asked here: the binary's own target
+/// would be wrong under emulation (an x86_64 build on Arm Windows), so it stays unknown.
+#[cfg(not(unix))]
+pub fn live_arch() -> Option<String> {
+    None
 }
 
 fn read_os_release(src: &Source, notes: &mut Notes) -> Os {

@@ -79,7 +79,15 @@ fn device_call(d: &Device<'_>, call: &str) -> Answer {
             d.utilization_rates(),
             |u| json!({"gpu": u.gpu, "memory": u.memory}),
         ),
+        #[cfg(target_os = "linux")]
         "persistence_mode" => answer(d.is_in_persistent_mode(), Value::from),
+        // Persistence mode is a Linux driver setting (Windows has driver models instead), and
+        // nvml-wrapper offers the call only there; NVML itself answers NotSupported elsewhere.
+        #[cfg(not(target_os = "linux"))]
+        "persistence_mode" => Err(CallError {
+            code: "NotSupported".into(),
+            detail: Some("persistence mode exists only in the Linux driver".into()),
+        }),
         "ecc_mode" => answer(
             d.is_ecc_enabled(),
             |e| json!({"current": e.currently_enabled, "pending": e.pending_enabled}),
