@@ -4,7 +4,7 @@
 //! parse (in pure `parse_*` functions next to them).
 
 pub mod cpu;
-
+pub mod cpuid;
 pub mod drives;
 pub mod gpu;
 pub mod headroom;
