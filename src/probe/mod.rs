@@ -12,6 +12,7 @@ pub mod limits;
 pub mod meminfo;
 pub mod memory;
 pub mod pci;
+pub mod rsmb;
 pub mod smbios;
 pub mod system;
 
