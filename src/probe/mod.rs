@@ -11,6 +11,7 @@ pub mod headroom;
 pub mod limits;
 pub mod meminfo;
 pub mod memory;
+pub mod native;
 pub mod pci;
 pub mod rsmb;
 pub mod smbios;
