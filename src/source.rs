@@ -94,8 +94,9 @@ pub struct Recording {
     /// Files a probe asked for that were missing or unreadable; recorded so a capture
     /// can say what it could not take (e.g. root-only files when not root).
     pub unreadable: BTreeMap<PathBuf, String>,
-    /// Recorded answers of live-only APIs, by file name (`nvml.json`, `host.json`).
-    pub answers: BTreeMap<String, String>,
+    /// Recorded answers of live-only APIs, by file name (`nvml.json`, `host.json`,
+    /// `native.json`, and `rsmb.bin`, which is binary).
+    pub answers: BTreeMap<String, Vec<u8>>,
 }
 
 /// One root for every read: the live host, or a recorded sysroot.
@@ -196,9 +197,9 @@ impl Source {
     }
 
     /// Stores the recorded answers of a live-only API (capture mode; no-op otherwise).
-    pub fn store_answer(&self, name: &str, text: String) {
+    pub fn store_answer(&self, name: &str, answer: impl Into<Vec<u8>>) {
         self.record(|r| {
-            r.answers.insert(name.to_string(), text);
+            r.answers.insert(name.to_string(), answer.into());
         });
     }
 
@@ -260,10 +261,19 @@ impl Source {
     /// Reads a recorded-answer file at the top of the sysroot (`nvml.json`, `capture.json`).
     /// Live there is no such file: the caller asks the live API instead.
     pub fn recorded(&self, name: &'static str) -> Result<String, Unknown> {
+        let bytes = self.recorded_bytes(name)?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })
+    }
+
+    /// Reads a recorded-answer file as bytes (`rsmb.bin`); `NotRecorded` where it is absent.
+    pub fn recorded_bytes(&self, name: &'static str) -> Result<Vec<u8>, Unknown> {
         if self.live {
             return Err(Unknown::NotRecorded(name));
         }
-        self.read_string(Path::new("/").join(name))
+        self.read_bytes(Path::new("/").join(name))
             .map_err(|e| match e {
                 Unknown::NotFound(_) => Unknown::NotRecorded(name),
                 other => other,

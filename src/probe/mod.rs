@@ -6,6 +6,7 @@
 pub mod cpu;
 pub mod cpuid;
 pub mod drives;
+pub mod firmware;
 pub mod gpu;
 pub mod headroom;
 pub mod limits;
