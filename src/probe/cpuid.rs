@@ -184,6 +184,8 @@ pub struct CpuidFacts {
     pub hypervisor: Option<String>,
     /// Leaf 0x16 EAX: base clock in MHz (Intel Skylake on; `None` where 0 or absent).
     pub base_mhz: Option<u32>,
+    /// Leaf 0x16 EBX: maximum (turbo) clock in MHz, as Intel rates the part.
+    pub max_mhz: Option<u32>,
     /// Linux flag names (`sse4_2`, `avx512f`, `avx512_vnni`, `amx_tile`). These are what the
     /// CPU advertises; whether the OS enabled the register state (XCR0) is not checked here.
     pub flags: Vec<String>,
@@ -233,6 +235,12 @@ pub fn decode(leaves: &dyn CpuidLeaves) -> CpuidFacts {
         cpuid
             .get_processor_frequency_info()
             .map(|f| u32::from(f.processor_base_frequency()))
+            .filter(|&m| m > 0)
+    });
+    facts.max_mhz = reader.known(|| {
+        cpuid
+            .get_processor_frequency_info()
+            .map(|f| u32::from(f.processor_max_frequency()))
             .filter(|&m| m > 0)
     });
     facts.flags = reader
@@ -412,7 +420,7 @@ mod tests {
             (facts.family, facts.model_id, facts.stepping),
             (Some(6), Some(0x55), Some(7))
         );
-        assert_eq!(facts.base_mhz, Some(3100));
+        assert_eq!((facts.base_mhz, facts.max_mhz), (Some(3100), Some(4000)));
         assert_eq!(facts.hypervisor, None);
         for f in [
             "sse2",
