@@ -4,8 +4,10 @@
 //! they read: each file with the bytes they saw, each directory they listed (its
 //! subdirectories and symlinks, not its other files), every symlink on the way kept as the
 //! same relative link, plus `cpuid.json`, `nvml.json`, `host.json`, `capture.json` and
-//! `report.json` (the JSON report of the live run that made the capture). Nothing else: no
-//! environment, no other process's command line, nothing under /home.
+//! `report.json` (the JSON report of the live run that made the capture). On Windows and
+//! macOS there are no files to copy: the capture holds the OS's answers (`native.json`,
+//! and on Windows the raw SMBIOS data `rsmb.bin`) beside `cpuid.json` and `nvml.json`.
+//! Nothing else: no environment, no other process's command line, nothing under /home.
 //!
 //! It is written into a temporary sibling directory and renamed into place at the end, so an
 //! interrupted capture leaves no half-written DIR. SIGINT, SIGTERM and SIGHUP are caught while
@@ -38,14 +40,15 @@ const MAX_DEPTH: usize = 40;
 
 /// Records the live machine into `dir`; returns a one-paragraph summary for the user.
 pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
-    if !cfg!(target_os = "linux") {
-        // What a capture holds is /proc and /sys as the probes read them; elsewhere it would
-        // be an empty sysroot that replays as a machine with nothing in it.
+    if !cfg!(any(target_os = "linux", windows, target_os = "macos")) {
+        // A capture holds /proc and /sys as the probes read them (Linux), or the OS's own
+        // answers (Windows, macOS); elsewhere it would be an empty sysroot that replays as a
+        // machine with nothing in it.
         return Err(Error::Io {
             path: dir.into(),
             source: io::Error::new(
                 io::ErrorKind::Unsupported,
-                "capture records /proc and /sys, which only Linux has; not supported on this OS",
+                "capture records Linux, Windows and macOS machines; not supported on this OS",
             ),
         });
     }
@@ -132,13 +135,39 @@ fn remove_stale_temporaries(parent: &Path, name: &str) {
         let Some(pid) = file.strip_prefix(&prefix) else {
             continue;
         };
-        let alive = pid.parse::<u32>().is_ok_and(|pid| {
-            pid != std::process::id() && Path::new("/proc").join(pid.to_string()).exists()
-        });
+        let alive = pid
+            .parse::<u32>()
+            .is_ok_and(|pid| pid != std::process::id() && process_runs(pid));
         if !alive {
             let _ = fs::remove_dir_all(entry.path());
         }
     }
+}
+
+/// Whether process `pid` still runs.
+#[cfg(target_os = "linux")]
+fn process_runs(pid: u32) -> bool {
+    Path::new("/proc").join(pid.to_string()).exists()
+}
+
+/// Whether process `pid` still runs (no /proc here: the OS is asked through sysinfo).
+#[cfg(any(windows, target_os = "macos"))]
+fn process_runs(pid: u32) -> bool {
+    use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};
+    let pid = Pid::from_u32(pid);
+    let mut sys = System::new();
+    sys.refresh_processes_specifics(
+        ProcessesToUpdate::Some(&[pid]),
+        false,
+        ProcessRefreshKind::nothing(),
+    );
+    sys.process(pid).is_some()
+}
+
+/// Elsewhere `capture` does not run, so no temporary of a live capture can be there.
+#[cfg(not(any(target_os = "linux", windows, target_os = "macos")))]
+fn process_runs(_pid: u32) -> bool {
+    false
 }
 
 /// Test hook: `RIGCHECK_TEST_SLOW_CAPTURE_MS` makes each file write of a capture wait this
@@ -247,8 +276,8 @@ fn join_keys(rec: &source::Recording) -> String {
     rec.answers.keys().cloned().collect::<Vec<_>>().join(", ")
 }
 
-/// Windows has no one symlink call (file and directory links differ and need a privilege);
-/// `capture` refuses to run off Linux before any copy, so this is never reached.
+/// Windows has no one symlink call (file and directory links differ and need a privilege).
+/// A capture there records the OS's answers and no files, so this is never reached.
 #[cfg(not(unix))]
 fn symlink(_target: impl AsRef<Path>, _link: impl AsRef<Path>) -> io::Result<()> {
     Err(io::Error::new(

@@ -15,7 +15,10 @@ pub enum Error {
     #[error("--sysroot '{0}': not a directory")]
     SysrootNotDir(PathBuf),
     /// `--sysroot` holds no recorded machine at all.
-    #[error("--sysroot '{0}': holds neither proc/ nor sys/; make one with `rigcheck capture DIR`")]
+    #[error(
+        "--sysroot '{0}': holds neither proc/ nor sys/ (nor native.json); make one with \
+         `rigcheck capture DIR`"
+    )]
     SysrootEmpty(PathBuf),
     /// `capture` or `-o` would overwrite something.
     #[error("'{0}' exists; choose another name or pass --force")]

@@ -35,10 +35,24 @@ pub fn open_source(sysroot: Option<&Path>) -> Result<Source, Error> {
         Ok(m) if !m.is_dir() => return Err(Error::SysrootNotDir(dir.into())),
         Ok(_) => {}
     }
-    if !dir.join("proc").exists() && !dir.join("sys").exists() {
+    // Linux captures hold proc/ and sys/; Windows and macOS ones the OS's answers.
+    if !dir.join("proc").exists()
+        && !dir.join("sys").exists()
+        && !dir.join(probe::native::NATIVE_FILE).exists()
+    {
         return Err(Error::SysrootEmpty(dir.into()));
     }
     Ok(Source::sysroot(dir))
+}
+
+/// Whether the machine behind `src` is described by the OS's own answers (live Windows or
+/// macOS, or a capture of one) rather than by /proc and /sys.
+pub fn reads_the_os_answers(src: &Source) -> bool {
+    if src.is_live() {
+        cfg!(any(windows, target_os = "macos"))
+    } else {
+        src.root().join(probe::native::NATIVE_FILE).is_file()
+    }
 }
 
 /// A report for `diff`, `sheet --report` and `fleet`: a JSON file written by `--format json`

@@ -27,6 +27,15 @@ fn options(args: &PreflightArgs) -> Options {
 /// Probes, checks and prints; exit 0 ready (warnings allowed), 1 a check failed.
 pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let src = super::open_source(global.sysroot.as_deref())?;
+    if super::reads_the_os_answers(&src) {
+        // Half the checks are a Linux training host's limits (cgroups, /dev/shm, open files,
+        // huge pages); on Windows and macOS they would come out wrong, not unknown.
+        eprintln!(
+            "rigcheck: preflight checks a Linux training host (cgroups, /dev/shm, open-file \
+             limits); not supported on Windows or macOS: use `rigcheck verify` there"
+        );
+        return Ok(ExitCode::from(2));
+    }
     let spec = probe::inventory(&src);
     let opts = options(args);
     // The filesystem of --data goes through the source too, so a sysroot replays it.
