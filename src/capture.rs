@@ -241,17 +241,25 @@ fn write_capture(out: &Path, signal: &AtomicUsize) -> io::Result<String> {
     let mut report = Vec::new();
     crate::render::json::write(&spec, &mut report)?;
     fs::write(out.join(REPORT_FILE), report)?;
-    let mut summary = format!(
-        "captured {} files, {} directories, {} CPUID leaves{}",
-        rec.files.len(),
-        rec.dirs.len(),
-        cpuid.len(),
-        if rec.answers.is_empty() {
-            String::new()
-        } else {
-            format!(", {}", join_keys(&rec))
-        }
-    );
+    let answers = if rec.answers.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", join_keys(&rec))
+    };
+    let mut summary = if rec.answers.contains_key(probe::native::NATIVE_FILE) {
+        // Windows and macOS: no files, the OS's answers.
+        format!(
+            "captured the OS's answers{answers}, {} CPUID leaves",
+            cpuid.len()
+        )
+    } else {
+        format!(
+            "captured {} files, {} directories, {} CPUID leaves{answers}",
+            rec.files.len(),
+            rec.dirs.len(),
+            cpuid.len(),
+        )
+    };
     let denied: Vec<String> = root_only(&rec).map(|p| p.display().to_string()).collect();
     if !denied.is_empty() {
         summary.push_str(&format!(

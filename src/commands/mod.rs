@@ -45,16 +45,6 @@ pub fn open_source(sysroot: Option<&Path>) -> Result<Source, Error> {
     Ok(Source::sysroot(dir))
 }
 
-/// Whether the machine behind `src` is described by the OS's own answers (live Windows or
-/// macOS, or a capture of one) rather than by /proc and /sys.
-pub fn reads_the_os_answers(src: &Source) -> bool {
-    if src.is_live() {
-        cfg!(any(windows, target_os = "macos"))
-    } else {
-        src.root().join(probe::native::NATIVE_FILE).is_file()
-    }
-}
-
 /// A report for `diff`, `sheet --report` and `fleet`: a JSON file written by `--format json`
 /// (bare, or wrapped by Ansible's `setup` module), or a sysroot directory, which is probed.
 pub fn read_report(path: &Path) -> Result<(Spec, Option<Preflight>), Error> {

@@ -27,7 +27,7 @@ fn options(args: &PreflightArgs) -> Options {
 /// Probes, checks and prints; exit 0 ready (warnings allowed), 1 a check failed.
 pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let src = super::open_source(global.sysroot.as_deref())?;
-    if super::reads_the_os_answers(&src) {
+    if probe::native::reads_os_answers(&src) {
         // Half the checks are a Linux training host's limits (cgroups, /dev/shm, open files,
         // huge pages); on Windows and macOS they would come out wrong, not unknown.
         eprintln!(

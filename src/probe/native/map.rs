@@ -34,7 +34,7 @@ pub fn cpu(
     identity(a, cpuid, &mut c, notes);
     match &a.processors {
         Some(p) => layout(p, &mut c, notes),
-        None => counts_without_layout(a, sockets, &mut c, notes),
+        None => counts_without_layout(a, cpuid, sockets, &mut c, notes),
     }
     clocks(a, cpuid, sockets, &mut c, notes);
     let arch = if cpuid.is_some() {
@@ -270,8 +270,15 @@ fn core_types(p: &Processors) -> Vec<CoreType> {
 }
 
 /// Counts where the OS gives no layout (macOS, or a failed call): sysinfo's CPU count and
-/// core count, sockets from the SMBIOS processor records.
-fn counts_without_layout(a: &NativeAnswers, sockets: &[Processor], c: &mut Cpu, notes: &mut Notes) {
+/// core count, threads per core from CPUID's SMT level where there is CPUID, sockets from
+/// the SMBIOS processor records.
+fn counts_without_layout(
+    a: &NativeAnswers,
+    cpuid: Option<&CpuidFacts>,
+    sockets: &[Processor],
+    c: &mut Cpu,
+    notes: &mut Notes,
+) {
     let why = a.why_missing("processors");
     c.threads = a.cpu.logical_cpus;
     c.cores = a.cpu.physical_cores;
@@ -289,8 +296,9 @@ fn counts_without_layout(a: &NativeAnswers, sockets: &[Processor], c: &mut Cpu, 
     if c.cores.is_none() {
         notes.add("cpu.cores", a.why_missing("cpu.physical_cores"));
     }
-    c.threads_per_core = match (c.threads, c.cores) {
-        (Some(t), Some(k)) if k > 0 => Some(t.div_ceil(k)),
+    c.threads_per_core = match (cpuid.and_then(|f| f.threads_per_core), c.threads, c.cores) {
+        (Some(smt), _, _) => Some(smt),
+        (None, Some(t), Some(k)) if k > 0 => Some(t.div_ceil(k)),
         _ => {
             notes.add("cpu.threads_per_core", "threads or cores unknown");
             None

@@ -29,6 +29,9 @@ pub use record::{
 /// `Some(Err)`: the machine is still one of those OSes, and every fact says why it is
 /// unknown.
 pub fn answers(src: &Source) -> Option<Result<NativeAnswers, String>> {
+    if !reads_os_answers(src) {
+        return None;
+    }
     if src.is_live() {
         return live(src);
     }
@@ -42,6 +45,16 @@ pub fn answers(src: &Source) -> Option<Result<NativeAnswers, String>> {
     }
 }
 
+/// Whether the machine behind `src` is described by the OS's own answers (live Windows or
+/// macOS, or a capture of one) rather than by /proc and /sys. Asks nothing of the OS.
+pub fn reads_os_answers(src: &Source) -> bool {
+    if src.is_live() {
+        cfg!(any(windows, target_os = "macos"))
+    } else {
+        src.exists(format!("/{NATIVE_FILE}"))
+    }
+}
+
 #[cfg(any(windows, target_os = "macos"))]
 fn live(src: &Source) -> Option<Result<NativeAnswers, String>> {
     let a = collect::collect();
@@ -51,8 +64,7 @@ fn live(src: &Source) -> Option<Result<NativeAnswers, String>> {
     Some(Ok(a))
 }
 
-/// Linux is read from /proc and /sys; other OSes have no backend and read as Linux would,
-/// with every fact unknown and its reason.
+/// Linux is read from /proc and /sys (`reads_os_answers` is false there).
 #[cfg(not(any(windows, target_os = "macos")))]
 fn live(_src: &Source) -> Option<Result<NativeAnswers, String>> {
     None
