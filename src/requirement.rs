@@ -236,6 +236,42 @@ pub fn keys(section: Section) -> Vec<&'static str> {
         .collect()
 }
 
+/// The `Gpu` fact a per-GPU key reads (`fact_sources` is keyed by it); `count` reads the
+/// names the group is matched by.
+fn gpu_fact(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "count" => "name",
+        "architecture" => "architecture",
+        "vram" => "vram_bytes",
+        "cuda_cores" => "cuda_cores",
+        "tensor_cores" => "tensor_cores",
+        _ => return None,
+    })
+}
+
+/// Says so when the value `key` reads on `g` is a datasheet figure (the product table, found
+/// by PCI id) rather than the driver's, e.g. on a machine without an NVIDIA driver.
+pub fn gpu_datasheet_note(key: &str, g: &Gpu) -> Option<String> {
+    let fact = gpu_fact(key)?;
+    if g.fact_sources.get(fact).map(String::as_str) != Some("datasheet") {
+        return None;
+    }
+    let what = if key == "count" {
+        "names from the datasheet"
+    } else {
+        "datasheet figure"
+    };
+    let why = if g.index.is_none() {
+        "no NVIDIA driver"
+    } else {
+        "NVML gave none"
+    };
+    Some(match &g.datasheet {
+        Some(d) => format!("{what} ({why}): {} by PCI id {}", d.name, d.pci_id),
+        None => format!("{what} ({why})"),
+    })
+}
+
 /// Why `field` is unknown, from the spec's notes, or a generic sentence.
 pub fn why(spec: &Spec, field: &str) -> String {
     spec.notes

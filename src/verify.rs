@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::profile::{Filter, Op, Profile, Quantity, Requirement, Val};
-use crate::requirement::{Found, Read, Reading, Section};
+use crate::requirement::{self, Found, Read, Reading, Section};
 use crate::spec::{Drive, Gpu, Spec};
 
 /// Outcome of one requirement.
@@ -308,11 +308,15 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
                 ..r
             }
         }
-        (Read::EachGpu(read), Some(f)) => plain(collapse(
-            matching_gpus(spec, f)
-                .map(|(i, g)| read(spec, i, g, q))
-                .collect(),
-        )),
+        (Read::EachGpu(read), Some(f)) => Reading {
+            items: collapse(
+                matching_gpus(spec, f)
+                    .map(|(i, g)| read(spec, i, g, q))
+                    .collect(),
+            ),
+            note: datasheet_note(spec, f, req.field.key),
+            slack_below: 0.0,
+        },
         (Read::EachDrive(read), Some(f)) => plain(collapse(
             matching_drives(spec, f)
                 .map(|(i, d)| read(spec, i, d, q))
@@ -343,12 +347,27 @@ fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
             slack_below: 0.0,
         };
     }
+    let others = (spec.gpus.len() > n)
+        .then(|| format!("{} other GPU(s) present", spec.gpus.len() - n));
+    let note = match (others, datasheet_note(spec, f, "count")) {
+        (Some(a), Some(b)) => Some(format!("{a}; names: {b}")),
+        (a, b) => a.or(b),
+    };
     Reading {
         items: vec![Found::Num(n as u64, n.to_string())],
-        note: (spec.gpus.len() > n)
-            .then(|| format!("{} other GPU(s) present", spec.gpus.len() - n)),
+        note,
         slack_below: 0.0,
     }
+}
+
+/// Marks a GPU line whose values are datasheet figures (no driver: the product table by
+/// PCI id), so the order check says what it compared.
+fn datasheet_note(spec: &Spec, f: &Filter, key: &str) -> Option<String> {
+    let mut notes: Vec<String> = matching_gpus(spec, f)
+        .filter_map(|(_, g)| requirement::gpu_datasheet_note(key, g))
+        .collect();
+    notes.dedup();
+    (!notes.is_empty()).then(|| notes.join("; "))
 }
 
 /// Shows identical per-item values once with a count (`8 GiB × 12`) by collapsing equal
