@@ -347,8 +347,8 @@ fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
             slack_below: 0.0,
         };
     }
-    let others = (spec.gpus.len() > n)
-        .then(|| format!("{} other GPU(s) present", spec.gpus.len() - n));
+    let others =
+        (spec.gpus.len() > n).then(|| format!("{} other GPU(s) present", spec.gpus.len() - n));
     let note = match (others, datasheet_note(spec, f, "count")) {
         (Some(a), Some(b)) => Some(format!("{a}; names: {b}")),
         (a, b) => a.or(b),

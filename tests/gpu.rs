@@ -58,7 +58,11 @@ fn hp_z8_two_quadro_rtx_6000_check_values() {
         assert!(g.datasheet_mismatches.is_empty());
         let d = g.datasheet.as_ref().unwrap();
         assert_eq!(
-            (d.name.as_str(), d.pci_id.as_str(), d.pci_subsystem.as_deref()),
+            (
+                d.name.as_str(),
+                d.pci_id.as_str(),
+                d.pci_subsystem.as_deref()
+            ),
             ("Quadro RTX 6000", "10de:1e30", Some("10de:12ba"))
         );
         assert_eq!((d.fp32_tflops, d.board_power_w), (Some(16.3), Some(295)));
@@ -102,7 +106,11 @@ fn tesla_t4_capture() {
     assert_eq!(g.fp16_tensor_tflops, Some(65.13));
     // Data-center board: rated boost = customer boost = max clock, so no note.
     assert_eq!(
-        (g.rated_clock_mhz, g.max_customer_boost_clock_mhz, g.max_sm_clock_mhz),
+        (
+            g.rated_clock_mhz,
+            g.max_customer_boost_clock_mhz,
+            g.max_sm_clock_mhz
+        ),
         (Some(1590), Some(1590), Some(1590))
     );
     assert_eq!(g.fp32_tflops_max_clock, g.fp32_tflops);
@@ -159,7 +167,10 @@ fn a100_sxm4_80gb_with_mig_keeps_its_counts_and_lists_its_instances() {
         assert_eq!(inst.memory_bytes, Some(19968 << 20));
         assert_eq!((inst.copy_engines, inst.decoders), (Some(1), Some(1)));
         // The XML has no MIG UUID or name: not recorded, not guessed.
-        assert_eq!((inst.uuid.as_deref(), inst.profile.as_deref()), (None, None));
+        assert_eq!(
+            (inst.uuid.as_deref(), inst.profile.as_deref()),
+            (None, None)
+        );
     }
     // Bandwidth needs no core count: 5120-bit × 1593 MHz × 2 = 2039 GB/s.
     assert!(near(g.memory_bandwidth_bytes_per_s.unwrap() as f64, 2039e9));
@@ -403,7 +414,12 @@ fn a_gpu_the_table_does_not_know_stays_unknown_with_a_reason() {
     assert_eq!(g.pci_device_id.as_deref(), Some("0x1e36"));
     assert_eq!(g.datasheet, None);
     assert_eq!(
-        (g.architecture.as_deref(), g.cuda_cores, g.vram_bytes, g.fp32_tflops),
+        (
+            g.architecture.as_deref(),
+            g.cuda_cores,
+            g.vram_bytes,
+            g.fp32_tflops
+        ),
         (None, None, None, None)
     );
     assert!(g.fact_sources.is_empty());
@@ -509,9 +525,17 @@ fn every_fixture_gpu_is_rated_within_2_percent_of_its_datasheet() {
         }
         let mut notes = Notes::default();
         for g in gpu::probe(&Source::sysroot(&dir), &mut notes) {
-            let d = g.datasheet.as_ref().expect("every fixture GPU is in the table");
+            let d = g
+                .datasheet
+                .as_ref()
+                .expect("every fixture GPU is in the table");
             let (Some(got), Some(want)) = (g.fp32_tflops, d.fp32_tflops) else {
-                panic!("{}: {:?} rated, datasheet {:?}", dir.display(), g.fp32_tflops, d.fp32_tflops);
+                panic!(
+                    "{}: {:?} rated, datasheet {:?}",
+                    dir.display(),
+                    g.fp32_tflops,
+                    d.fp32_tflops
+                );
             };
             assert!(
                 (got - want).abs() <= want * 0.02,
@@ -585,11 +609,22 @@ fn live_nvml_lists_gpus_with_derived_figures() {
         assert!(!["Nvidia", "NvidiaRTX", "QuadroRTX", "GeForceRTX"].contains(&brand));
         assert_ne!(g.architecture.as_deref(), Some("Ada"));
         if g.datasheet.is_some() {
-            assert!(g.fp32_tflops.is_some(), "rated figure of a board in the table");
-            assert!(g.datasheet_mismatches.is_empty(), "{:?}", g.datasheet_mismatches);
+            assert!(
+                g.fp32_tflops.is_some(),
+                "rated figure of a board in the table"
+            );
+            assert!(
+                g.datasheet_mismatches.is_empty(),
+                "{:?}",
+                g.datasheet_mismatches
+            );
         }
         if g.mig_enabled == Some(true) {
-            assert!(!g.mig_instances.is_empty(), "MIG on, no instances: {:?}", notes.0);
+            assert!(
+                !g.mig_instances.is_empty(),
+                "MIG on, no instances: {:?}",
+                notes.0
+            );
         }
     }
 }

@@ -279,7 +279,12 @@ fn nvml_pci_ids(dev: &mut Dev<'_>) -> Option<PciIds> {
         .get("subsystem")
         .and_then(Value::as_u64)
         .filter(|s| *s != 0)
-        .and_then(|s| Some((u16::try_from(s & 0xffff).ok()?, u16::try_from(s >> 16).ok()?)));
+        .and_then(|s| {
+            Some((
+                u16::try_from(s & 0xffff).ok()?,
+                u16::try_from(s >> 16).ok()?,
+            ))
+        });
     Some(PciIds { device, subsystem })
 }
 
@@ -587,9 +592,11 @@ fn from_pci_only(pci_gpus: Vec<PciGpu>, first: usize, src: &Source, notes: &mut 
         return Vec::new();
     }
     // pci.ids (about 1.3 MB) is read only when a GPU is not in the product table.
-    let needs_ids = pci_gpus
-        .iter()
-        .any(|p| p.ids().and_then(|d| products::lookup(d.device, d.subsystem)).is_none());
+    let needs_ids = pci_gpus.iter().any(|p| {
+        p.ids()
+            .and_then(|d| products::lookup(d.device, d.subsystem))
+            .is_none()
+    });
     let ids = if needs_ids {
         match pci::read_pci_ids(src) {
             Ok(t) => Some(t),

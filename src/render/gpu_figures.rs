@@ -29,7 +29,10 @@ pub fn facts_from(g: &Gpu) -> String {
         .map(|(k, _)| k.as_str())
         .collect();
     match (g.index, &g.datasheet) {
-        (None, Some(d)) => format!("no driver: datasheet figures ({}, PCI {})", d.name, d.pci_id),
+        (None, Some(d)) => format!(
+            "no driver: datasheet figures ({}, PCI {})",
+            d.name, d.pci_id
+        ),
         (None, None) => "PCI only (no driver, board not in the product table)".into(),
         (Some(_), _) if from_table.is_empty() => "NVML".into(),
         (Some(_), _) => format!("NVML; datasheet for {}", from_table.join(", ")),
@@ -104,12 +107,12 @@ pub fn fp32(g: &Gpu) -> String {
 
 /// Dense FP16 tensor peak, rated and at the max clock.
 pub fn fp16_tensor(g: &Gpu) -> String {
-    let what = if g.rated_tensor_clock_mhz.is_some() && g.rated_tensor_clock_mhz != g.rated_clock_mhz
-    {
-        "rated tensor clock"
-    } else {
-        "rated boost"
-    };
+    let what =
+        if g.rated_tensor_clock_mhz.is_some() && g.rated_tensor_clock_mhz != g.rated_clock_mhz {
+            "rated tensor clock"
+        } else {
+            "rated boost"
+        };
     at_clocks(
         g.fp16_tensor_tflops,
         g.rated_tensor_clock_mhz,

@@ -174,12 +174,15 @@ fn device_call(nvml: &Nvml, d: &Device<'_>, call: &str) -> Answer {
         "max_clock_sm" => answer(d.max_clock_info(Clock::SM), Value::from),
         "max_clock_memory" => answer(d.max_clock_info(Clock::Memory), Value::from),
         // nvidia-smi's "Max Customer Boost Clocks: Graphics".
-        "max_customer_boost_clock" => answer(d.max_customer_boost_clock(Clock::Graphics), Value::from),
+        "max_customer_boost_clock" => {
+            answer(d.max_customer_boost_clock(Clock::Graphics), Value::from)
+        }
         "pci_bus_id" => answer(d.pci_info(), |p| json!(p.bus_id)),
         // As NVML packs them: device << 16 | 0x10de, subsystem device << 16 | vendor.
-        "pci_device_ids" => answer(d.pci_info(), |p| {
-            json!({"device": p.pci_device_id, "subsystem": p.pci_sub_system_id})
-        }),
+        "pci_device_ids" => answer(
+            d.pci_info(),
+            |p| json!({"device": p.pci_device_id, "subsystem": p.pci_sub_system_id}),
+        ),
         "mig_devices" => mig_devices(nvml, d),
         "current_pcie_link_gen" => answer(d.current_pcie_link_gen(), Value::from),
         "current_pcie_link_width" => answer(d.current_pcie_link_width(), Value::from),
@@ -298,7 +301,10 @@ mod tests {
         }
         // The enum's own spellings ("Nvidia", "NvidiaRTX") are what a live run used to store.
         assert_ne!(brand_name(&Brand::Nvidia), format!("{:?}", Brand::Nvidia));
-        assert_ne!(brand_name(&Brand::NvidiaRTX), format!("{:?}", Brand::NvidiaRTX));
+        assert_ne!(
+            brand_name(&Brand::NvidiaRTX),
+            format!("{:?}", Brand::NvidiaRTX)
+        );
     }
 
     #[test]
@@ -306,6 +312,9 @@ mod tests {
         assert_eq!(architecture_name(&DeviceArchitecture::Ada), "Ada Lovelace");
         assert_eq!(architecture_name(&DeviceArchitecture::Turing), "Turing");
         assert_eq!(architecture_name(&DeviceArchitecture::Hopper), "Hopper");
-        assert_eq!(architecture_name(&DeviceArchitecture::Blackwell), "Blackwell");
+        assert_eq!(
+            architecture_name(&DeviceArchitecture::Blackwell),
+            "Blackwell"
+        );
     }
 }

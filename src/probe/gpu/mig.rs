@@ -105,7 +105,10 @@ mod tests {
         let m = instances(&answer, Some(&f), true, Some(1980));
         assert_eq!(m.len(), 2);
         assert_eq!(m[0].profile.as_deref(), Some("3g.40gb"));
-        assert_eq!((m[0].gpu_instance_id, m[0].compute_instance_id), (Some(2), Some(0)));
+        assert_eq!(
+            (m[0].gpu_instance_id, m[0].compute_instance_id),
+            (Some(2), Some(0))
+        );
         assert_eq!(
             (m[0].sm_count, m[0].cuda_cores, m[0].tensor_cores),
             (Some(60), Some(7680), Some(240))

@@ -49,7 +49,8 @@ pub fn identify(
         return (None, None);
     };
     match nvml_name {
-        Some(n) if !products::same_name(p.name, n) => match products::lookup_by_name(ids.device, n) {
+        Some(n) if !products::same_name(p.name, n) => match products::lookup_by_name(ids.device, n)
+        {
             Some(q) => (Some(q), None),
             None => (
                 Some(p),
@@ -245,8 +246,10 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
         g.tensor_core_generation = f.tensor_gen;
     }
     // Rated clocks: the datasheet's boost, else NVML's max customer boost clock.
-    let (rated, source) = match (p.and_then(|p| p.boost_clock_mhz), g.max_customer_boost_clock_mhz)
-    {
+    let (rated, source) = match (
+        p.and_then(|p| p.boost_clock_mhz),
+        g.max_customer_boost_clock_mhz,
+    ) {
         (Some(c), _) => (Some(c), Some(DATASHEET)),
         (None, Some(c)) => (Some(c), Some(NVML)),
         (None, None) => (None, None),
@@ -255,9 +258,8 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
     g.rated_clock_source = source.map(str::to_string);
     // The tensor rating's own clock (Hopper, L40S), else the boost; a board whose datasheet
     // gives a tensor rating but no clock keeps the published figure.
-    let published_tensor_only = p.is_some_and(|p| {
-        p.rated_tensor_clock_mhz().is_none() && p.fp16_tensor_tflops.is_some()
-    });
+    let published_tensor_only =
+        p.is_some_and(|p| p.rated_tensor_clock_mhz().is_none() && p.fp16_tensor_tflops.is_some());
     let tensor_clock = match p.and_then(Product::rated_tensor_clock_mhz) {
         Some(c) => Some(c),
         None if published_tensor_only => None,
@@ -271,7 +273,8 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
             g.fp32_tflops = p.fp32_tflops;
             g.fp16_tensor_tflops = p.fp16_tensor_tflops;
             g.fp16_tensor_fp32_acc_tflops = p.fp16_tensor_fp32_acc_tflops();
-            g.fact_sources.insert("fp32_tflops".into(), DATASHEET.into());
+            g.fact_sources
+                .insert("fp32_tflops".into(), DATASHEET.into());
             notes.add(
                 field("sm_count"),
                 format!(
@@ -481,7 +484,10 @@ pub fn cross_check(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
             found.push((
                 "memory_bus_width_bits".into(),
                 format!("{n}-bit bus, datasheet {want}-bit"),
-                format!("NVML reports a {n}-bit memory bus, but the {} has {want}", p.name),
+                format!(
+                    "NVML reports a {n}-bit memory bus, but the {} has {want}",
+                    p.name
+                ),
             ));
         }
     }
