@@ -2,6 +2,8 @@
 //! the composed Quadro RTX 6000 machine), plus `#[ignore]`d live checks for a GPU host.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use rigcheck::probe::gpu;
 use rigcheck::source::Source;
 use rigcheck::spec::{Gpu, Notes};
@@ -386,15 +388,17 @@ fn no_driver_gives_datasheet_figures_marked_as_such() {
     assert_eq!((gpus[0].numa_node, gpus[1].numa_node), (Some(0), Some(1)));
 }
 
+/// A fresh copy of the fixture `name`, symlinks kept.
+fn copy_of(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let src = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    common::copy_tree(std::path::Path::new(&src), dir.path());
+    dir
+}
+
 /// A copy of `gpu-no-driver` whose first GPU has PCI device `id`.
 fn no_driver_with_device(id: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let src = format!("{}/fixtures/gpu-no-driver", env!("CARGO_MANIFEST_DIR"));
-    let status = std::process::Command::new("cp")
-        .args(["-a", &format!("{src}/."), &dir.path().display().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let dir = copy_of("gpu-no-driver");
     std::fs::write(
         dir.path()
             .join("sys/devices/pci0000:16/0000:16:00.0/0000:17:00.0/device"),
@@ -437,13 +441,7 @@ fn a_gpu_the_table_does_not_know_stays_unknown_with_a_reason() {
 
 /// Replaces answers of device 0 in a copy of the fixture `name`'s nvml.json.
 fn with_answers(name: &str, answers: &[(&str, serde_json::Value)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let src = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    let status = std::process::Command::new("cp")
-        .args(["-a", &format!("{src}/."), &dir.path().display().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let dir = copy_of(name);
     let path = dir.path().join("nvml.json");
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();

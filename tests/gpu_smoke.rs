@@ -55,8 +55,8 @@ impl Rig {
         let dir = tempfile::tempdir().unwrap();
         let bin = dir.path().join("bin");
         fs::create_dir(&bin).unwrap();
-        let text = fs::read_to_string(format!("{ROOT}/fixtures/tools/sources/nvidia-smi/{xml}"))
-            .unwrap();
+        let text =
+            fs::read_to_string(format!("{ROOT}/fixtures/tools/sources/nvidia-smi/{xml}")).unwrap();
         fs::write(dir.path().join("smi.xml"), edit(text)).unwrap();
         write_exe(
             &bin.join("nvidia-smi"),
@@ -120,7 +120,10 @@ fn text(o: &Output) -> (String, String) {
 fn two_rtx_2080_agree_with_their_nvidia_smi_capture() {
     let rig = Rig::new("x86_64-dual-rtx2080", XML_2080, |x| x);
     let bin = rig.binary();
-    let out = rig.run(&rig.path(), &[bin.to_str().unwrap(), "--bench-seconds", "1"]);
+    let out = rig.run(
+        &rig.path(),
+        &[bin.to_str().unwrap(), "--bench-seconds", "1"],
+    );
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     let last = stdout.lines().last().unwrap();
@@ -146,9 +149,7 @@ fn bench_without_the_feature_is_skipped_and_without_cuda_fails() {
     let out = rig.run(&rig.path(), &[bin.to_str().unwrap()]);
     let (stdout, _) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.ends_with(
-        "bench gpu skipped (binary built without the gpu-bench feature)\n"
-    ));
+    assert!(stdout.ends_with("bench gpu skipped (binary built without the gpu-bench feature)\n"));
     let rig = Rig::with_bench("x86_64-dual-rtx2080", XML_2080, |x| x, BENCH_NO_CUDA);
     let bin = rig.binary();
     let out = rig.run(&rig.path(), &[bin.to_str().unwrap()]);
@@ -163,21 +164,34 @@ fn bench_without_the_feature_is_skipped_and_without_cuda_fails() {
 fn a100_with_mig_agrees_including_its_instances() {
     let rig = Rig::new("x86_64-a100-sxm4-80gb", XML_A100, |x| x);
     let bin = rig.binary();
-    let out = rig.run(&rig.path(), &[bin.to_str().unwrap(), "--bench-seconds", "1"]);
+    let out = rig.run(
+        &rig.path(),
+        &[bin.to_str().unwrap(), "--bench-seconds", "1"],
+    );
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("gpu-smoke: note: nvidia-smi lists 1 of 4 attached GPUs"));
-    assert!(stdout.contains("PASS · 1 x NVIDIA A100-SXM4-80GB"), "{stdout}");
+    assert!(
+        stdout.contains("PASS · 1 x NVIDIA A100-SXM4-80GB"),
+        "{stdout}"
+    );
 }
 
 #[test]
 fn a_clock_that_differs_fails_and_names_the_gpu_and_both_values() {
     // GPU 0's max SM clock as 1995 MHz: rigcheck (the converted capture) says 2160.
     let rig = Rig::new("x86_64-dual-rtx2080", XML_2080, |x| {
-        x.replacen("<sm_clock>2160 MHz</sm_clock>", "<sm_clock>1995 MHz</sm_clock>", 1)
+        x.replacen(
+            "<sm_clock>2160 MHz</sm_clock>",
+            "<sm_clock>1995 MHz</sm_clock>",
+            1,
+        )
     });
     let bin = rig.binary();
-    let out = rig.run(&rig.path(), &[bin.to_str().unwrap(), "--bench-seconds", "1"]);
+    let out = rig.run(
+        &rig.path(),
+        &[bin.to_str().unwrap(), "--bench-seconds", "1"],
+    );
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
@@ -199,7 +213,10 @@ fn a_mig_slice_that_differs_fails() {
         )
     });
     let bin = rig.binary();
-    let out = rig.run(&rig.path(), &[bin.to_str().unwrap(), "--bench-seconds", "1"]);
+    let out = rig.run(
+        &rig.path(),
+        &[bin.to_str().unwrap(), "--bench-seconds", "1"],
+    );
     let (stdout, _) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
@@ -222,7 +239,10 @@ fn path_without_nvidia_smi(dir: &Path) -> String {
             .unwrap();
         let found = String::from_utf8(out.stdout).unwrap();
         let found = found.trim();
-        assert!(found.starts_with('/'), "{tool} is needed to test the script");
+        assert!(
+            found.starts_with('/'),
+            "{tool} is needed to test the script"
+        );
         std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
     }
     bin.display().to_string()

@@ -45,6 +45,17 @@ fn verify(sysroot: &Path, extra: &[&str]) -> (i32, Value) {
     (code, v)
 }
 
+/// The line `id` of a verify report.
+fn line_of(report: &Value, id: &str) -> Value {
+    report["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == id)
+        .unwrap()
+        .clone()
+}
+
 fn failing(report: &Value) -> Vec<String> {
     report["lines"]
         .as_array()
@@ -69,15 +80,7 @@ fn reference_machine_passes_its_order() {
     assert_eq!(r["summary"]["pass"], 22);
     assert_eq!(r["summary"]["fail"], 0);
     assert_eq!(r["summary"]["unknown"], 0);
-    let line = |id: &str| {
-        r["lines"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l["id"] == id)
-            .unwrap()
-            .clone()
-    };
+    let line = |id: &str| line_of(&r, id);
     assert_eq!(line("cpu.cores")["found"], "36");
     assert_eq!(line("memory.total")["found"], "96 GiB");
     assert_eq!(line("gpus[0].cuda_cores")["found"], "4608 × 2");
@@ -347,15 +350,7 @@ fn without_a_driver_a_gpu_not_in_the_table_stays_unknown_and_strict_fails_it() {
         .output()
         .unwrap();
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let line = |id: &str| {
-        r["lines"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l["id"] == id)
-            .unwrap()
-            .clone()
-    };
+    let line = |id: &str| line_of(&r, id);
     let cores = line("gpus[0].cuda_cores");
     assert_eq!(cores["status"], "unknown", "{r:#}");
     assert_eq!(cores["found"], "unknown, 4608");

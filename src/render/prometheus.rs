@@ -123,7 +123,7 @@ fn declare() -> Families {
         f("rigcheck_gpu_tensor_cores", "Tensor cores of each GPU."),
         f(
             "rigcheck_gpu_fp32_peak_flops",
-            "Peak FP32 floating-point operations per second of each GPU.",
+            "Rated peak FP32 floating-point operations per second of each GPU (at its rated boost clock).",
         ),
         f(
             "rigcheck_gpu_pcie_link_width",
