@@ -362,13 +362,16 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
                 let p = p.filter(|_| matches_product);
                 g.fp16_tensor_tflops = p.and_then(|p| p.fp16_tensor_tflops);
                 g.fp16_tensor_fp32_acc_tflops = p.and_then(Product::fp16_tensor_fp32_acc_tflops);
-                if g.fp16_tensor_tflops.is_some() {
-                    notes.add(
-                        field("fp16_tensor_tflops"),
+                notes.add(
+                    field("fp16_tensor_tflops"),
+                    if g.fp16_tensor_tflops.is_some() {
                         "as the datasheet publishes it: NVIDIA gives no tensor clock for this \
-                         board",
-                    );
-                }
+                         board"
+                    } else {
+                        "rated figure unknown: no rated clock and no published dense FP16 \
+                         rating for this board; see fp16_tensor_tflops_max_clock"
+                    },
+                );
             }
         }
         if rate == TensorRate::HalfWithFp32Accumulate {
@@ -516,4 +519,160 @@ pub fn name_mismatch(g: &mut Gpu, i: usize, what: String, notes: &mut Notes) {
         format!("gpus[{i}].name"),
         format!("warning: {what}: a relabelled board, or a table row to correct"),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A GPU as NVML answered it: `cores`, `max` MHz max SM clock, customer boost `cb`.
+    fn nvml_gpu(name: &str, cc: &str, cores: Option<u32>, max: u32, cb: Option<u32>) -> Gpu {
+        Gpu {
+            index: Some(0),
+            name: Some(name.into()),
+            compute_capability: Some(cc.into()),
+            cuda_cores: cores,
+            max_sm_clock_mhz: Some(max),
+            max_customer_boost_clock_mhz: cb,
+            ..Gpu::default()
+        }
+    }
+
+    fn run(g: &mut Gpu, device: u16) -> Notes {
+        let mut notes = Notes::default();
+        let ids = PciIds {
+            device,
+            subsystem: None,
+        };
+        let (p, _) = identify(Some(ids), g.name.clone().as_deref());
+        fill_from_datasheet(g, p, 0, true, &mut notes);
+        derive_capability(g, p, 0, &mut notes);
+        if let Some(p) = p {
+            cross_check(g, p, 0, &mut notes);
+        }
+        notes
+    }
+
+    fn reasons(notes: &Notes, field: &str) -> Vec<String> {
+        notes
+            .0
+            .iter()
+            .filter(|n| n.field == field)
+            .map(|n| n.reason.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_board_without_a_datasheet_clock_is_rated_at_nvml_customer_boost() {
+        // RTX PRO 6000 Blackwell: NVIDIA gives no clocks; NVML's customer boost is the rating.
+        let mut g = nvml_gpu(
+            "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+            "12.0",
+            Some(24064),
+            2617,
+            Some(2600),
+        );
+        let notes = run(&mut g, 0x2bb1);
+        assert_eq!(
+            (g.rated_clock_mhz, g.rated_clock_source.as_deref()),
+            (Some(2600), Some("nvml"))
+        );
+        assert_eq!(g.fp32_tflops, Some(125.13));
+        assert_eq!(g.fp32_tflops_max_clock, Some(125.95));
+        // No published dense FP16 and no datasheet tensor clock: the customer boost rates it.
+        assert_eq!(g.fp16_tensor_tflops, Some(500.53));
+        assert!(reasons(&notes, "gpus[0].fp32_tflops_max_clock")[0].contains("customer boost"));
+    }
+
+    #[test]
+    fn without_any_clock_the_published_rating_stands_if_the_counts_match() {
+        let mut g = nvml_gpu(
+            "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+            "12.0",
+            Some(24064),
+            2617,
+            None,
+        );
+        let notes = run(&mut g, 0x2bb1);
+        assert_eq!((g.rated_clock_mhz, g.fp32_tflops), (None, Some(125.0)));
+        assert!(reasons(&notes, "gpus[0].fp32_tflops")[0].contains("as the datasheet publishes"));
+        assert_eq!(g.fp16_tensor_tflops, None);
+        assert!(reasons(&notes, "gpus[0].fp16_tensor_tflops")[0].contains("unknown"));
+        // A cut-down count does not get the full board's published rating.
+        let mut g = nvml_gpu(
+            "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+            "12.0",
+            Some(20480),
+            2617,
+            None,
+        );
+        let notes = run(&mut g, 0x2bb1);
+        assert_eq!(g.fp32_tflops, None);
+        assert_eq!(g.datasheet_mismatches, ["160 SMs, datasheet 188"]);
+        assert!(reasons(&notes, "gpus[0].sm_count")[0].starts_with("warning:"));
+    }
+
+    #[test]
+    fn b200_has_no_published_counts_so_its_published_ratings_stand() {
+        let mut g = nvml_gpu("NVIDIA B200", "10.0", None, 1965, None);
+        let notes = run(&mut g, 0x2901);
+        assert_eq!((g.cuda_cores, g.sm_count), (None, None));
+        assert_eq!(
+            (g.fp32_tflops, g.fp16_tensor_tflops),
+            (Some(75.0), Some(2250.0))
+        );
+        assert!(reasons(&notes, "gpus[0].sm_count")[0].contains("NVIDIA publishes none"));
+    }
+
+    #[test]
+    fn a_board_the_table_lacks_has_no_rated_figure_without_customer_boost() {
+        let mut g = nvml_gpu("NVIDIA Future GPU", "8.9", Some(10240), 2800, None);
+        let notes = run(&mut g, 0x0001);
+        assert_eq!(g.datasheet_mismatches, Vec::<String>::new());
+        assert_eq!(
+            (g.fp32_tflops, g.fp32_tflops_max_clock),
+            (None, Some(57.34))
+        );
+        assert!(reasons(&notes, "gpus[0].fp32_tflops")[0].contains("not in the product table"));
+        assert_eq!(g.fact_sources["cuda_cores"], "nvml");
+        // With a customer boost clock it is rated there.
+        let mut g = nvml_gpu("NVIDIA Future GPU", "8.9", Some(10240), 2800, Some(2500));
+        run(&mut g, 0x0001);
+        assert_eq!(g.fp32_tflops, Some(51.2));
+    }
+
+    #[test]
+    fn l40_rates_tensor_math_at_half_either_way() {
+        let mut g = nvml_gpu("NVIDIA L40", "8.9", Some(18176), 2490, Some(2490));
+        run(&mut g, 0x26b5);
+        assert_eq!(g.fp16_tensor_tflops, Some(181.04));
+        assert_eq!(g.fp16_tensor_fp32_acc_tflops, Some(181.04));
+        assert_eq!(g.fp32_tflops, Some(90.52));
+    }
+
+    #[test]
+    fn memory_check_allows_ecc_on_gddr_but_not_a_smaller_board() {
+        let t4 = |mib: u64, ecc: bool| {
+            let mut g = nvml_gpu("Tesla T4", "7.5", Some(2560), 1590, Some(1590));
+            g.vram_bytes = Some(mib << 20);
+            g.state.ecc_enabled = Some(ecc);
+            run(&mut g, 0x1eb8);
+            g.datasheet_mismatches
+        };
+        // The real T4 capture: ECC on, 15360 MiB.
+        assert!(t4(15360, true).is_empty());
+        assert_eq!(t4(15360, false), ["15.0 GiB, datasheet 16 GiB"]);
+        assert!(t4(16384, false).is_empty());
+        assert_eq!(t4(8192, true), ["8.0 GiB, datasheet 16 GiB"]);
+    }
+
+    #[test]
+    fn names_match_without_case_spacing_or_the_nvidia_prefix() {
+        assert!(products::same_name(
+            "NVIDIA GeForce GTX 1080",
+            "GeForce GTX  1080"
+        ));
+        assert!(products::same_name("Tesla T4", "tesla t4"));
+        assert!(!products::same_name("Quadro RTX 6000", "Quadro RTX 8000"));
+    }
 }
