@@ -111,7 +111,7 @@ pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
                         .join(", ")
                 )
             } else {
-                e.to_string()
+                crate::error::describe(&e)
             },
         })?;
     let stem = path
@@ -543,17 +543,22 @@ impl Builder<'_> {
                 format!("{key}: expected {want}, found {}", v.type_str()),
             )
         };
-        let parse = |f: fn(&str) -> Result<u64, String>| match v {
-            Value::String(s) => f(s)
-                .map(Val::Num)
-                .map_err(|e| self.err(Some(span.clone()), format!("{key}: {e}"))),
-            Value::Integer(i) if *i >= 0 => Ok(Val::Num(*i as u64)),
-            Value::Float(x) if *x >= 0.0 => f(&x.to_string())
-                .map(Val::Num)
-                .map_err(|e| self.err(Some(span.clone()), format!("{key}: {e}"))),
-            _ => Err(bad_type(
-                "a number or a quantity in quotes such as \"24 GiB\"",
-            )),
+        let parse = |f: fn(&str) -> Result<u64, String>| {
+            let written = match v {
+                Value::String(s) => s.clone(),
+                Value::Integer(i) if *i >= 0 => i.to_string(),
+                Value::Float(x) if *x >= 0.0 => x.to_string(),
+                _ => {
+                    return Err(bad_type(
+                        "a number or a quantity in quotes such as \"24 GiB\"",
+                    ))
+                }
+            };
+            let n = f(&written).map_err(|e| self.err(Some(span.clone()), format!("{key}: {e}")))?;
+            match bare_number_fix(q, &written, n) {
+                Some(fix) => Err(self.err(Some(span.clone()), format!("{key}: {fix}"))),
+                None => Ok(Val::Num(n)),
+            }
         };
         match q {
             Quantity::Count => match v {
@@ -575,6 +580,32 @@ impl Builder<'_> {
             },
         }
     }
+}
+
+/// Why a number written without a unit cannot be what the order means, and how to write it:
+/// `vram = 80` would be 80 bytes, `base_clock = 3.5` 3.5 MHz. `None` when it is plausible
+/// (`dimm_speed = 2933` is MT/s, `base_clock = 3100` MHz, sizes of 1 MiB and more bytes).
+fn bare_number_fix(q: Quantity, written: &str, n: u64) -> Option<String> {
+    let (num, unit) = units::number_and_unit(written).ok()?;
+    if !unit.is_empty() {
+        return None;
+    }
+    let (means, write) = match q {
+        Quantity::BytesJedec if n < units::MIN_BARE_BYTES => {
+            (format!("{n} bytes"), format!("{num} GB"))
+        }
+        // Drives are ordered in TB when the number is small, in GB otherwise.
+        Quantity::BytesSi if n < units::MIN_BARE_BYTES => (
+            format!("{n} bytes"),
+            format!("{num} {}", if num < 100.0 { "TB" } else { "GB" }),
+        ),
+        Quantity::Mhz if num < 100.0 => (format!("{num} MHz"), format!("{num} GHz")),
+        Quantity::Mts if num < 100.0 => (format!("{num} MT/s"), "2933 MT/s".to_string()),
+        _ => return None,
+    };
+    Some(format!(
+        "{written} has no unit, so it means {means}; write it with its unit, e.g. \"{write}\""
+    ))
 }
 
 /// 1-based line and column of a byte offset.
@@ -640,7 +671,12 @@ pub fn from_spec(spec: &Spec, name: &str) -> String {
         let _ = write!(t, "\n[[gpus]]\nmodel = {}\n{lines}", q(model));
     }
     let mut drives: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, d) in spec.drives.iter().enumerate() {
+    for (i, d) in spec
+        .drives
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_removable())
+    {
         if let Some(k) = d.kind {
             drives.entry(k.as_str()).or_default().push(i);
         }

@@ -283,7 +283,12 @@ fn each_dimm(spec: &Spec, f: impl Fn(&crate::spec::Dimm) -> Found) -> Reading {
 fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
     let m = &spec.memory;
     match (m.total_bytes, m.total_source.as_deref()) {
-        (Some(t), Some("dimms")) => Reading::one(Found::Num(t, bytes_bin(t))),
+        (Some(t), Some("dimms")) => Reading {
+            items: vec![Found::Num(t, bytes_bin(t))],
+            // Installed as ordered, but the OS may not see it all: say so on the line.
+            note: m.unseen_note(),
+            slack_below: 0.0,
+        },
         (Some(t), _) => Reading {
             items: vec![Found::Num(t, format!("{} (MemTotal)", bytes_bin(t)))],
             note: Some(
@@ -295,6 +300,23 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
             slack_below: 0.05,
         },
         (None, _) => Reading::one(Found::Unknown(why(spec, "memory.total_bytes"))),
+    }
+}
+
+/// The CPU model; every socket's when they hold different models, so a mixed pair cannot
+/// pass on its first socket alone.
+fn read_cpu_model(spec: &Spec, _q: Quantity) -> Reading {
+    let models = &spec.cpu.socket_models;
+    if models.len() < 2 {
+        return Reading::one(text(&spec.cpu.model, spec, "cpu.model"));
+    }
+    Reading {
+        items: models.iter().map(|m| Found::Text(m.clone())).collect(),
+        note: Some(format!(
+            "the {} sockets hold different models",
+            models.len()
+        )),
+        slack_below: 0.0,
     }
 }
 
@@ -428,8 +450,8 @@ pub static FIELDS: &[Field] = &[
         "CPU model",
         Text,
         Suggest::Found,
-        "`model name` of /proc/cpuinfo",
-        |s, _| Reading::one(text(&s.cpu.model, s, "cpu.model"))
+        "`model name` of /proc/cpuinfo (each socket's, when they differ)",
+        read_cpu_model
     ),
     machine!(
         Cpu,
