@@ -175,9 +175,18 @@ pub enum Suggest {
     Smallest,
     /// `{ at_least = <smallest found> }`.
     AtLeast,
-    /// Written by a function of its own (the TOML value, with comment lines first when the
-    /// value needs saying why); `None` leaves it out.
-    Custom(fn(&Spec) -> Option<String>),
+    /// Written by a function of its own; `None` leaves it out.
+    Custom(fn(&Spec) -> Option<Suggestion>),
+}
+
+/// A value `profile new` writes, as TOML written by the `toml` crate, and the comment that
+/// says why it is written so, kept apart so no machine string can end up outside its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+    /// A comment line written above the key, when the value needs saying why.
+    pub comment: Option<&'static str>,
+    /// The TOML value.
+    pub value: String,
 }
 
 /// One orderable fact.
@@ -352,24 +361,28 @@ fn gib(b: u64) -> String {
     format!("\"{} GiB\"", (g * 10.0).round() / 10.0)
 }
 
-fn suggest_isa(spec: &Spec) -> Option<String> {
+fn suggest_isa(spec: &Spec) -> Option<Suggestion> {
     let isa = &spec.cpu.isa;
-    (!isa.is_empty()).then(|| {
-        let list: Vec<String> = isa.iter().map(|i| toml_string(i)).collect();
-        format!("[{}]", list.join(", "))
+    (!isa.is_empty()).then(|| Suggestion {
+        comment: None,
+        value: toml::Value::Array(isa.iter().map(|i| toml::Value::String(i.clone())).collect())
+            .to_string(),
     })
 }
 
-fn suggest_memory_total(spec: &Spec) -> Option<String> {
+fn suggest_memory_total(spec: &Spec) -> Option<Suggestion> {
     let m = &spec.memory;
     let b = m.total_bytes?;
     Some(if m.total_source.as_deref() == Some("dimms") {
-        gib(b)
+        Suggestion {
+            comment: None,
+            value: gib(b),
+        }
     } else {
-        format!(
-            "# DIMMs unknown: MemTotal is a few % under installed memory\n{{ at_least = {} }}",
-            gib(b)
-        )
+        Suggestion {
+            comment: Some("DIMMs unknown: MemTotal is a few % under installed memory"),
+            value: format!("{{ at_least = {} }}", gib(b)),
+        }
     })
 }
 

@@ -41,7 +41,7 @@ fn parse_size(text: &str, jedec: bool) -> Result<u64, String> {
         "p" | "pib" => 1024f64.powi(5),
         _ => {
             return Err(format!(
-            "'{text}': unknown unit '{unit}' (use B, KiB, MiB, GiB, TiB, kB, MB, GB, TB, or K, M, G, T)"
+            "'{text}': unknown unit '{unit}'; use B, KiB, MiB, GiB, TiB, kB, MB, GB, TB, or K, M, G, T"
         ))
         }
     };
@@ -57,7 +57,7 @@ pub fn parse_mhz(text: &str) -> Result<u64, String> {
         "khz" => 0.001,
         _ => {
             return Err(format!(
-                "unknown clock unit '{unit}' in '{text}' (use MHz or GHz)"
+                "'{text}': unknown clock unit '{unit}'; use MHz or GHz"
             ))
         }
     };
@@ -69,7 +69,7 @@ pub fn parse_mts(text: &str) -> Result<u64, String> {
     let (num, unit) = number_and_unit(text)?;
     match unit.to_ascii_lowercase().as_str() {
         "" | "mt/s" | "mts" | "mhz" => to_u64(num, text),
-        _ => Err(format!("unknown rate unit '{unit}' in '{text}' (use MT/s)")),
+        _ => Err(format!("'{text}': unknown rate unit '{unit}'; use MT/s")),
     }
 }
 
@@ -78,11 +78,11 @@ pub fn parse_percent(text: &str) -> Result<f64, String> {
     let (num, unit) = number_and_unit(text)?;
     if unit != "%" {
         return Err(format!(
-            "tolerance '{text}' must be a percentage such as '3%'"
+            "'{text}': not a percentage; write one such as '3%'"
         ));
     }
     if !(0.0..=100.0).contains(&num) {
-        return Err(format!("tolerance '{text}' must be between 0% and 100%"));
+        return Err(format!("'{text}': out of range; give 0% to 100%"));
     }
     Ok(num / 100.0)
 }
@@ -98,7 +98,9 @@ pub fn number_and_unit(text: &str) -> Result<(f64, String), String> {
         .map_or(t.len(), |(i, _)| i);
     let (n, unit) = t.split_at(end);
     if n.is_empty() {
-        return Err(format!("'{text}' does not start with a number"));
+        return Err(format!(
+            "'{text}': does not start with a number; write the number, then its unit"
+        ));
     }
     if n.contains(',') {
         let point = n.replacen(',', ".", 1).replace(',', "");
@@ -111,7 +113,9 @@ pub fn number_and_unit(text: &str) -> Result<(f64, String), String> {
         ));
     }
     let n: String = n.chars().filter(|c| *c != '_').collect();
-    let num: f64 = n.parse().map_err(|_| format!("'{text}' is not a number"))?;
+    let num: f64 = n
+        .parse()
+        .map_err(|_| format!("'{text}': not a number; write digits, a point for decimals"))?;
     Ok((num, unit.trim().to_string()))
 }
 
@@ -134,7 +138,7 @@ pub fn parse_bytes_arg(text: &str) -> Result<u64, String> {
 
 fn to_u64(v: f64, text: &str) -> Result<u64, String> {
     if !v.is_finite() || v < 0.0 || v > u64::MAX as f64 {
-        return Err(format!("'{text}' is out of range"));
+        return Err(format!("'{text}': out of range; give a smaller number"));
     }
     Ok(v.round() as u64)
 }

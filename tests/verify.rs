@@ -231,11 +231,21 @@ fn one_dimm_removed_fails_memory_total_and_count() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let changes: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let c = &changes.as_array().unwrap()[0];
-    assert_eq!(c["what"], "DIMM removed");
+    let d: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let what: Vec<&str> = d["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["what"].as_str().unwrap())
+        .collect();
+    assert_eq!(what, ["memory installed changed", "DIMM removed"]);
+    let c = &d["changes"][1];
     assert_eq!(c["at"], "CPU0-DIMM1");
+    assert_eq!(c["before"], "8 GiB DDR4 M393A1K43DB1-CVF");
     assert_eq!(c["after"], "empty");
+    assert_eq!(d["changes"][0]["before"], "96 GiB");
+    assert_eq!(d["changes"][0]["after"], "88 GiB");
+    assert_eq!(d["unknown_on_one_side"], serde_json::json!([]));
 }
 
 #[test]
@@ -285,10 +295,18 @@ fn unknown_gpu_facts_are_unknown_and_strict_fails_them() {
             "gpus[0].tensor_cores"
         ]
     );
-    assert_eq!(code, 0, "unknown is not a failure without --strict: {r:#}");
+    // Not a pass of what was not seen, not a failure either: incomplete, exit 3.
+    assert_eq!(code, 3, "unknown lines make the check incomplete: {r:#}");
+    assert_eq!(r["outcome"], "incomplete");
+    assert_eq!(r["passed"], false);
     let (code, r) = verify(dir.path(), &["--strict"]);
     assert_eq!(code, 1);
+    assert_eq!(r["outcome"], "fail");
     assert_eq!(r["summary"]["fail"], 4);
+    let (code, r) = verify(dir.path(), &["--allow-unknown"]);
+    assert_eq!(code, 0);
+    assert_eq!(r["outcome"], "pass");
+    assert_eq!(r["summary"]["unknown"], 4);
 }
 
 #[test]
