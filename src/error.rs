@@ -61,7 +61,7 @@ impl Error {
 pub fn describe(e: &io::Error) -> String {
     use io::ErrorKind as K;
     match e.kind() {
-        K::NotFound => "no such file or directory".into(),
+        K::NotFound => "no such file or directory; check the path".into(),
         K::PermissionDenied => {
             "permission denied; run as root or make it readable (or writable) for this user".into()
         }

@@ -319,10 +319,9 @@ fn not_a_report(text: &str, e: &serde_json::Error) -> String {
     }
     let fix = "make one with `rigcheck --format json`";
     let kind = match text.trim_start().chars().next() {
-        Some('{') | None => None,
         Some('[') => Some("a JSON array"),
         Some('"') => Some("a JSON string"),
-        Some(_) => Some("not a JSON object"),
+        _ => None,
     };
     match kind {
         Some(k) => format!("not a rigcheck JSON report: it holds {k}, not a report object; {fix}"),

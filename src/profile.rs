@@ -208,7 +208,10 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
         }
     }
     if b.reqs.is_empty() {
-        return Err(b.err(None, "the profile has no requirements; give at least one".into()));
+        return Err(b.err(
+            None,
+            "the profile has no requirements; give at least one".into(),
+        ));
     }
     let (name, description) = meta;
     Ok(Profile {

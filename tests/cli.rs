@@ -99,7 +99,9 @@ fn every_bad_profile_exits_2_naming_file_line_and_column() {
             "empty" => "the profile is empty",
             "unknown_comparison" => "unknown comparison 'atleast'; did you mean 'at_least'?",
             "bad_tolerance" => "tolerance 'lots'",
-            "bad_drive_kind" => ":2:8: kind 'floppy': not a drive kind; use one of nvme, ssd, hdd, virtual",
+            "bad_drive_kind" => {
+                ":2:8: kind 'floppy': not a drive kind; use one of nvme, ssd, hdd, virtual"
+            }
             "not_toml" => ":1:",
             "unknown_section" => "unknown field `gpu`",
             "negative_count" => "cores: expected a whole number",

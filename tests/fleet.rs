@@ -69,7 +69,10 @@ fn odd_ones_out_are_the_x8_gpu_the_missing_dimm_and_the_bios() {
     assert_eq!(c["after"], "x8 (max x16)");
     let c = &odd[1]["changes"][0];
     assert_eq!(c["what"], "memory installed changed");
-    assert_eq!((c["before"].as_str(), c["after"].as_str()), (Some("96 GiB"), Some("88 GiB")));
+    assert_eq!(
+        (c["before"].as_str(), c["after"].as_str()),
+        (Some("96 GiB"), Some("88 GiB"))
+    );
     let c = &odd[1]["changes"][1];
     assert_eq!(c["what"], "DIMM removed");
     assert_eq!(c["at"], "DIMM 7");
@@ -161,7 +164,7 @@ fn bad_and_truncated_reports_are_listed_and_the_rest_reported() {
     assert_eq!(
         stderr,
         format!(
-            "rigcheck: {}: no such file or directory\n",
+            "rigcheck: {}: no such file or directory; check the path\n",
             missing.display()
         )
     );
@@ -197,7 +200,9 @@ fn bad_and_truncated_reports_are_listed_and_the_rest_reported() {
     assert!(errors[0].1.contains("EOF while parsing"), "{errors:?}");
     assert!(errors[2].1.contains("missing field"), "{errors:?}");
     assert!(
-        errors[2].1.ends_with("; make one with `rigcheck --format json`"),
+        errors[2]
+            .1
+            .ends_with("; make one with `rigcheck --format json`"),
         "{errors:?}"
     );
 

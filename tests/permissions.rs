@@ -259,7 +259,10 @@ fn verify_as_nobody_keeps_the_exit_code() {
         .find(|l| l["id"] == "memory.total")
         .unwrap();
     assert_eq!(total["status"], "pass", "{total}");
-    assert!(total["found"].as_str().unwrap().contains("(MemTotal)"), "{total}");
+    assert!(
+        total["found"].as_str().unwrap().contains("(MemTotal)"),
+        "{total}"
+    );
     // --allow-unknown gives the old answer: exit 0, as root.
     let mut allow = args.to_vec();
     allow.push("--allow-unknown");

@@ -65,9 +65,13 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
             .iter()
             .find(|n| n.field == field)
             .map_or("no result", |n| n.reason.as_str());
+        // The reason as the note gives it, without the OS's "(os error N)".
+        let why = why.split(" (os error ").next().unwrap_or(why);
         eprintln!(
             "rigcheck: {}",
-            error_line(&format!("{field}: measured nothing: {why}"))
+            error_line(&format!(
+                "{field}: measured nothing: {why}; see the report's notes"
+            ))
         );
         return Ok(ExitCode::from(EXIT_INCOMPLETE));
     }
