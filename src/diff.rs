@@ -499,6 +499,9 @@ fn drive_set(c: &mut Changes, class: &'static str, a: &[&Drive], b: &[&Drive]) {
 
 type Matched<'a> = (Vec<(&'a Drive, &'a Drive)>, Vec<&'a Drive>, Vec<&'a Drive>);
 
+/// A rule saying two drives of two reports are the same unit.
+type SameDrive = dyn Fn(&Drive, &Drive) -> bool;
+
 /// Pairs the drives of two reports: the same serial; else, where a serial is unknown, the
 /// same model and size (both known); else the same kernel name (a replaced drive). Kernel
 /// names alone move (`sda` becomes `sdb` when a disk is added), so they come last.
@@ -506,7 +509,7 @@ fn match_drives<'a>(a: &[&'a Drive], b: &[&'a Drive]) -> Matched<'a> {
     let mut left: Vec<Option<&Drive>> = a.iter().map(|d| Some(*d)).collect();
     let mut right: Vec<Option<&Drive>> = b.iter().map(|d| Some(*d)).collect();
     let mut pairs = Vec::new();
-    let rules: [&dyn Fn(&Drive, &Drive) -> bool; 3] = [
+    let rules: [&SameDrive; 3] = [
         &|x, y| x.serial.is_some() && x.serial == y.serial,
         &|x, y| {
             (x.serial.is_none() || y.serial.is_none())
