@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::Command;
 use common::*;
 
 const PROFILE: &str = "hp-z8-g4-dual-rtx6000";
@@ -147,12 +146,6 @@ impl World {
             _ => None,
         }
     }
-}
-
-fn rigcheck() -> Command {
-    let mut c = Command::cargo_bin("rigcheck").unwrap();
-    c.env_remove("NO_COLOR").env("TERM", "dumb");
-    c
 }
 
 #[test]

@@ -8,36 +8,10 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::Command;
 use common::*;
 use serde_json::Value;
 
 const PROFILE: &str = "hp-z8-g4-dual-rtx6000";
-
-fn rigcheck() -> Command {
-    let mut c = Command::cargo_bin("rigcheck").unwrap();
-    c.env_remove("NO_COLOR").env("TERM", "dumb");
-    c
-}
-
-/// Runs rigcheck; returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    run_with(args, None)
-}
-
-fn run_with(args: &[&str], stdin: Option<Vec<u8>>) -> (i32, String, String) {
-    let mut c = rigcheck();
-    c.args(args);
-    if let Some(input) = stdin {
-        c.write_stdin(input);
-    }
-    let out = c.output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Checks a refusal or error: exit 2, nothing on stdout, one line `rigcheck: <what>: <why>;
 /// <fix>` on stderr with no control character; returns the line.
@@ -73,9 +47,7 @@ fn p(path: &Path) -> &str {
 #[test]
 fn format_before_the_command_is_the_commands_format() {
     let dir = tempfile::tempdir().unwrap();
-    let report = dir.path().join("ref.json");
-    let (_, json, _) = run(&["--sysroot", REFERENCE, "-f", "json"]);
-    fs::write(&report, &json).unwrap();
+    let (report, _) = reference_report(dir.path());
     let r = p(&report);
     let cases: &[(&[&str], &str)] = &[
         (&["verify", "-p", PROFILE, "--sysroot", REFERENCE], "json"),
@@ -122,9 +94,7 @@ fn format_before_the_command_is_the_commands_format() {
 #[test]
 fn global_options_a_command_cannot_honour_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let r = dir.path().join("ref.json");
-    let (_, json, _) = run(&["--sysroot", REFERENCE, "-f", "json"]);
-    fs::write(&r, &json).unwrap();
+    let (r, _) = reference_report(dir.path());
     let r = p(&r);
     let cap = dir.path().join("cap");
     let cap = p(&cap);

@@ -9,27 +9,10 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::Command;
 use common::*;
 use serde_json::Value;
 
 const PROFILE: &str = "hp-z8-g4-dual-rtx6000";
-
-fn rigcheck() -> Command {
-    let mut c = Command::cargo_bin("rigcheck").unwrap();
-    c.env_remove("NO_COLOR").env("TERM", "dumb");
-    c
-}
-
-/// Runs rigcheck; returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = rigcheck().args(args).output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -172,7 +155,7 @@ fn a_dimm_pulled_from_a_locator_repeated_on_another_bank_is_seen() {
     replace_dmi_text(before.path(), "CPU1-DIMM", "CPU0-DIMM");
     let after = tempfile::tempdir().unwrap();
     copy_tree(before.path(), after.path());
-    let pulled = remove_dimm_in_bank(after.path(), "CPU1");
+    let pulled = remove_dimm(after.path(), Some("CPU1"));
     assert_eq!(pulled, "CPU0-DIMM1");
     let (code, d) = diff(before.path(), after.path());
     assert_eq!(code, 1, "{d:#}");

@@ -82,22 +82,22 @@ fn dmi_records(t: &[u8]) -> Vec<(usize, usize, Vec<String>)> {
     out
 }
 
-/// Marks the first populated DIMM whose bank locator is `bank` as an empty slot in the
-/// copy's SMBIOS table; returns its locator.
-pub fn remove_dimm_in_bank(root: &Path, bank: &str) -> String {
+/// Marks the first populated DIMM (whose bank locator is `bank`, when given) as an empty
+/// slot in the copy's SMBIOS table; returns its locator.
+pub fn remove_dimm(root: &Path, bank: Option<&str>) -> String {
     let p = root.join("sys/firmware/dmi/tables/DMI");
     let mut t = fs::read(&p).unwrap();
     for (off, _, set) in dmi_records(&t) {
         let string = |i: u8| set.get(usize::from(i).wrapping_sub(1)).cloned();
         let size = u16::from_le_bytes([t[off + 0x0c], t[off + 0x0d]]);
-        if size != 0 && string(t[off + 0x11]).as_deref() == Some(bank) {
+        if size != 0 && bank.is_none_or(|b| string(t[off + 0x11]).as_deref() == Some(b)) {
             t[off + 0x0c] = 0;
             t[off + 0x0d] = 0;
             fs::write(&p, &t).unwrap();
             return string(t[off + 0x10]).unwrap();
         }
     }
-    panic!("no populated DIMM in bank {bank}");
+    panic!("no populated DIMM in bank {bank:?}");
 }
 
 /// Replaces `from` by `to` (same length) in every string of the copy's SMBIOS table.
@@ -166,4 +166,41 @@ pub fn add_usb_stick(root: &Path) {
     fs::write(block.join("queue/logical_block_size"), "512\n").unwrap();
     fs::write(block.join("dev"), "8:0\n").unwrap();
     symlink(format!("../{rel}/block/sdz"), root.join("sys/block/sdz")).unwrap();
+}
+
+/// The rigcheck binary, without colour from the environment.
+pub fn rigcheck() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("rigcheck").unwrap();
+    c.env_remove("NO_COLOR").env("TERM", "dumb");
+    c
+}
+
+/// Runs rigcheck; returns (exit code, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    run_with(args, None)
+}
+
+/// Runs rigcheck with `stdin` as its standard input; returns (exit code, stdout, stderr).
+pub fn run_with(args: &[&str], stdin: Option<Vec<u8>>) -> (i32, String, String) {
+    let mut c = rigcheck();
+    c.args(args);
+    if let Some(input) = stdin {
+        c.write_stdin(input);
+    }
+    let out = c.output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes the reference machine's report (`--format json`) into `dir` as `ref.json`;
+/// returns its path and text.
+pub fn reference_report(dir: &Path) -> (std::path::PathBuf, String) {
+    let (code, json, err) = run(&["--sysroot", REFERENCE, "-f", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let path = dir.join("ref.json");
+    fs::write(&path, &json).unwrap();
+    (path, json)
 }
