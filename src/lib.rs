@@ -90,12 +90,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, Error> {
 /// are printed as clap prints them, with exit code 0.
 pub fn usage_error(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
-    if matches!(
-        e.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         let _ = e.print();
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
     }
@@ -186,7 +181,24 @@ pub fn usage_line(e: &clap::Error) -> String {
                 .collect();
             format!("{command}: {} is required; {help}", missing.join(", "))
         }
-        ErrorKind::MissingSubcommand => {
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // clap prints the help here; its usage line names the command.
+            let text = e.render().to_string();
+            let named: Vec<&str> = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("Usage: "))
+                .map(|u| {
+                    u.split_whitespace()
+                        .take_while(|w| !w.starts_with(['[', '<', '-']))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let full = if named.is_empty() {
+                full
+            } else {
+                named.join(" ")
+            };
+            let command = full.strip_prefix("rigcheck ").unwrap_or(&full);
             format!("{command}: needs a subcommand; `{full} --help` lists them")
         }
         ErrorKind::ArgumentConflict => {

@@ -116,6 +116,8 @@ fn global_options_a_command_cannot_honour_are_refused() {
         (&["--color", "always", "profiles"], "--color always: profiles writes no colour; leave --color out"),
         (&["sheet", "--sysroot", REFERENCE, "--color", "always"], "--color always: sheet writes no colour"),
         (&["--profile", PROFILE, "diff", r, r], "--profile: before a command it belongs to the inventory"),
+        (&["--sysroot", REFERENCE, "sheet", "--report", r], "--report: cannot be used with --sysroot; give only one of them"),
+        (&["sheet", "--report", r, "--sysroot", REFERENCE], "--report: cannot be used with --sysroot; give only one of them"),
     ];
     for (args, want) in cases {
         let err = refused(args);
@@ -360,6 +362,10 @@ fn errors_are_one_line_in_one_shape() {
         (
             vec!["verify".into(), "--frmat".into(), "json".into()],
             "rigcheck: --frmat: not an option of verify; did you mean --format?".into(),
+        ),
+        (
+            vec!["profile".into()],
+            "rigcheck: profile: needs a subcommand; `rigcheck profile --help` lists them".into(),
         ),
         (
             vec!["verfy".into()],

@@ -12,6 +12,12 @@ use crate::{probe, profile, redact, verify};
 pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let format = super::pick_format("sheet", global, args.format, SheetFormat::Html)?;
     super::no_color("sheet", global)?;
+    // clap sees the conflict only when both follow `sheet`; `--sysroot` before it too.
+    if args.report.is_some() && global.sysroot.is_some() {
+        return Err(Error::Usage(
+            "--report: cannot be used with --sysroot; give only one of them".into(),
+        ));
+    }
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
     let mut spec = match &args.report {
         Some(path) => super::load_report(path)?,
