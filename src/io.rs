@@ -13,13 +13,20 @@ use crate::source;
 
 /// Reads a file named by the user (report, profile), bounded like every sysroot read: a
 /// 10 GB file or `/dev/zero` is refused after `MAX_READ_BYTES`, not read whole. Named pipes
-/// are read, so `<(ssh host rigcheck --format json)` works.
+/// are read, so `<(ssh host rigcheck --format json)` works, and `-` is standard input.
 pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
     let mut buf = Vec::new();
-    file.take(source::MAX_READ_BYTES + 1)
-        .read_to_end(&mut buf)?;
+    if path == Path::new("-") {
+        io::stdin()
+            .lock()
+            .take(source::MAX_READ_BYTES + 1)
+            .read_to_end(&mut buf)?;
+    } else {
+        std::fs::File::open(path)?
+            .take(source::MAX_READ_BYTES + 1)
+            .read_to_end(&mut buf)?;
+    }
     if buf.len() as u64 > source::MAX_READ_BYTES {
         return Err(io::Error::other(format!(
             "larger than {} MiB: not a rigcheck file",
@@ -41,6 +48,25 @@ pub fn emit(bytes: &[u8]) -> Result<(), Error> {
             source: e,
         }),
     }
+}
+
+/// Writes a command's output to `path` (atomically, see `write_atomic`), or to standard
+/// output when there is none or it is `-`.
+pub fn write_output(path: Option<&Path>, bytes: &[u8], force: bool) -> Result<(), Error> {
+    match path {
+        Some(p) if p != Path::new("-") => write_atomic(p, bytes, force),
+        _ => emit(bytes),
+    }
+}
+
+/// An error message as one safe line for stderr: control characters (a terminal escape in a
+/// file name or a profile, a newline in a machine string) become U+FFFD, so what rigcheck
+/// prints can neither drive the terminal nor fake a second line.
+pub fn error_line(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
 }
 
 /// Replaces control characters that came from the machine's files (a DMI string in a
@@ -132,6 +158,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_lines_carry_no_escapes_and_no_newlines() {
+        let line = error_line("x\u{1b}]0;owned\u{7}\nrigcheck: fake");
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+        assert_eq!(line.lines().count(), 1);
+    }
 
     #[test]
     fn refuses_to_overwrite_without_force() {

@@ -8,7 +8,11 @@
 
 use serde_json::Value;
 
+use crate::diff::Change;
+use crate::fleet::Fleet;
+use crate::preflight;
 use crate::spec::{Note, Spec};
+use crate::verify::VerifyReport;
 
 /// What a redacted value is replaced with.
 pub const REDACTED: &str = "[redacted]";
@@ -61,6 +65,121 @@ pub fn redact(spec: &mut Spec) {
         reason: "serial numbers, UUIDs, MAC addresses and the host name were removed (--redact)"
             .into(),
     });
+}
+
+/// What `redact` hides in `spec`: the host name, serials and UUIDs, longest first, to scrub
+/// out of what is made from the machine (a verify report, a diff, a fleet).
+pub fn secrets(spec: &Spec) -> Vec<String> {
+    let mut out: Vec<String> = [
+        &spec.hostname,
+        &spec.system.serial,
+        &spec.system.uuid,
+        &spec.system.board_serial,
+    ]
+    .into_iter()
+    .chain(spec.memory.dimms.iter().map(|d| &d.serial))
+    .chain(spec.drives.iter().map(|d| &d.serial))
+    .chain(spec.gpus.iter().flat_map(|g| [&g.uuid, &g.serial]))
+    .flatten()
+    .filter(|s| s.as_str() != REDACTED && s.trim().chars().count() >= 2)
+    .cloned()
+    .collect();
+    out.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    out.dedup();
+    out
+}
+
+/// Scrubs every string of a serialisable value (a report made from a machine) of `secrets`,
+/// MAC addresses and UUIDs, through its JSON form.
+fn scrub_model<T: serde::Serialize + serde::de::DeserializeOwned>(x: &mut T, secrets: &[String]) {
+    if let Ok(mut v) = serde_json::to_value(&*x) {
+        scrub_value(&mut v, secrets);
+        if let Ok(back) = serde_json::from_value::<T>(v) {
+            *x = back;
+        }
+    }
+}
+
+/// `--redact` for `verify`: the host name hidden, and the machine's `secrets` scrubbed from
+/// every line. The check itself was made on the machine as it is.
+pub fn redact_verify(report: &mut VerifyReport, secrets: &[String]) {
+    if report.hostname.is_some() {
+        report.hostname = Some(REDACTED.into());
+    }
+    scrub_model(report, secrets);
+}
+
+/// `--redact` for `diff` and fleet's odd ones out: serials and host names scrubbed from
+/// every change; a swapped serial still shows as a change, `[redacted]` on both sides.
+pub fn redact_changes(changes: &mut [Change], secrets: &[String]) {
+    for c in changes {
+        for s in [&mut c.what, &mut c.at, &mut c.before, &mut c.after] {
+            *s = scrub_text(s, secrets);
+        }
+    }
+}
+
+/// `--redact` for `preflight`: the host name hidden and the machine's secrets scrubbed.
+pub fn redact_preflight(report: &mut preflight::Report, secrets: &[String]) {
+    if report.hostname.is_some() {
+        report.hostname = Some(REDACTED.into());
+    }
+    report.source = scrub_text(&report.source, secrets);
+    for c in &mut report.checks {
+        c.found = scrub_text(&c.found, secrets);
+        for s in [&mut c.subject, &mut c.expected, &mut c.advice]
+            .into_iter()
+            .flatten()
+        {
+            *s = scrub_text(s, secrets);
+        }
+    }
+}
+
+/// `--redact` for `fleet`: every host's report redacted, its name replaced by `[redacted
+/// host N]` (N its place in the fleet, so rows stay apart) and every host's secrets scrubbed
+/// from file names, differences and errors.
+pub fn redact_fleet(fleet: &mut Fleet) {
+    let mut all: Vec<String> = fleet.hosts.iter().flat_map(|h| secrets(&h.spec)).collect();
+    all.extend(fleet.hosts.iter().map(|h| h.name.clone()));
+    all.retain(|s| s != REDACTED && s.trim().chars().count() >= 2);
+    all.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    all.dedup();
+    let mut names = std::collections::HashMap::new();
+    for (i, h) in fleet.hosts.iter_mut().enumerate() {
+        let new = format!("[redacted host {}]", i + 1);
+        names.insert(std::mem::replace(&mut h.name, new.clone()), new);
+        h.file = scrub_text(&h.file.to_string_lossy(), &all).into();
+        if let Some(v) = h.verify.as_mut() {
+            redact_verify(v, &all);
+        }
+        redact(&mut h.spec);
+    }
+    let rename = |n: &mut String| {
+        *n = names
+            .get(n.as_str())
+            .cloned()
+            .unwrap_or_else(|| scrub_text(n, &all));
+    };
+    for c in &mut fleet.configurations {
+        rename(&mut c.example);
+    }
+    for o in &mut fleet.odd_ones_out {
+        rename(&mut o.host);
+        o.file = scrub_text(&o.file.to_string_lossy(), &all).into();
+        redact_changes(&mut o.changes, &all);
+        redact_changes(&mut o.unknown_on_one_side, &all);
+    }
+    for d in &mut fleet.duplicate_names {
+        rename(&mut d.host);
+        for f in &mut d.files {
+            *f = scrub_text(&f.to_string_lossy(), &all).into();
+        }
+    }
+    for e in &mut fleet.errors {
+        e.file = scrub_text(&e.file.to_string_lossy(), &all).into();
+        e.error = scrub_text(&e.error, &all);
+    }
 }
 
 fn scrub_value(v: &mut Value, secrets: &[String]) {
@@ -165,6 +284,26 @@ fn shape_len(b: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secrets_are_what_redact_hides() {
+        let mut spec = Spec {
+            hostname: Some("z8-07".into()),
+            ..Spec::default()
+        };
+        spec.system.serial = Some("CZC9123ABC".into());
+        spec.drives.push(crate::spec::Drive {
+            serial: Some("S4EWNX0M123456".into()),
+            ..Default::default()
+        });
+        let found = secrets(&spec);
+        assert_eq!(found, ["S4EWNX0M123456", "CZC9123ABC", "z8-07"]);
+        redact(&mut spec);
+        let text = serde_json::to_string(&spec).unwrap();
+        for s in &found {
+            assert!(!text.contains(s.as_str()), "{s} left in {text}");
+        }
+    }
 
     #[test]
     fn tokens_are_whole_words() {

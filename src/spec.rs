@@ -95,8 +95,13 @@ pub struct Os {
 pub struct Cpu {
     /// `GenuineIntel`, `AuthenticAMD`, `ARM`, `IBM/S390`, ...
     pub vendor: Option<String>,
-    /// Marketing name, e.g. `Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz`.
+    /// Marketing name, e.g. `Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz`; the first socket's
+    /// when the sockets hold different models (see `socket_models`).
     pub model: Option<String>,
+    /// Each socket's model, in socket order, when they are not all the same (a mixed pair);
+    /// empty when every socket holds the same model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub socket_models: Vec<String>,
     pub family: Option<u32>,
     pub model_id: Option<u32>,
     pub stepping: Option<u32>,
@@ -196,6 +201,37 @@ pub struct Memory {
     pub slots: Vec<MemorySlot>,
 }
 
+/// Usable memory further than this fraction under the installed DIMMs is not firmware and
+/// kernel reservations (1.5–4 %) but memory the OS does not see.
+pub const MEMORY_UNSEEN_FRACTION: f64 = 0.10;
+
+impl Memory {
+    /// When the OS sees far less than the DIMMs installed (MemTotal more than
+    /// `MEMORY_UNSEEN_FRACTION` under their sum), the sentence saying so and what to check;
+    /// `None` when it does not, or when either figure is unknown.
+    pub fn unseen_note(&self) -> Option<String> {
+        let installed = self
+            .total_bytes
+            .filter(|_| self.total_source.as_deref() == Some("dimms"))?;
+        let usable = self.usable_bytes?;
+        if usable as f64 >= installed as f64 * (1.0 - MEMORY_UNSEEN_FRACTION) {
+            return None;
+        }
+        let gib = |b: u64| {
+            let g = b as f64 / (1u64 << 30) as f64;
+            format!("{} GiB", (g * 10.0).round() / 10.0)
+        };
+        Some(format!(
+            "the OS sees {} (MemTotal) of the {} of DIMMs installed: a module may be disabled \
+             by the firmware or failing training, or the kernel was started with mem=; check \
+             the firmware's memory settings and event log, `dmesg | grep -i -e memory -e edac` \
+             and /proc/cmdline",
+            gib(usable),
+            gib(installed)
+        ))
+    }
+}
+
 /// One DIMM slot as the firmware lists it, placed on its socket.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MemorySlot {
@@ -259,6 +295,14 @@ pub struct Drive {
     /// CPU socket the drive's controller hangs off (its local CPUs, else its NUMA node).
     #[serde(default)]
     pub socket: Option<u32>,
+}
+
+impl Drive {
+    /// True for USB sticks, card readers and other media that come and go (`removable`, or
+    /// on USB): they are not the machine's own drives, and an order does not count them.
+    pub fn is_removable(&self) -> bool {
+        self.removable == Some(true) || self.transport.as_deref() == Some("usb")
+    }
 }
 
 /// What kind of drive it is; written in JSON as `nvme`, `ssd`, `hdd` or `virtual`.

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::{reference_copy, REFERENCE};
+use common::{reference_copy, remove_dimm, REFERENCE};
 use serde_json::Value;
 
 const PROFILE: &str = "hp-z8-g4-dual-rtx6000";
@@ -189,38 +189,10 @@ fn one_gpu_removed_fails_only_the_gpu_count() {
     assert_eq!(count["found"], "1");
 }
 
-/// Marks the first populated DIMM (type 17 with a non-zero size) as an empty slot in a
-/// copied SMBIOS table.
-fn remove_first_dimm(dmi: &Path) -> String {
-    let mut t = fs::read(dmi).unwrap();
-    let mut off = 0;
-    while off + 4 <= t.len() {
-        let (ty, len) = (t[off], usize::from(t[off + 1]));
-        if ty == 127 {
-            break;
-        }
-        let strings = off + len;
-        if ty == 17 && u16::from_le_bytes([t[off + 0x0c], t[off + 0x0d]]) != 0 {
-            let loc_idx = usize::from(t[off + 0x10]);
-            t[off + 0x0c] = 0;
-            t[off + 0x0d] = 0;
-            fs::write(dmi, &t).unwrap();
-            let set: Vec<&[u8]> = t[strings..].split(|b| *b == 0).collect();
-            return String::from_utf8_lossy(set[loc_idx - 1]).into_owned();
-        }
-        let mut end = strings;
-        while !(t[end] == 0 && t[end + 1] == 0) {
-            end += 1;
-        }
-        off = end + 2;
-    }
-    panic!("no populated DIMM in {}", dmi.display());
-}
-
 #[test]
 fn one_dimm_removed_fails_memory_total_and_count() {
     let dir = reference_copy();
-    let locator = remove_first_dimm(&dir.path().join("sys/firmware/dmi/tables/DMI"));
+    let locator = remove_dimm(dir.path(), None);
     assert_eq!(locator, "CPU0-DIMM1");
     let (code, r) = verify(dir.path(), &[]);
     assert_eq!(code, 1);
@@ -234,11 +206,21 @@ fn one_dimm_removed_fails_memory_total_and_count() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let changes: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let c = &changes.as_array().unwrap()[0];
-    assert_eq!(c["what"], "DIMM removed");
+    let d: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let what: Vec<&str> = d["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["what"].as_str().unwrap())
+        .collect();
+    assert_eq!(what, ["memory installed changed", "DIMM removed"]);
+    let c = &d["changes"][1];
     assert_eq!(c["at"], "CPU0-DIMM1");
+    assert_eq!(c["before"], "8 GiB DDR4 M393A1K43DB1-CVF");
     assert_eq!(c["after"], "empty");
+    assert_eq!(d["changes"][0]["before"], "96 GiB");
+    assert_eq!(d["changes"][0]["after"], "88 GiB");
+    assert_eq!(d["unknown_on_one_side"], serde_json::json!([]));
 }
 
 #[test]
@@ -361,10 +343,11 @@ fn without_a_driver_a_gpu_not_in_the_table_stays_unknown_and_strict_fails_it() {
             .contains("not in this build's GPU product table"),
         "{cores}"
     );
+    // Not a pass of what was not seen, not a failure either: incomplete, exit 3.
     assert_eq!(
-        out.status.code(),
-        Some(0),
-        "unknown is not a failure without --strict"
+        (out.status.code(), r["outcome"].as_str()),
+        (Some(3), Some("incomplete")),
+        "an unknown line makes the check incomplete"
     );
     let out = rigcheck()
         .args(["verify", "--strict", "--format", "json", "--profile"])
@@ -374,6 +357,14 @@ fn without_a_driver_a_gpu_not_in_the_table_stays_unknown_and_strict_fails_it() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
+    let out = rigcheck()
+        .args(["verify", "--allow-unknown", "--format", "json", "--profile"])
+        .arg(&p)
+        .arg("--sysroot")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
 }
 
 #[test]

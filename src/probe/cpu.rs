@@ -71,6 +71,9 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Cpu {
     let arch = detect_arch(&info);
     let mut cpu = Cpu::default();
     identity(&info, arch, &mut cpu, notes);
+    if arch == Arch::X86 {
+        mixed_models(&info, &mut cpu, notes);
+    }
 
     let present = read_cpuset(src, "present");
     let online = match read_cpuset(src, "online") {
@@ -192,6 +195,52 @@ fn identity(info: &CpuInfo, arch: Arch, cpu: &mut Cpu, notes: &mut Notes) {
     flags.sort();
     flags.dedup();
     cpu.flags = flags;
+}
+
+/// Sockets holding different models (a Gold and a Silver Xeon side by side, from a repair
+/// with the wrong part): every socket's model goes to `socket_models`, with a note, so the
+/// order is checked against each and not just the first.
+fn mixed_models(info: &CpuInfo, cpu: &mut Cpu, notes: &mut Notes) {
+    let mut by_socket: BTreeMap<u32, String> = BTreeMap::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for p in &info.processors {
+        let Some(model) = p.fields.get("model name").filter(|m| !m.is_empty()) else {
+            continue;
+        };
+        if !seen.contains(&model.as_str()) {
+            seen.push(model);
+        }
+        if let Some(pkg) = p
+            .fields
+            .get("physical id")
+            .and_then(|v| v.parse::<u32>().ok())
+        {
+            by_socket.entry(pkg).or_insert_with(|| model.clone());
+        }
+    }
+    if seen.len() < 2 {
+        return;
+    }
+    let described: Vec<String> = if by_socket.len() >= seen.len() {
+        cpu.socket_models = by_socket.values().cloned().collect();
+        by_socket
+            .iter()
+            .map(|(pkg, m)| format!("socket {pkg}: {m}"))
+            .collect()
+    } else {
+        // No `physical id` to place them: the models as cpuinfo lists them.
+        cpu.socket_models = seen.iter().map(|m| m.to_string()).collect();
+        seen.iter().map(|m| m.to_string()).collect()
+    };
+    cpu.model = cpu.socket_models.first().cloned();
+    notes.add(
+        "cpu.model",
+        format!(
+            "the sockets hold different CPU models ({}); `model` shows the first, \
+             `socket_models` lists each",
+            described.join("; ")
+        ),
+    );
 }
 
 fn arm_model(implementer: u32, part: u32, notes: &mut Notes) -> String {
