@@ -1,0 +1,205 @@
+//! Inputs that are small to write and used to cost minutes: a deep cgroup path, thousands of
+//! serials to redact, thousands of profile groups, sysfs attributes that are huge sparse
+//! files, and clocks and sizes past any real machine.
+//!
+//! Each input is generated at the largest size a real machine allows (or past it), so a
+//! walk that grows faster than linearly again makes the test binary run for minutes and hit
+//! its timeout, instead of asserting a duration. `benches/hardening.sh` measures the speed.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::copy_tree;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn rigcheck() -> Command {
+    let mut c = Command::cargo_bin("rigcheck").unwrap();
+    c.env_remove("NO_COLOR")
+        .env("TERM", "dumb")
+        .timeout(TIMEOUT);
+    c
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+/// A private copy of a fixture: (tempdir, sysroot inside it).
+fn copy_of(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    copy_tree(&fixture(name), &root);
+    (dir, root)
+}
+
+/// Runs `rigcheck ARGS`; asserts no panic and the exit code, returns stdout.
+fn run(args: &[&str], code: i32) -> Vec<u8> {
+    let out = rigcheck().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    assert_eq!(out.status.code(), Some(code), "stderr: {stderr}");
+    out.stdout
+}
+
+fn inventory(root: &Path) -> Value {
+    let out = run(
+        &["--sysroot", root.to_str().unwrap(), "--format", "json"],
+        0,
+    );
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn notes_on(report: &Value, field: &str) -> Vec<String> {
+    report["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["field"] == field)
+        .map(|n| n["reason"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn assert_note(report: &Value, field: &str, needle: &str) {
+    let notes = notes_on(report, field);
+    assert!(
+        notes.iter().any(|r| r.contains(needle)),
+        "no note on {field} containing '{needle}': {notes:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// cgroup
+
+/// The container fixture (cgroup v2, `cpu.max` 2 CPUs, `memory.max` 16 GiB at the root)
+/// with this process placed `path` deep.
+fn container_with_cgroup(path: &str) -> (tempfile::TempDir, PathBuf) {
+    let (t, root) = copy_of("preflight-container-small-shm");
+    fs::write(root.join("proc/self/cgroup"), format!("0::{path}\n")).unwrap();
+    (t, root)
+}
+
+#[test]
+fn deepest_cgroup_path_the_kernel_writes_is_walked_once() {
+    // 2048 levels in 4096 bytes: the most /proc/self/cgroup can hold. None of the levels is
+    // in the sysroot, so the limits are the root's.
+    let (_t, root) = container_with_cgroup(&"/a".repeat(2048));
+    let r = inventory(&root);
+    assert_eq!(r["limits"]["cpu_quota"]["cpus"], 2.0);
+    assert_eq!(r["limits"]["cpu_quota"]["file"], "/sys/fs/cgroup/cpu.max");
+    assert_eq!(r["limits"]["memory_limit"]["max_bytes"], 17_179_869_184u64);
+}
+
+#[test]
+fn cgroup_path_longer_than_the_kernel_writes_is_unknown_with_a_note() {
+    let (_t, root) = container_with_cgroup(&"/a".repeat(8192));
+    let r = inventory(&root);
+    assert!(r["limits"]["cpu_quota"].is_null());
+    assert!(r["limits"]["memory_limit"].is_null());
+    assert_note(&r, "limits.cpu_quota", "a cgroup path of 16384 bytes");
+    assert_note(&r, "limits.memory_limit", "the kernel writes at most 4096");
+    // The rest of the limits are still read.
+    assert_eq!(r["limits"]["affinity_count"], 16);
+}
+
+#[test]
+fn nested_cgroups_give_the_tightest_limit_on_the_way_down() {
+    // 40 real levels below the root; level 25 caps memory at 4 GiB and CPU at 0.5, level 30
+    // sets a looser memory cap that must not win.
+    let levels: Vec<String> = (0..40).map(|i| format!("l{i}")).collect();
+    let (_t, root) = container_with_cgroup(&format!("/{}", levels.join("/")));
+    let mut dir = root.join("sys/fs/cgroup");
+    for (i, l) in levels.iter().enumerate() {
+        dir.push(l);
+        fs::create_dir_all(&dir).unwrap();
+        if i == 25 {
+            fs::write(dir.join("memory.max"), "4294967296\n").unwrap();
+            fs::write(dir.join("memory.current"), "1048576\n").unwrap();
+            fs::write(dir.join("cpu.max"), "50000 100000\n").unwrap();
+        }
+        if i == 30 {
+            fs::write(dir.join("memory.max"), "8589934592\n").unwrap();
+        }
+    }
+    let r = inventory(&root);
+    let at = format!("/sys/fs/cgroup/{}", levels[..26].join("/"));
+    assert_eq!(r["limits"]["memory_limit"]["max_bytes"], 4_294_967_296u64);
+    assert_eq!(r["limits"]["memory_limit"]["used_bytes"], 1_048_576);
+    assert_eq!(
+        r["limits"]["memory_limit"]["file"],
+        format!("{at}/memory.max")
+    );
+    assert_eq!(r["limits"]["cpu_quota"]["cpus"], 0.5);
+    assert_eq!(r["limits"]["cpu_quota"]["file"], format!("{at}/cpu.max"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Read budgets
+
+#[test]
+fn thousands_of_huge_sparse_sysfs_attributes_are_refused_unread() {
+    // Every regular file under sys/ of the 8-thread i7-1165G7 capture (1314 of them)
+    // becomes its real text followed by a 1 GiB hole. Read to the old 16 MiB cap that is
+    // 21 GB of zeros; each is now refused after a stat.
+    let (_t, root) = copy_of("x86_64-64cpu-linux6.2");
+    let mut stack = vec![root.join("sys")];
+    let mut planted = 0;
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap().flatten() {
+            let ft = e.file_type().unwrap();
+            if ft.is_dir() {
+                stack.push(e.path());
+            } else if ft.is_file() {
+                let f = fs::OpenOptions::new().write(true).open(e.path()).unwrap();
+                f.set_len(1 << 30).unwrap();
+                planted += 1;
+            }
+        }
+    }
+    assert!(planted > 1000, "{planted}");
+    let r = inventory(&root);
+    // /proc/cpuinfo is untouched: the model and thread count come from it.
+    assert_eq!(
+        r["cpu"]["model"],
+        "11th Gen Intel(R) Core(TM) i7-1165G7 @ 2.80GHz"
+    );
+    // Attributes are refused with the reason; nothing is made up from them.
+    assert!(r["cpu"]["max_mhz"].is_null());
+    let all = r["notes"].to_string();
+    assert!(
+        all.contains("larger than 64 KiB, more than a sysfs attribute holds"),
+        "{all}"
+    );
+}
+
+#[test]
+fn small_files_have_small_budgets_and_large_ones_keep_16_mib() {
+    let (_t, root) = copy_of("hp-z8-g4-dual-rtx6000");
+    // 2 MiB of meminfo is no meminfo; 2 MiB of cpuinfo is 1500 CPUs, which is real.
+    let mut meminfo = fs::read_to_string(root.join("proc/meminfo")).unwrap();
+    meminfo.push_str(&"X".repeat(2 << 20));
+    fs::write(root.join("proc/meminfo"), meminfo).unwrap();
+    let cpuinfo = fs::read_to_string(root.join("proc/cpuinfo")).unwrap();
+    let padded = format!("{cpuinfo}{}", "\n".repeat(2 << 20));
+    fs::write(root.join("proc/cpuinfo"), padded).unwrap();
+    let r = inventory(&root);
+    assert!(r["memory"]["usable_bytes"].is_null());
+    assert_note(
+        &r,
+        "memory.usable_bytes",
+        "larger than 1 MiB, more than this file holds on any machine",
+    );
+    assert_eq!(r["cpu"]["threads"], 72);
+    assert_eq!(
+        r["cpu"]["model"],
+        "Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz"
+    );
+}
