@@ -6,6 +6,7 @@
 //! then scrubbed from every other string in the model (notes, the sysroot path, ...), and any
 //! text shaped like a MAC address or a UUID is scrubbed too, whatever field it sits in.
 
+use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind, StartKind};
 use serde_json::Value;
 
 use crate::spec::{Note, Spec};
@@ -41,16 +42,13 @@ pub fn redact(spec: &mut Spec) {
         hide(&mut g.uuid);
         hide(&mut g.serial);
     }
-    // Longest first, so a serial that contains a shorter secret is removed whole.
-    secrets.retain(|s| s.trim().chars().count() >= 2);
-    secrets.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-    secrets.dedup();
+    let scrubber = Scrubber::new(&secrets);
 
     // Every other string: walk the serialised model so no field is forgotten, then read it
     // back. The model round-trips by construction; if it ever did not, the fields above are
     // already redacted and only the free-text scrub is skipped.
     if let Ok(mut v) = serde_json::to_value(&*spec) {
-        scrub_value(&mut v, &secrets);
+        scrub_value(&mut v, &scrubber);
         if let Ok(back) = serde_json::from_value::<Spec>(v) {
             *spec = back;
         }
@@ -63,52 +61,109 @@ pub fn redact(spec: &mut Spec) {
     });
 }
 
-fn scrub_value(v: &mut Value, secrets: &[String]) {
+fn scrub_value(v: &mut Value, scrubber: &Scrubber) {
     match v {
-        Value::String(s) => *s = scrub_text(s, secrets),
-        Value::Array(a) => a.iter_mut().for_each(|x| scrub_value(x, secrets)),
-        Value::Object(m) => m.values_mut().for_each(|x| scrub_value(x, secrets)),
+        Value::String(s) => *s = scrubber.scrub(s),
+        Value::Array(a) => a.iter_mut().for_each(|x| scrub_value(x, scrubber)),
+        Value::Object(m) => m.values_mut().for_each(|x| scrub_value(x, scrubber)),
         _ => {}
     }
 }
 
 /// Scrubs `secrets` (as whole tokens), MAC addresses and UUIDs out of free text.
 pub fn scrub_text(text: &str, secrets: &[String]) -> String {
-    if text == REDACTED {
-        return text.to_string();
+    Scrubber::new(secrets).scrub(text)
+}
+
+/// The secrets of one report, searched all at once: one pass over each string finds every
+/// secret in it (Aho-Corasick), so redacting thousands of serials out of thousands of
+/// strings is linear in the text, not text × secrets.
+pub struct Scrubber {
+    /// Leftmost-longest over every secret of two characters or more; `None` without any.
+    finder: Option<AhoCorasick>,
+}
+
+impl Scrubber {
+    /// Prepares the search for `secrets`; one-character secrets are ignored (they would
+    /// take letters out of every word).
+    pub fn new(secrets: &[String]) -> Self {
+        let mut kept: Vec<&str> = secrets
+            .iter()
+            .map(String::as_str)
+            .filter(|s| s.trim().chars().count() >= 2)
+            .collect();
+        kept.sort_unstable();
+        kept.dedup();
+        let finder = if kept.is_empty() {
+            None
+        } else {
+            // Anchored searches too: the next-longest secret at the same place.
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .start_kind(StartKind::Both)
+                .build(&kept)
+                .ok()
+        };
+        Scrubber { finder }
     }
-    let mut out = text.to_string();
-    for s in secrets {
-        out = replace_token(&out, s);
+
+    /// `text` with every secret that stands as a whole token, every MAC address and every
+    /// UUID replaced by `[redacted]`.
+    pub fn scrub(&self, text: &str) -> String {
+        if text == REDACTED {
+            return text.to_string();
+        }
+        match &self.finder {
+            Some(f) => replace_shapes(&replace_tokens(text, f)),
+            None => replace_shapes(text),
+        }
     }
-    replace_shapes(&out)
 }
 
 fn is_word(c: char) -> bool {
     c.is_alphanumeric()
 }
 
-/// Replaces occurrences of `needle` that are not part of a longer word, so a host name
-/// `ws` is taken out of "host ws is down" but not out of "rows".
-fn replace_token(hay: &str, needle: &str) -> String {
+/// True when `hay[start..end]` is not part of a longer word, so a host name `ws` is taken
+/// out of "host ws is down" but not out of "rows".
+fn is_token(hay: &str, start: usize, end: usize) -> bool {
+    let needle = &hay[start..end];
+    let before = hay[..start].chars().next_back();
+    let after = hay[end..].chars().next();
+    let bounded_left = !(before.is_some_and(is_word) && needle.starts_with(is_word));
+    let bounded_right = !(after.is_some_and(is_word) && needle.ends_with(is_word));
+    bounded_left && bounded_right
+}
+
+/// Replaces each secret found by `finder` that stands as a whole token: at each place the
+/// longest secret that does, so a serial containing a shorter secret goes whole.
+fn replace_tokens(hay: &str, finder: &AhoCorasick) -> String {
     let mut out = String::with_capacity(hay.len());
-    let mut rest = hay;
-    let mut prev: Option<char> = None;
-    while let Some(pos) = rest.find(needle) {
-        let before = rest[..pos].chars().next_back().or(prev);
-        let after = rest[pos + needle.len()..].chars().next();
-        let bounded_left = !(before.is_some_and(is_word) && needle.starts_with(is_word));
-        let bounded_right = !(after.is_some_and(is_word) && needle.ends_with(is_word));
-        if bounded_left && bounded_right {
-            out.push_str(&rest[..pos]);
-            out.push_str(REDACTED);
-        } else {
-            out.push_str(&rest[..pos + needle.len()]);
+    let (mut last, mut at) = (0, 0);
+    while let Some(m) = finder.find(Input::new(hay).span(at..hay.len())) {
+        let start = m.start();
+        let mut end = Some(m.end());
+        // Longest first; where it runs into a word, the next-longest secret at `start`.
+        while let Some(e) = end {
+            if is_token(hay, start, e) {
+                break;
+            }
+            end = finder
+                .find(Input::new(hay).span(start..e - 1).anchored(Anchored::Yes))
+                .map(|m| m.end());
         }
-        prev = rest[..pos + needle.len()].chars().next_back();
-        rest = &rest[pos + needle.len()..];
+        match end {
+            Some(e) => {
+                out.push_str(&hay[last..start]);
+                out.push_str(REDACTED);
+                last = e;
+                at = e;
+            }
+            // Matches start on a character boundary; the next search starts one byte on.
+            None => at = start + 1,
+        }
     }
-    out.push_str(rest);
+    out.push_str(&hay[last..]);
     out
 }
 
@@ -170,7 +225,7 @@ mod tests {
     fn tokens_are_whole_words() {
         let s = vec!["ws".to_string()];
         assert_eq!(
-            replace_token("host ws: rows ws", "ws"),
+            scrub_text("host ws: rows ws", &s),
             "host [redacted]: rows [redacted]"
         );
         assert_eq!(scrub_text("rows", &s), "rows");
@@ -178,6 +233,27 @@ mod tests {
             scrub_text("/captures/ws/sys", &s),
             "/captures/[redacted]/sys"
         );
+    }
+
+    #[test]
+    fn longest_secret_at_a_place_and_shorter_ones_where_it_runs_into_a_word() {
+        let s: Vec<String> = ["ws", "ws-1", "AB12", "AB1234"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        assert_eq!(scrub_text("on ws-1 now", &s), "on [redacted] now");
+        // "ws-1" runs into "x": the shorter "ws" still stands as a token.
+        assert_eq!(scrub_text("ws-1x", &s), "[redacted]-1x");
+        assert_eq!(
+            scrub_text("AB1234 AB12 AB123", &s),
+            "[redacted] [redacted] AB123"
+        );
+        // Non-ASCII around and inside secrets.
+        let u = vec!["Ünit-7".to_string()];
+        assert_eq!(scrub_text("é Ünit-7 é", &u), "é [redacted] é");
+        assert_eq!(scrub_text("éÜnit-7", &u), "éÜnit-7");
+        // One-character secrets are ignored.
+        assert_eq!(scrub_text("a b", &["a".to_string()]), "a b");
     }
 
     #[test]

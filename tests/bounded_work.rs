@@ -203,3 +203,101 @@ fn small_files_have_small_budgets_and_large_ones_keep_16_mib() {
         "Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// --redact
+
+#[test]
+fn redacting_twenty_thousand_serials_is_one_pass() {
+    // The reference Z8 report with 20,000 DIMMs, each with its own serial, and a note
+    // quoting every serial: 20,000 secrets to take out of some 200,000 strings.
+    let text =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/z8-g4-report.json"))
+            .unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    let first = v["memory"]["dimms"][0].clone();
+    let n = 20_000;
+    let dimms: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut d = first.clone();
+            d["locator"] = format!("DIMM {i}").into();
+            d["serial"] = format!("S{i:08X}").into();
+            d
+        })
+        .collect();
+    v["memory"]["dimms"] = dimms.into();
+    let notes = v["notes"].as_array_mut().unwrap();
+    for i in 0..n {
+        notes.push(serde_json::json!({
+            "field": format!("memory.dimms[{i}]"),
+            "reason": format!("module S{i:08X} reports no speed"),
+        }));
+    }
+    let mut spec: rigcheck::spec::Spec = serde_json::from_value(v).unwrap();
+    rigcheck::redact::redact(&mut spec);
+    let out = serde_json::to_string(&spec).unwrap();
+    assert!(!out.contains("S0000"), "a serial survived");
+    assert_eq!(spec.memory.dimms.len(), n);
+    assert!(spec
+        .memory
+        .dimms
+        .iter()
+        .all(|d| d.serial.as_deref() == Some("[redacted]")));
+    assert_eq!(
+        spec.memory.dimms[7].part_number.as_deref(),
+        Some("M393A1K43DB1-CVF")
+    );
+    let reasons: Vec<&str> = spec.notes.iter().map(|n| n.reason.as_str()).collect();
+    assert!(reasons.contains(&"module [redacted] reports no speed"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Profiles
+
+#[test]
+fn profile_of_twenty_thousand_groups_is_placed_in_one_pass() {
+    // 20,000 [[gpus]] groups of two requirements each (40,001 requirements, 1.1 MB);
+    // each requirement's line and column used to be found by rescanning the text.
+    let t = tempfile::tempdir().unwrap();
+    let n = 20_000;
+    let mut text = String::from("[cpu]\nsockets = 2\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            "\n[[gpus]]\nmodel = \"RTX {i}\"\ncount = 1\nvram = \"24 GiB\"\n"
+        ));
+    }
+    let p = t.path().join("many.toml");
+    fs::write(&p, &text).unwrap();
+    let root = fixture("hp-z8-g4-dual-rtx6000");
+    // No GPU of the reference machine is an "RTX 17": that group's count fails.
+    let out = run(
+        &[
+            "--sysroot",
+            root.to_str().unwrap(),
+            "verify",
+            "--profile",
+            p.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        1,
+    );
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    let lines = v["results"].as_array().or(v["lines"].as_array()).unwrap();
+    assert_eq!(lines.len(), 1 + 2 * n);
+    // An error in the last group is still placed at its line and column.
+    text.push_str("\n[[gpus]]\nvram = { at_lest = \"24 GiB\" }\n");
+    fs::write(&p, &text).unwrap();
+    let err = rigcheck()
+        .args(["--sysroot", root.to_str().unwrap(), "verify", "--profile"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(err.status.code(), Some(2));
+    let line = 2 + 5 * n + 3;
+    let stderr = String::from_utf8_lossy(&err.stderr);
+    assert!(
+        stderr.contains(&format!("many.toml:{line}:8:")),
+        "{stderr}"
+    );
+}
