@@ -296,8 +296,128 @@ fn profile_of_twenty_thousand_groups_is_placed_in_one_pass() {
     assert_eq!(err.status.code(), Some(2));
     let line = 2 + 5 * n + 3;
     let stderr = String::from_utf8_lossy(&err.stderr);
+    assert!(stderr.contains(&format!("many.toml:{line}:8:")), "{stderr}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Arithmetic on machine values
+
+#[test]
+fn cpufreq_values_past_any_clock_are_unknown_not_wrapped() {
+    // The i7-1165G7 capture (cpufreq max 4700 MHz) with cpu0's maximum at u64::MAX kHz,
+    // which `(khz + 500) / 1000` wrapped to 0 MHz (and `as u32` truncated larger ones), and
+    // cpu1's base at 2^40 kHz.
+    let (_t, root) = copy_of("x86_64-64cpu-linux6.2");
+    let cpufreq = |c: u32, f: &str| root.join(format!("sys/devices/system/cpu/cpu{c}/cpufreq/{f}"));
+    fs::write(cpufreq(0, "cpuinfo_max_freq"), "18446744073709551615\n").unwrap();
+    fs::write(cpufreq(1, "base_frequency"), "1099511627776\n").unwrap();
+    let r = inventory(&root);
+    assert!(r["cpu"]["max_mhz"].is_null(), "{}", r["cpu"]["max_mhz"]);
+    assert_note(
+        &r,
+        "cpu.max_mhz",
+        "cpu0/cpufreq/cpuinfo_max_freq says 18446744073709551615 kHz, outside any CPU's clock",
+    );
+    assert_note(&r, "cpu.base_mhz", "base_frequency says 1099511627776 kHz");
+    // The base clock falls back to the next source (the model name's 2.80 GHz), the
+    // minimum is untouched.
+    assert_eq!(r["cpu"]["base_mhz"], 2800);
+    assert_eq!(r["cpu"]["min_mhz"], 400);
+    for c in r["cpu"]["core_types"].as_array().into_iter().flatten() {
+        assert!(c["max_mhz"].is_null());
+    }
+    // A profile's at_most on the clock is unknown, never passed.
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("p.toml");
+    fs::write(&p, "[cpu]\nmax_clock = { at_most = \"5 GHz\" }\n").unwrap();
+    let out = rigcheck()
+        .args([
+            "--sysroot",
+            root.to_str().unwrap(),
+            "verify",
+            "--format",
+            "json",
+            "--profile",
+        ])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["lines"][0]["status"], "unknown", "{v}");
+}
+
+/// An SMBIOS structure: type, formatted area after the 4-byte header, no strings.
+fn structure(kind: u8, handle: u16, body: &[u8]) -> Vec<u8> {
+    let mut s = vec![kind, (4 + body.len()) as u8];
+    s.extend_from_slice(&handle.to_le_bytes());
+    s.extend_from_slice(body);
+    s.extend_from_slice(&[0, 0]);
+    s
+}
+
+/// Type 16, system memory, with an extended maximum capacity of `max` bytes.
+fn memory_array(handle: u16, max: u64) -> Vec<u8> {
+    let mut b = vec![0u8; 0x17 - 4];
+    b[0x05 - 4] = 0x03; // use: system memory
+    b[0x07 - 4..0x0B - 4].copy_from_slice(&0x8000_0000u32.to_le_bytes());
+    b[0x0D - 4..0x0F - 4].copy_from_slice(&4u16.to_le_bytes());
+    b[0x0F - 4..0x17 - 4].copy_from_slice(&max.to_le_bytes());
+    structure(16, handle, &b)
+}
+
+/// Type 17 in array `array`: a module of `mib` MiB (extended size), DDR4.
+fn memory_device(handle: u16, array: u16, mib: u32) -> Vec<u8> {
+    let mut b = vec![0u8; 0x28 - 4];
+    b[0x04 - 4..0x06 - 4].copy_from_slice(&array.to_le_bytes());
+    b[0x0C - 4..0x0E - 4].copy_from_slice(&0x7FFFu16.to_le_bytes());
+    b[0x12 - 4] = 0x1A;
+    b[0x1C - 4..0x20 - 4].copy_from_slice(&mib.to_le_bytes());
+    structure(17, handle, &b)
+}
+
+/// Type 39: a present supply of `watts` W, in no redundancy group.
+fn power_supply(handle: u16, watts: u16) -> Vec<u8> {
+    let mut b = vec![0u8; 0x16 - 4];
+    b[0x0C - 4..0x0E - 4].copy_from_slice(&watts.to_le_bytes());
+    b[0x0E - 4..0x10 - 4].copy_from_slice(&0x0002u16.to_le_bytes());
+    structure(39, handle, &b)
+}
+
+#[test]
+fn headroom_sums_of_huge_arrays_modules_and_supplies_are_checked() {
+    use rigcheck::probe::headroom::headroom_from_table;
+    use rigcheck::probe::smbios::Table;
+    // Two arrays of 2^63 bytes each (a wrapped sum is 0); 8193 modules of 2 PiB in the
+    // first (past 2^64 bytes: the per-array sum overflowed, a panic in a debug build); 65,538
+    // supplies of 65,535 W (past 2^32 W).
+    let mut t = Vec::new();
+    t.extend(memory_array(1, 1 << 63));
+    t.extend(memory_array(2, 1 << 63));
+    for i in 0..8193u16 {
+        t.extend(memory_device(0x100 + i, 1, 0x7FFF_FFFF));
+    }
+    for i in 0..65_538u32 {
+        t.extend(power_supply(0x4000u16.wrapping_add(i as u16), 65_535));
+    }
+    t.extend(structure(127, 0xFFFF, &[]));
+    let (h, notes) = headroom_from_table(&Table::parse(&t, None), &[], &[]);
+    let m = h.memory.unwrap();
+    assert_eq!(m.slot_count, 8193);
+    assert_eq!(m.max_capacity_bytes, None);
+    assert_eq!(m.installed_bytes, None);
+    assert_eq!(m.max_with_installed_module_bytes, None);
+    assert_eq!(h.power.capacity_w, None);
+    let said = |field: &str, needle: &str| {
+        notes
+            .iter()
+            .any(|n| n.field == field && n.reason.contains(needle))
+    };
     assert!(
-        stderr.contains(&format!("many.toml:{line}:8:")),
-        "{stderr}"
+        said("headroom.memory.max_capacity_bytes", "past 2^64 bytes"),
+        "{notes:?}"
+    );
+    assert!(
+        said("headroom.power.capacity_w", "past 2^32 W"),
+        "{notes:?}"
     );
 }
