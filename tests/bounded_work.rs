@@ -346,41 +346,44 @@ fn cpufreq_values_past_any_clock_are_unknown_not_wrapped() {
     assert_eq!(v["lines"][0]["status"], "unknown", "{v}");
 }
 
-/// An SMBIOS structure: type, formatted area after the 4-byte header, no strings.
-fn structure(kind: u8, handle: u16, body: &[u8]) -> Vec<u8> {
-    let mut s = vec![kind, (4 + body.len()) as u8];
-    s.extend_from_slice(&handle.to_le_bytes());
-    s.extend_from_slice(body);
+/// An SMBIOS structure of `len` formatted bytes (header included), `set` writing its
+/// fields at their offsets; no strings.
+fn structure(kind: u8, handle: u16, len: usize, set: impl FnOnce(&mut [u8])) -> Vec<u8> {
+    let mut s = vec![0u8; len];
+    s[0] = kind;
+    s[1] = len as u8;
+    s[2..4].copy_from_slice(&handle.to_le_bytes());
+    set(&mut s);
     s.extend_from_slice(&[0, 0]);
     s
 }
 
 /// Type 16, system memory, with an extended maximum capacity of `max` bytes.
 fn memory_array(handle: u16, max: u64) -> Vec<u8> {
-    let mut b = vec![0u8; 0x17 - 4];
-    b[0x05 - 4] = 0x03; // use: system memory
-    b[0x07 - 4..0x0B - 4].copy_from_slice(&0x8000_0000u32.to_le_bytes());
-    b[0x0D - 4..0x0F - 4].copy_from_slice(&4u16.to_le_bytes());
-    b[0x0F - 4..0x17 - 4].copy_from_slice(&max.to_le_bytes());
-    structure(16, handle, &b)
+    structure(16, handle, 0x17, |b| {
+        b[0x05] = 0x03; // use: system memory
+        b[0x07..0x0B].copy_from_slice(&0x8000_0000u32.to_le_bytes());
+        b[0x0D..0x0F].copy_from_slice(&4u16.to_le_bytes());
+        b[0x0F..0x17].copy_from_slice(&max.to_le_bytes());
+    })
 }
 
 /// Type 17 in array `array`: a module of `mib` MiB (extended size), DDR4.
 fn memory_device(handle: u16, array: u16, mib: u32) -> Vec<u8> {
-    let mut b = vec![0u8; 0x28 - 4];
-    b[0x04 - 4..0x06 - 4].copy_from_slice(&array.to_le_bytes());
-    b[0x0C - 4..0x0E - 4].copy_from_slice(&0x7FFFu16.to_le_bytes());
-    b[0x12 - 4] = 0x1A;
-    b[0x1C - 4..0x20 - 4].copy_from_slice(&mib.to_le_bytes());
-    structure(17, handle, &b)
+    structure(17, handle, 0x28, |b| {
+        b[0x04..0x06].copy_from_slice(&array.to_le_bytes());
+        b[0x0C..0x0E].copy_from_slice(&0x7FFFu16.to_le_bytes());
+        b[0x12] = 0x1A;
+        b[0x1C..0x20].copy_from_slice(&mib.to_le_bytes());
+    })
 }
 
 /// Type 39: a present supply of `watts` W, in no redundancy group.
 fn power_supply(handle: u16, watts: u16) -> Vec<u8> {
-    let mut b = vec![0u8; 0x16 - 4];
-    b[0x0C - 4..0x0E - 4].copy_from_slice(&watts.to_le_bytes());
-    b[0x0E - 4..0x10 - 4].copy_from_slice(&0x0002u16.to_le_bytes());
-    structure(39, handle, &b)
+    structure(39, handle, 0x16, |b| {
+        b[0x0C..0x0E].copy_from_slice(&watts.to_le_bytes());
+        b[0x0E..0x10].copy_from_slice(&0x0002u16.to_le_bytes());
+    })
 }
 
 #[test]
@@ -399,7 +402,7 @@ fn headroom_sums_of_huge_arrays_modules_and_supplies_are_checked() {
     for i in 0..65_538u32 {
         t.extend(power_supply(0x4000u16.wrapping_add(i as u16), 65_535));
     }
-    t.extend(structure(127, 0xFFFF, &[]));
+    t.extend(structure(127, 0xFFFF, 4, |_| {}));
     let (h, notes) = headroom_from_table(&Table::parse(&t, None), &[], &[]);
     let m = h.memory.unwrap();
     assert_eq!(m.slot_count, 8193);

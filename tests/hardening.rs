@@ -585,6 +585,15 @@ fn capture_refuses_to_overwrite_without_force() {
     fs::write(&file, "x").unwrap();
     rigcheck().arg("capture").arg(&file).assert().code(2);
     assert_eq!(fs::read_to_string(&file).unwrap(), "x");
+    // --force replaces an earlier capture only, never a directory of other files.
+    rigcheck()
+        .arg("capture")
+        .arg(&dir)
+        .arg("--force")
+        .assert()
+        .code(2);
+    assert_eq!(fs::read_to_string(dir.join("keep.txt")).unwrap(), "mine");
+    fs::write(dir.join("capture.json"), "{}").unwrap();
     rigcheck()
         .arg("capture")
         .arg(&dir)

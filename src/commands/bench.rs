@@ -19,10 +19,18 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         );
         return Ok(ExitCode::from(2));
     }
-    if !(args.seconds.is_finite() && args.seconds > 0.0) {
+    if !(args.seconds > 0.0 && args.seconds <= bench::MAX_SECONDS) {
         eprintln!(
-            "rigcheck: --seconds '{}': give a positive number",
-            args.seconds
+            "rigcheck: --seconds '{}': give a number of seconds above 0 and at most {} (a day)",
+            args.seconds,
+            bench::MAX_SECONDS
+        );
+        return Ok(ExitCode::from(2));
+    }
+    if args.which == bench::BenchKind::Disk && args.data.is_none() {
+        eprintln!(
+            "rigcheck: bench disk: give --data DIR (a temporary file of at most 1 GiB is \
+             written there, read and deleted) or --data FILE (an existing file, only read)"
         );
         return Ok(ExitCode::from(2));
     }
