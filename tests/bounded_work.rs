@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::copy_tree;
+use common::{assert_note, copy_tree};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -56,24 +56,6 @@ fn inventory(root: &Path) -> Value {
         0,
     );
     serde_json::from_slice(&out).unwrap()
-}
-
-fn notes_on(report: &Value, field: &str) -> Vec<String> {
-    report["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|n| n["field"] == field)
-        .map(|n| n["reason"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn assert_note(report: &Value, field: &str, needle: &str) {
-    let notes = notes_on(report, field);
-    assert!(
-        notes.iter().any(|r| r.contains(needle)),
-        "no note on {field} containing '{needle}': {notes:?}"
-    );
 }
 
 // ---------------------------------------------------------------------------------------

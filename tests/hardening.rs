@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::copy_tree;
+use common::{assert_note, copy_tree, notes_on, temporaries};
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -83,25 +83,6 @@ fn inventory(root: &Path) -> Value {
     assert!(!stderr.contains("panicked"), "panic: {stderr}");
     assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// The reasons of every note on `field`.
-fn notes_on(report: &Value, field: &str) -> Vec<String> {
-    report["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|n| n["field"] == field)
-        .map(|n| n["reason"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn assert_note(report: &Value, field: &str, needle: &str) {
-    let notes = notes_on(report, field);
-    assert!(
-        notes.iter().any(|r| r.contains(needle)),
-        "no note on {field} containing '{needle}': {notes:?}"
-    );
 }
 
 /// The facts the hostile entry did not touch are still the reference machine's.
@@ -484,15 +465,6 @@ fn assert_complete_capture(dir: &Path) {
     let live: Value = serde_json::from_slice(&fs::read(dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(r["cpu"]["threads"], live["cpu"]["threads"]);
     assert!(r["cpu"]["threads"].as_u64().unwrap() >= 1);
-}
-
-fn temporaries(parent: &Path) -> Vec<String> {
-    fs::read_dir(parent)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("rigcheck-tmp") || n.contains("rigcheck-old"))
-        .collect()
 }
 
 #[test]

@@ -5,6 +5,9 @@
 //! removes its test file when interrupted.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use common::{assert_no_temporaries, temporaries};
 use std::fs;
 use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -27,16 +30,6 @@ fn rigcheck() -> Command {
 
 fn mode(p: &Path) -> u32 {
     fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777
-}
-
-/// Leftovers of captures in `parent`.
-fn temporaries(parent: &Path) -> Vec<String> {
-    fs::read_dir(parent)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("rigcheck-tmp") || n.contains("rigcheck-old"))
-        .collect()
 }
 
 fn assert_capture(dir: &Path) {
@@ -113,11 +106,7 @@ fn directory_made_while_capturing_is_kept_without_force() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("exists"), "{stderr}");
     assert_eq!(fs::read_to_string(dir.join("mine.txt")).unwrap(), "mine");
-    assert!(
-        temporaries(t.path()).is_empty(),
-        "{:?}",
-        temporaries(t.path())
-    );
+    assert_no_temporaries(t.path());
 }
 
 #[test]
@@ -137,11 +126,7 @@ fn parallel_captures_into_one_directory_one_wins() {
         "{codes:?}"
     );
     assert_capture(&dir);
-    assert!(
-        temporaries(t.path()).is_empty(),
-        "{:?}",
-        temporaries(t.path())
-    );
+    assert_no_temporaries(t.path());
 }
 
 #[test]
@@ -202,11 +187,7 @@ fn symlinks_files_and_other_directories_are_not_replaced() {
         .success();
     assert!(!cap.join("stale").exists());
     assert_capture(&cap);
-    assert!(
-        temporaries(t.path()).is_empty(),
-        "{:?}",
-        temporaries(t.path())
-    );
+    assert_no_temporaries(t.path());
 }
 
 #[test]
@@ -226,11 +207,7 @@ fn interrupted_forced_capture_keeps_the_earlier_one() {
     let status = child.wait().unwrap();
     assert_eq!(status.signal(), Some(libc::SIGTERM));
     assert_eq!(fs::read_to_string(cap.join("marker")).unwrap(), "earlier");
-    assert!(
-        temporaries(t.path()).is_empty(),
-        "{:?}",
-        temporaries(t.path())
-    );
+    assert_no_temporaries(t.path());
 }
 
 // ---------------------------------------------------------------------------------------
