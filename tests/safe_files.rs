@@ -268,6 +268,23 @@ fn output_replaces_only_regular_files_and_keeps_their_mode() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is a named pipe"));
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    // A device node (a twin of /dev/null, where mknod is permitted): refused.
+    let dev = t.path().join("null-twin");
+    let c = std::ffi::CString::new(dev.to_str().unwrap()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path that lives across the call.
+    #[allow(unsafe_code)]
+    let made = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 3)) };
+    if made == 0 {
+        let out = sheet_to(&dev, true);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("is a device"));
+        assert!(fs::symlink_metadata(&dev)
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    } else {
+        eprintln!("mknod not permitted here: the device case is skipped");
+    }
     // A directory: refused.
     let d = t.path().join("dir");
     fs::create_dir(&d).unwrap();
