@@ -25,13 +25,14 @@ pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
 /// files where small ones belong; each then costs a `stat`, not a 16 MiB read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Budget {
-    /// One sysfs attribute (`cpuinfo_max_freq`, `size`, `numa_node`, the SMBIOS entry
-    /// point): the kernel writes at most one page, 4 KiB, or 64 KiB with 64 KiB pages.
+    /// One sysfs attribute (`cpuinfo_max_freq`, `size`, `numa_node`), as `read_value` and
+    /// `read_parse` read it: the kernel writes at most one page, 4 KiB, or 64 KiB with
+    /// 64 KiB pages.
     Attribute,
     /// A small text or table: /proc/meminfo (1.5 KiB), /proc/self/status and limits, a
-    /// node's meminfo, os-release, udev's database entry, the SMBIOS table (3 to 7 KiB on
-    /// the machines of the fixtures; SMBIOS 2 cannot exceed 64 KiB), the recorded answers
-    /// (`nvml.json`: 4 KiB for 8 GPUs). 1 MiB.
+    /// node's meminfo, os-release, udev's database entry, the SMBIOS entry point and table
+    /// (3 to 7 KiB on the machines of the fixtures; SMBIOS 2 cannot exceed 64 KiB), the
+    /// recorded answers (`nvml.json`: 4 KiB in the largest recording). 1 MiB.
     Text,
     /// A file that grows with the machine: /proc/cpuinfo (about 1.4 KiB a CPU: 16 MiB is
     /// 8192 CPUs, the kernel's most), /proc/self/mountinfo (a container host can carry tens

@@ -20,9 +20,15 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         return Ok(ExitCode::from(2));
     }
     if !(args.seconds > 0.0 && args.seconds <= bench::MAX_SECONDS) {
+        // 1e308 is shown as 1e308, not as its 309 digits.
+        let given = if args.seconds.abs() >= 1e9 {
+            format!("{:e}", args.seconds)
+        } else {
+            args.seconds.to_string()
+        };
         eprintln!(
-            "rigcheck: --seconds '{}': give a number of seconds above 0 and at most {} (a day)",
-            args.seconds,
+            "rigcheck: --seconds '{given}': give a number of seconds above 0 and at most {} \
+             (a day)",
             bench::MAX_SECONDS
         );
         return Ok(ExitCode::from(2));
