@@ -233,7 +233,7 @@ pub struct SheetArgs {
 pub struct CaptureArgs {
     /// Directory to write the snapshot into (created; must be empty unless --force).
     pub dir: PathBuf,
-    /// Replace a non-empty DIR.
+    /// Replace an earlier capture at DIR (never a directory of other files).
     #[arg(long)]
     pub force: bool,
 }
@@ -278,14 +278,15 @@ pub struct BenchArgs {
     /// What to measure.
     #[arg(value_enum, default_value_t = BenchKind::All)]
     pub which: BenchKind,
-    /// Time budget per benchmark, in seconds (also the length of the GPU thermal soak).
+    /// Time budget per benchmark, in seconds, at most 86400 (also the length of the GPU
+    /// thermal soak).
     #[arg(long, default_value_t = 10.0, value_name = "S")]
     pub seconds: f64,
     /// Output format (default: table).
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<BenchFormat>,
-    /// File to read, or directory to write a temporary test file in, for the disk benchmark
-    /// (default: the current directory).
+    /// File to read, or directory to write a temporary test file of at most 1 GiB in, for
+    /// the disk benchmark; without it the disk benchmark is skipped (nothing is written).
     #[arg(long, value_name = "PATH")]
     pub data: Option<PathBuf>,
 }

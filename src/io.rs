@@ -103,14 +103,32 @@ pub fn terminal_safe(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename,
 /// so `path` holds either its old content or all of the new. Without `force` an existing
-/// `path` is left alone and `Error::WouldOverwrite` returned.
+/// `path` is left alone and `Error::WouldOverwrite` returned. Only regular files are
+/// written: a symlink, named pipe, device or directory at `path` is refused even with
+/// `force` (a rename would put a regular file in place of `/dev/null`), and a file
+/// replaced with `force` keeps its permissions (and, where allowed, its owner).
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
     let io_err = |source: io::Error| Error::Io {
         path: path.to_path_buf(),
         source,
     };
-    if !force && fs::symlink_metadata(path).is_ok() {
-        return Err(Error::WouldOverwrite(path.to_path_buf()));
+    let existing = match fs::symlink_metadata(path) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io_err(e)),
+    };
+    if let Some(m) = &existing {
+        if !m.is_file() {
+            return Err(Error::Usage(format!(
+                "'{}' exists and is {}; -o writes only regular files: choose another name, \
+                 or redirect standard output there",
+                path.display(),
+                kind_of(m.file_type())
+            )));
+        }
+        if !force {
+            return Err(Error::WouldOverwrite(path.to_path_buf()));
+        }
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -128,6 +146,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error>
         .create_new(true)
         .open(&tmp)
         .and_then(|mut f| {
+            if let Some(m) = &existing {
+                keep_owner_and_mode(&f, m)?;
+            }
             f.write_all(bytes)?;
             f.sync_all()
         });
@@ -153,6 +174,46 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error>
         let _ = fs::remove_file(&tmp);
         io_err(e)
     })
+}
+
+/// What a non-regular file is, for the refusal.
+fn kind_of(t: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Gives the new file the replaced one's permission bits (exactly, whatever the umask) and,
+/// where this user may, its owner and group, so `sudo rigcheck sheet -o mine.html --force`
+/// leaves a file its owner can still edit.
+#[cfg(unix)]
+fn keep_owner_and_mode(f: &fs::File, old: &fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    // Only root may give a file away; anyone else keeps it, with the old mode.
+    let _ = std::os::unix::fs::fchown(f, Some(old.uid()), Some(old.gid()));
+    f.set_permissions(fs::Permissions::from_mode(old.mode() & 0o777))
+}
+
+#[cfg(not(unix))]
+fn keep_owner_and_mode(f: &fs::File, old: &fs::Metadata) -> io::Result<()> {
+    f.set_permissions(old.permissions())
 }
 
 #[cfg(test)]

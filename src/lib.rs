@@ -27,6 +27,7 @@ pub mod profile;
 pub mod redact;
 pub mod render;
 pub mod requirement;
+pub mod signals;
 pub mod source;
 pub mod spec;
 pub mod text;

@@ -143,6 +143,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
         text,
         file,
         reqs: Vec::new(),
+        offsets: Vec::new(),
     };
     if text.trim().is_empty() {
         return Err(b.err(
@@ -213,6 +214,10 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
             "the profile has no requirements; give at least one".into(),
         ));
     }
+    // Placed all at once: one pass over the text, not one rescan per requirement.
+    for (r, at) in b.reqs.iter_mut().zip(line_cols(text, &b.offsets)) {
+        r.at = at;
+    }
     let (name, description) = meta;
     Ok(Profile {
         name: name.unwrap_or_else(|| default_name.to_string()),
@@ -261,6 +266,8 @@ struct Builder<'a> {
     text: &'a str,
     file: &'a str,
     reqs: Vec<Requirement>,
+    /// Byte offset where each requirement of `reqs` is written; placed at the end.
+    offsets: Vec<usize>,
 }
 
 impl Builder<'_> {
@@ -517,8 +524,9 @@ impl Builder<'_> {
             values,
             tolerance: tol.unwrap_or_else(|| q.default_tolerance()),
             filter: filter.cloned(),
-            at: line_col(self.text, span.start),
+            at: (0, 0),
         });
+        self.offsets.push(span.start);
         Ok(())
     }
 
@@ -627,12 +635,35 @@ fn bare_number_fix(q: Quantity, written: &str, n: u64) -> Option<String> {
     ))
 }
 
-/// 1-based line and column of a byte offset.
+/// 1-based line and column (in characters) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
+    line_cols(text, &[offset])
+        .first()
+        .copied()
+        .unwrap_or((1, 1))
+}
+
+/// 1-based line and column of each byte offset, in one pass over the text (in the order of
+/// the offsets, whatever order they are given in): a profile of thousands of groups, even
+/// all on one line, is placed in linear time.
+fn line_cols(text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let mut out = vec![(1, 1); offsets.len()];
+    let (mut line, mut col) = (1, 1);
+    let mut chars = text.char_indices().peekable();
+    for i in order {
+        while let Some((_, c)) = chars.next_if(|&(p, _)| p < offsets[i]) {
+            if c == '\n' {
+                line += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+        }
+        out[i] = (line, col);
+    }
+    out
 }
 
 /// The valid name closest to `bad`, if any is close enough to be a typo.
@@ -839,6 +870,28 @@ mod tests {
         assert!((total.tolerance - 0.02).abs() < 1e-9);
         assert_eq!(p.requirements[0].values, vec![Val::Num(3100)]);
         assert_eq!(total.at, (2, 9));
+    }
+
+    #[test]
+    fn line_cols_in_one_pass_match_a_rescan() {
+        let text = "a = 1\n[[gpus]]\nmodel = \"é\"\ncount = 2\n\nx";
+        // The rescan this replaced: count newlines and characters before each offset.
+        let rescan = |offset: usize| {
+            let before = &text[..offset.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            (line, col)
+        };
+        let offsets: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([text.len(), text.len() + 5])
+            .rev()
+            .collect();
+        let want: Vec<(usize, usize)> = offsets.iter().map(|&o| rescan(o)).collect();
+        assert_eq!(line_cols(text, &offsets), want);
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col("", 3), (1, 1));
     }
 
     #[test]

@@ -21,16 +21,30 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     )?;
     let format = super::pick_format("bench", global, args.format, BenchFormat::Table)?;
     super::no_color("bench", global)?;
-    if !(args.seconds.is_finite() && args.seconds > 0.0) {
+    if !(args.seconds > 0.0 && args.seconds <= bench::MAX_SECONDS) {
+        // 1e308 is shown as 1e308, not as its 309 digits.
+        let given = if args.seconds.abs() >= 1e9 {
+            format!("{:e}", args.seconds)
+        } else {
+            args.seconds.to_string()
+        };
         return Err(Error::Usage(format!(
-            "--seconds '{}': not a positive number of seconds; give one such as 10",
-            args.seconds
+            "--seconds '{given}': not a number of seconds above 0 and at most {} (a day); \
+             give one such as 10",
+            bench::MAX_SECONDS
         )));
     }
     if args.which == BenchKind::Gpu && !cfg!(feature = "gpu-bench") {
         return Err(Error::Usage(
             "bench gpu: this rigcheck was built without the GPU benchmark; rebuild it with \
              `cargo build --release --features gpu-bench`"
+                .into(),
+        ));
+    }
+    if args.which == BenchKind::Disk && args.data.is_none() {
+        return Err(Error::Usage(
+            "bench disk: no --data; give --data DIR (a temporary file of at most 1 GiB is \
+             written there, read and deleted) or --data FILE (an existing file, only read)"
                 .into(),
         ));
     }

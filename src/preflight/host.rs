@@ -129,7 +129,8 @@ fn workers(spec: &Spec, l: &Limits, visible: &[&Gpu], opts: &Options) -> Check {
         return c;
     };
     let hard = f64::from(w) * f64::from(procs);
-    let ideal = f64::from(w + 1) * f64::from(procs);
+    // In f64: `--workers 4294967295` plus the trainer must not overflow a u32.
+    let ideal = (f64::from(w) + 1.0) * f64::from(procs);
     let expected = format!(
         "≥ {} ({w} workers + 1 trainer) × {procs} process(es)",
         fmt_cpus(ideal)

@@ -204,3 +204,39 @@ pub fn reference_report(dir: &Path) -> (std::path::PathBuf, String) {
     fs::write(&path, &json).unwrap();
     (path, json)
 }
+
+/// The reasons of every note on `field` in a JSON report.
+pub fn notes_on(report: &serde_json::Value, field: &str) -> Vec<String> {
+    report["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["field"] == field)
+        .map(|n| n["reason"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Fails unless a note on `field` contains `needle`.
+pub fn assert_note(report: &serde_json::Value, field: &str, needle: &str) {
+    let notes = notes_on(report, field);
+    assert!(
+        notes.iter().any(|r| r.contains(needle)),
+        "no note on {field} containing '{needle}': {notes:?}"
+    );
+}
+
+/// Leftovers of captures (`.DIR.rigcheck-tmp-PID`, `.DIR.rigcheck-old-PID`) in `parent`.
+pub fn temporaries(parent: &Path) -> Vec<String> {
+    fs::read_dir(parent)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("rigcheck-tmp") || n.contains("rigcheck-old"))
+        .collect()
+}
+
+/// Fails if a capture left anything temporary in `parent`.
+pub fn assert_no_temporaries(parent: &Path) {
+    let left = temporaries(parent);
+    assert!(left.is_empty(), "{left:?}");
+}
