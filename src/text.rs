@@ -1,6 +1,20 @@
-//! Escaping text for markup: one function for HTML, SVG and XML (the spec sheet, its
-//! diagram and charts, and JUnit reports), so every writer treats hostile firmware strings
-//! the same way.
+//! Text rules shared across layers: escaping for markup (one function for HTML, SVG and
+//! XML, so every writer treats hostile firmware strings the same way) and the comparison of
+//! GPU product names.
+
+/// True when two product names are the same board as nvidia-smi would print it: case, spacing
+/// and the `NVIDIA ` prefix that older drivers leave off GeForce names do not count.
+pub fn same_product_name(a: &str, b: &str) -> bool {
+    fn norm(s: &str) -> String {
+        let words: Vec<String> = s.split_whitespace().map(str::to_lowercase).collect();
+        let words = match words.first().map(String::as_str) {
+            Some("nvidia") => &words[1..],
+            _ => &words[..],
+        };
+        words.join(" ")
+    }
+    norm(a) == norm(b)
+}
 
 /// Escapes text for HTML, SVG and XML, in element content and in quoted attributes.
 /// Control characters (not allowed in XML; firmware strings sometimes hold them) become

@@ -4,34 +4,45 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, InventoryArgs};
 use crate::error::Error;
-use crate::io::emit;
+use crate::io::{emit, error_line};
 use crate::render::Format;
 use crate::{probe, profile, redact, render, verify};
 
 /// Runs the inventory; exit 0 unless the run cannot start.
 pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    let format = super::pick_format("inventory", global, args.format, Format::Table)?;
+    let profile = args.profile.as_deref().map(profile::load).transpose()?;
     let src = super::open_source(global.sysroot.as_deref())?;
     let mut spec = probe::inventory(&src);
-    let checked = match &args.profile {
-        Some(p) => {
-            let report = verify::verify(&spec, &profile::load(p)?, false);
-            if !matches!(args.format, Format::Prometheus | Format::Nfd) {
+    let checked = match (&profile, &args.profile) {
+        (Some(p), Some(name)) => {
+            if !matches!(format, Format::Prometheus | Format::Nfd) {
                 eprintln!(
-                    "rigcheck: --profile only shows in prometheus and nfd output; \
-                     `rigcheck verify --profile {p}` prints the check"
+                    "rigcheck: {}",
+                    error_line(&format!(
+                        "--profile: only prometheus and nfd output show it; \
+                         `rigcheck verify --profile {name}` prints the check"
+                    ))
                 );
             }
-            Some(report)
+            Some(verify::verify(&spec, p, false))
         }
-        None => None,
+        _ => None,
     };
-    if args.redact {
+    let checked = match (checked, global.redact) {
+        (Some(mut r), true) => {
+            redact::redact_verify(&mut r, &redact::secrets(&spec));
+            Some(r)
+        }
+        (r, _) => r,
+    };
+    if global.redact {
         redact::redact(&mut spec);
     }
     let mut buf = Vec::new();
     render::inventory_checked(
         &spec,
-        args.format,
+        format,
         checked.as_ref(),
         super::use_color(global.color),
         &mut buf,

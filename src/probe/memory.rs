@@ -209,6 +209,9 @@ fn assemble(
             format!("neither a DIMM list nor {} could be read", usable.read_from),
         ),
     }
+    if let Some(why) = mem.unseen_note() {
+        notes.add("memory.usable_bytes", why);
+    }
     mem
 }
 

@@ -7,12 +7,13 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::fleet::{BadReport, Configuration, Fleet, Host, OddOne};
+use crate::fleet::{BadReport, Configuration, DuplicateName, Fleet, Host, OddOne};
 use crate::render::report::Grid;
 use crate::render::style::bold;
 use crate::render::unknown::UNKNOWN;
 use crate::render::{markdown, prometheus, table};
 use crate::units::bytes_bin;
+use crate::verify::Outcome;
 
 /// Output formats of `fleet`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,11 +76,12 @@ pub fn write(
             let figures = prometheus::FleetFigures {
                 hosts: fleet.hosts.len(),
                 report_errors: fleet.errors.len(),
-                majority_hosts: fleet.majority_hosts(),
+                majority_hosts: fleet.configurations.first().map_or(0, |c| c.hosts),
+                tie: fleet.tie,
                 matches: fleet
                     .hosts
                     .iter()
-                    .map(|h| (h.name.clone(), h.configuration == 0))
+                    .map(|h| (h.name.clone(), !fleet.tie && h.configuration == 0))
                     .collect(),
             };
             prometheus::write(&machines, Some(&figures), out)
@@ -116,7 +118,12 @@ fn model(h: &Host) -> String {
 
 fn cpus(h: &Host) -> String {
     let c = &h.spec.cpu;
-    let name = c.model.as_deref().map_or_else(|| UNKNOWN.into(), short_cpu);
+    let name = if c.socket_models.len() > 1 {
+        let names: Vec<String> = c.socket_models.iter().map(|m| short_cpu(m)).collect();
+        return names.join(" + ");
+    } else {
+        c.model.as_deref().map_or_else(|| UNKNOWN.into(), short_cpu)
+    };
     let mut s = match c.sockets {
         Some(n) if n > 1 => format!("{n} × {name}"),
         _ => name,
@@ -163,12 +170,33 @@ fn verdict(h: &Host) -> String {
     let Some(v) = &h.verify else {
         return "-".into();
     };
-    if !v.passed {
-        format!("FAIL ({} failed)", v.summary.fail)
-    } else if v.summary.unknown > 0 {
-        format!("pass ({} unknown)", v.summary.unknown)
-    } else {
-        "pass".into()
+    match v.outcome {
+        Outcome::Fail => format!("FAIL ({} failed)", v.summary.fail),
+        Outcome::Incomplete => format!("INCOMPLETE ({} unknown)", v.summary.unknown),
+        Outcome::Pass if v.summary.unknown > 0 => format!("pass ({} unknown)", v.summary.unknown),
+        Outcome::Pass => "pass".into(),
+    }
+}
+
+/// The host's configuration in words: the majority's, one that differs, one that could
+/// only be partly compared, or one side of a tie.
+fn config(fleet: &Fleet, h: &Host) -> String {
+    let n = h.configuration + 1;
+    if fleet.tie && fleet.configurations[h.configuration].hosts == fleet.configurations[0].hosts {
+        return format!("tie ({n})");
+    }
+    if h.configuration == 0 {
+        return "majority".into();
+    }
+    let odd = fleet
+        .odd_ones_out
+        .iter()
+        .find(|o| o.file == h.file && o.host == h.name);
+    match odd {
+        Some(o) if o.changes.is_empty() && !o.unknown_on_one_side.is_empty() => {
+            format!("partly unknown ({n})")
+        }
+        _ => format!("differs ({n})"),
     }
 }
 
@@ -196,21 +224,16 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
             gpus(h),
             memory(h),
             verdict(h),
-            if h.configuration == 0 {
-                "majority".into()
-            } else {
-                format!("differs ({})", h.configuration + 1)
-            },
+            config(fleet, h),
         ]);
     }
-    let failed = fleet
-        .hosts
-        .iter()
-        .filter(|h| h.verify.as_ref().is_some_and(|v| !v.passed))
-        .count();
     let mut title = format!("{} hosts", fleet.hosts.len());
     if fleet.profile.is_some() {
-        title.push_str(&format!(", {failed} failing the profile"));
+        title.push_str(&format!(", {} failing the profile", fleet.failed_hosts()));
+        let incomplete = fleet.incomplete_hosts();
+        if incomplete > 0 {
+            title.push_str(&format!(", {incomplete} incomplete"));
+        }
     }
     if !fleet.errors.is_empty() {
         title.push_str(&format!(", {} unreadable reports", fleet.errors.len()));
@@ -218,19 +241,40 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
     out.push((title, Some(hosts)));
 
     if let Some(m) = fleet.configurations.first() {
-        out.push((
+        let sentence = if fleet.tie {
+            let tied: Vec<String> = fleet
+                .configurations
+                .iter()
+                .take_while(|c| c.hosts == m.hosts)
+                .map(|c| format!("like {}", c.example))
+                .collect();
+            format!(
+                "No majority: {} configurations have {} of {} hosts each ({}); differences \
+                 are shown against the first; {} configurations in all",
+                tied.len(),
+                m.hosts,
+                fleet.hosts.len(),
+                tied.join(", "),
+                fleet.configurations.len()
+            )
+        } else {
             format!(
                 "Most common configuration: {} of {} hosts (like {}); {} configurations in all",
                 m.hosts,
                 fleet.hosts.len(),
                 m.example,
                 fleet.configurations.len()
-            ),
-            None,
-        ));
+            )
+        };
+        out.push((sentence, None));
     }
     if !fleet.odd_ones_out.is_empty() {
-        let mut g = Grid::new(&["Host", "What differs", "Where", "Majority", "This host"]);
+        let against = if fleet.tie {
+            "Configuration 1"
+        } else {
+            "Majority"
+        };
+        let mut g = Grid::new(&["Host", "What differs", "Where", against, "This host"]);
         for o in &fleet.odd_ones_out {
             for c in &o.changes {
                 g.rows.push(vec![
@@ -241,9 +285,29 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
                     c.after.clone(),
                 ]);
             }
+            for c in &o.unknown_on_one_side {
+                g.rows.push(vec![
+                    o.host.clone(),
+                    format!("{}: unknown on one side, not compared", c.what),
+                    c.at.clone(),
+                    c.before.clone(),
+                    c.after.clone(),
+                ]);
+            }
         }
         out.push((
             format!("Odd ones out: {} hosts", fleet.odd_ones_out.len()),
+            Some(g),
+        ));
+    }
+    if !fleet.duplicate_names.is_empty() {
+        let mut g = Grid::new(&["Host name", "Reports"]);
+        for d in &fleet.duplicate_names {
+            let files: Vec<String> = d.files.iter().map(|f| f.display().to_string()).collect();
+            g.rows.push(vec![d.host.clone(), files.join(", ")]);
+        }
+        out.push((
+            "Host names in more than one report (each kept, named with its file)".into(),
             Some(g),
         ));
     }
@@ -265,6 +329,7 @@ struct FleetJson<'a> {
     hosts: Vec<HostJson<'a>>,
     configurations: &'a [Configuration],
     odd_ones_out: &'a [OddOne],
+    duplicate_names: &'a [DuplicateName],
     errors: &'a [BadReport],
     summary: SummaryJson,
 }
@@ -291,6 +356,7 @@ struct HostJson<'a> {
 #[derive(Serialize)]
 struct VerifyJson<'a> {
     profile: &'a str,
+    outcome: Outcome,
     passed: bool,
     pass: usize,
     fail: usize,
@@ -302,9 +368,13 @@ struct VerifyJson<'a> {
 #[derive(Serialize)]
 struct SummaryJson {
     hosts: usize,
-    majority_hosts: usize,
+    /// Hosts in the majority configuration; `null` on a tie.
+    majority_hosts: Option<usize>,
+    /// The largest configurations have as many hosts each.
+    tie: bool,
     odd_ones_out: usize,
     failed_verify: usize,
+    incomplete_verify: usize,
     report_errors: usize,
     exit_code: u8,
 }
@@ -328,6 +398,7 @@ fn json(fleet: &Fleet) -> FleetJson<'_> {
             configuration: h.configuration,
             verify: h.verify.as_ref().map(|v| VerifyJson {
                 profile: &v.profile,
+                outcome: v.outcome,
                 passed: v.passed,
                 pass: v.summary.pass,
                 fail: v.summary.fail,
@@ -347,16 +418,15 @@ fn json(fleet: &Fleet) -> FleetJson<'_> {
         hosts,
         configurations: &fleet.configurations,
         odd_ones_out: &fleet.odd_ones_out,
+        duplicate_names: &fleet.duplicate_names,
         errors: &fleet.errors,
         summary: SummaryJson {
             hosts: fleet.hosts.len(),
             majority_hosts: fleet.majority_hosts(),
+            tie: fleet.tie,
             odd_ones_out: fleet.odd_ones_out.len(),
-            failed_verify: fleet
-                .hosts
-                .iter()
-                .filter(|h| h.verify.as_ref().is_some_and(|v| !v.passed))
-                .count(),
+            failed_verify: fleet.failed_hosts(),
+            incomplete_verify: fleet.incomplete_hosts(),
             report_errors: fleet.errors.len(),
             exit_code: fleet.exit_code(),
         },

@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod diff;
 pub mod fleet;
+pub mod gpu_figures;
 pub mod json;
 pub mod markdown;
 pub mod nfd;

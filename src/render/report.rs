@@ -1,5 +1,6 @@
 //! Builds the sections and rows shared by the table and Markdown renderers.
 
+use crate::render::gpu_figures;
 use crate::render::style::Tone;
 use crate::render::unknown::{show, show_str};
 use crate::spec::{Cache, Drive, Gpu, Headroom, NumaNode, Spec};
@@ -347,7 +348,6 @@ fn gpu(i: usize, g: &Gpu) -> Section {
     );
     let mut sec = Section::new(title);
     let num = |v: Option<u32>| show(v, |n| n.to_string());
-    let tf = |v: Option<f64>| show(v, |t| format!("{t:.1} TFLOPS"));
     let link = |gen: Option<u32>, w: Option<u32>| match (gen, w) {
         (Some(g), Some(w)) => format!("Gen{g} x{w}"),
         (None, Some(w)) => format!("x{w}"),
@@ -355,39 +355,57 @@ fn gpu(i: usize, g: &Gpu) -> Section {
         (None, None) => show_str(&None),
     };
     sec.field("PCI address", show_str(&g.pci_address))
-        .field("Architecture", show_str(&g.architecture))
-        .field("Compute capability", show_str(&g.compute_capability))
-        .field("SMs", num(g.sm_count))
-        .field("CUDA cores", num(g.cuda_cores))
+        .field("Facts from", gpu_figures::facts_from(g));
+    if let Some(check) = gpu_figures::datasheet_check(g) {
+        sec.field("Datasheet check", check);
+    }
+    let m = |field: &str, text: String| gpu_figures::mark(g, field, text);
+    sec.field("Architecture", m("architecture", show_str(&g.architecture)))
+        .field(
+            "Compute capability",
+            m("compute_capability", show_str(&g.compute_capability)),
+        )
+        .field("SMs", m("sm_count", num(g.sm_count)))
+        .field("CUDA cores", m("cuda_cores", num(g.cuda_cores)))
         .field(
             "Tensor cores",
-            match (g.tensor_cores, g.tensor_core_generation) {
-                (Some(0), _) => "none".into(),
-                (Some(t), Some(gen)) => format!("{t} ({})", ordinal_gen(gen)),
-                (t, _) => num(t),
-            },
+            m(
+                "tensor_cores",
+                match (g.tensor_cores, g.tensor_core_generation) {
+                    (Some(0), _) => "none".into(),
+                    (Some(t), Some(gen)) => format!("{t} ({})", ordinal_gen(gen)),
+                    (t, _) => num(t),
+                },
+            ),
         )
-        .field("Memory", show(g.vram_bytes, bytes_bin))
+        .field("Memory", m("vram_bytes", show(g.vram_bytes, bytes_bin)))
         .field(
             "Memory bus",
-            show(g.memory_bus_width_bits, |b| format!("{b}-bit")),
+            m(
+                "memory_bus_width_bits",
+                show(g.memory_bus_width_bits, |b| format!("{b}-bit")),
+            ),
         )
         .field(
             "Memory bandwidth",
-            show(g.memory_bandwidth_bytes_per_s, |b| {
-                format!("{:.0} GB/s", b as f64 / 1e9)
-            }),
+            m(
+                "memory_bandwidth_bytes_per_s",
+                show(g.memory_bandwidth_bytes_per_s, |b| {
+                    format!("{:.0} GB/s", b as f64 / 1e9)
+                }),
+            ),
         )
+        .field("Rated boost clock", gpu_figures::rated_clock(g))
         .field("Max SM clock", show(g.max_sm_clock_mhz, mhz))
         .field("Max memory clock", show(g.max_memory_clock_mhz, mhz))
-        .field("FP32 peak", tf(g.fp32_tflops))
-        .field("FP16 Tensor peak (dense)", tf(g.fp16_tensor_tflops));
+        .field("FP32 peak", gpu_figures::fp32(g))
+        .field("FP16 Tensor peak (dense)", gpu_figures::fp16_tensor(g));
     if g.fp16_tensor_fp32_acc_tflops.is_some()
         && g.fp16_tensor_fp32_acc_tflops != g.fp16_tensor_tflops
     {
         sec.field(
             "FP16 Tensor, FP32 accumulate",
-            tf(g.fp16_tensor_fp32_acc_tflops),
+            gpu_figures::fp16_tensor_fp32_acc(g),
         );
     }
     sec.field("PCIe link (now)", link(g.pcie.gen, g.pcie.width))
@@ -412,6 +430,10 @@ fn gpu(i: usize, g: &Gpu) -> Section {
                 "disabled".into()
             },
         );
+    }
+    for mig in &g.mig_instances {
+        let (k, v) = gpu_figures::mig_row(mig);
+        sec.fields.push((k, v));
     }
     let s = &g.state;
     sec.field("Temperature", show(s.temperature_c, |t| format!("{t} °C")))

@@ -60,15 +60,22 @@ fn heading(r: &VerifyReport) -> String {
     }
 }
 
-/// The summary line, e.g. `FAIL: 20 pass, 2 fail, 1 unknown`.
+/// The summary line, e.g. `FAIL: 20 pass, 2 fail, 1 unknown` or `INCOMPLETE: 18 pass,
+/// 0 fail, 4 unknown`.
 pub fn summary(r: &VerifyReport) -> String {
-    let verdict = if r.passed { "PASS" } else { "FAIL" };
     format!(
-        "{verdict}: {} pass, {} fail, {} unknown{}",
+        "{}: {} pass, {} fail, {} unknown{}",
+        r.outcome.as_str(),
         r.summary.pass,
         r.summary.fail,
         r.summary.unknown,
-        if r.strict { " (strict)" } else { "" }
+        if r.strict {
+            " (strict)"
+        } else if r.allow_unknown {
+            " (unknown allowed)"
+        } else {
+            ""
+        }
     )
 }
 
@@ -114,6 +121,12 @@ fn junit(r: &VerifyReport, out: &mut dyn Write) -> io::Result<()> {
         r.lines.len(),
         r.summary.fail,
         r.summary.unknown
+    )?;
+    // The verdict, so a CI system that only counts failures still sees "incomplete".
+    writeln!(
+        out,
+        "    <properties>\n      <property name=\"outcome\" value=\"{}\"/>\n    </properties>",
+        r.outcome.as_str().to_ascii_lowercase()
     )?;
     for l in &r.lines {
         let name = format!("{}: {}", l.id, l.requirement);
