@@ -238,6 +238,10 @@ fn probe_with(
             .and_then(PciGpu::ids)
             .or_else(|| nvml_pci_ids(&mut dev));
         let mut g = nvml_gpu(&mut dev, pci.as_ref(), address);
+        if g.pci_device_id.is_none() {
+            // No PCI tree (Windows, WSL): the device id NVML gave.
+            g.pci_device_id = ids.map(|d| format!("0x{:04x}", d.device));
+        }
         g.driver_version.clone_from(&driver_version);
         g.cuda_version.clone_from(&cuda_version);
         if g.driver_version.is_none() {
