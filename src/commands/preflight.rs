@@ -31,11 +31,11 @@ pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error
     if probe::native::reads_os_answers(&src) {
         // Half the checks are a Linux training host's limits (cgroups, /dev/shm, open files,
         // huge pages); on Windows and macOS they would come out wrong, not unknown.
-        eprintln!(
-            "rigcheck: preflight checks a Linux training host (cgroups, /dev/shm, open-file \
-             limits); not supported on Windows or macOS: use `rigcheck verify` there"
-        );
-        return Ok(ExitCode::from(2));
+        return Err(Error::Usage(
+            "preflight: not supported on Windows or macOS (its checks are a Linux training \
+             host's: cgroups, /dev/shm, open-file limits); use `rigcheck verify` there"
+                .into(),
+        ));
     }
     let spec = probe::inventory(&src);
     let opts = options(args);

@@ -118,13 +118,8 @@ pub fn live() -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::probe::smbios::tests::{T7600_DMI, T7600_EP};
     use crate::probe::smbios::{decode_system, parse_entry_point};
-
-    const T7600_EP: &[u8] = include_bytes!(
-        "../../fixtures/x86_64-dell-precision-t7600/sys/firmware/dmi/tables/smbios_entry_point"
-    );
-    const T7600_DMI: &[u8] =
-        include_bytes!("../../fixtures/x86_64-dell-precision-t7600/sys/firmware/dmi/tables/DMI");
 
     /// What Windows would return for a table: the header, then the table.
     fn blob(calling: u8, major: u8, minor: u8, rev: u8, len: u32, table: &[u8]) -> Vec<u8> {
