@@ -4,8 +4,10 @@
 //! they read: each file with the bytes they saw, each directory they listed (its
 //! subdirectories and symlinks, not its other files), every symlink on the way kept as the
 //! same relative link, plus `cpuid.json`, `nvml.json`, `host.json`, `capture.json` and
-//! `report.json` (the JSON report of the live run that made the capture). Nothing else: no
-//! environment, no other process's command line, nothing under /home.
+//! `report.json` (the JSON report of the live run that made the capture). On Windows and
+//! macOS there are no files to copy: the capture holds the OS's answers (`native.json`,
+//! and on Windows the raw SMBIOS data `rsmb.bin`) beside `cpuid.json` and `nvml.json`.
+//! Nothing else: no environment, no other process's command line, nothing under /home.
 //!
 //! It is written into a temporary sibling directory and renamed into place at the end, so an
 //! interrupted capture leaves no half-written DIR. SIGINT, SIGTERM and SIGHUP are caught while
@@ -20,6 +22,7 @@
 
 use std::fs;
 use std::io::{self, Write};
+#[cfg(unix)]
 use std::os::unix::fs::{symlink, DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
@@ -37,6 +40,18 @@ const MAX_DEPTH: usize = 40;
 
 /// Records the live machine into `dir`; returns a one-paragraph summary for the user.
 pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
+    if !cfg!(any(target_os = "linux", windows, target_os = "macos")) {
+        // A capture holds /proc and /sys as the probes read them (Linux), or the OS's own
+        // answers (Windows, macOS); elsewhere it would be an empty sysroot that replays as a
+        // machine with nothing in it.
+        return Err(Error::Io {
+            path: dir.into(),
+            source: io::Error::new(
+                io::ErrorKind::Unsupported,
+                "capture records Linux, Windows and macOS machines; not supported on this OS",
+            ),
+        });
+    }
     check_target(dir, force)?;
     let io_err = |path: &Path| {
         let path = path.to_path_buf();
@@ -159,6 +174,10 @@ fn place(tmp: &Path, dir: &Path, force: bool, parent: &Path, name: &str) -> Resu
             return Ok(());
         }
     }
+    // Windows renames no directory onto another, not even an empty one (Unix's rename
+    // replaces an empty directory): remove an empty DIR first; remove_dir leaves any other.
+    #[cfg(not(unix))]
+    let _ = fs::remove_dir(dir);
     fs::rename(tmp, dir).map_err(|e| {
         if exists() {
             Error::WouldOverwrite(dir.into())
@@ -216,13 +235,39 @@ fn remove_stale_temporaries(parent: &Path, name: &str) {
         let Some(pid) = prefixes.iter().find_map(|p| file.strip_prefix(p.as_str())) else {
             continue;
         };
-        let alive = pid.parse::<u32>().is_ok_and(|pid| {
-            pid != std::process::id() && Path::new("/proc").join(pid.to_string()).exists()
-        });
+        let alive = pid
+            .parse::<u32>()
+            .is_ok_and(|pid| pid != std::process::id() && process_runs(pid));
         if !alive {
             let _ = fs::remove_dir_all(entry.path());
         }
     }
+}
+
+/// Whether process `pid` still runs.
+#[cfg(target_os = "linux")]
+fn process_runs(pid: u32) -> bool {
+    Path::new("/proc").join(pid.to_string()).exists()
+}
+
+/// Whether process `pid` still runs (no /proc here: the OS is asked through sysinfo).
+#[cfg(any(windows, target_os = "macos"))]
+fn process_runs(pid: u32) -> bool {
+    use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};
+    let pid = Pid::from_u32(pid);
+    let mut sys = System::new();
+    sys.refresh_processes_specifics(
+        ProcessesToUpdate::Some(&[pid]),
+        false,
+        ProcessRefreshKind::nothing(),
+    );
+    sys.process(pid).is_some()
+}
+
+/// Elsewhere `capture` does not run, so no temporary of a live capture can be there.
+#[cfg(not(any(target_os = "linux", windows, target_os = "macos")))]
+fn process_runs(_pid: u32) -> bool {
+    false
 }
 
 /// Test hook: `RIGCHECK_TEST_SLOW_CAPTURE_MS` makes each file write of a capture wait this
@@ -241,10 +286,14 @@ fn write_capture(out: &Path, shield: &Shield) -> Result<String, Error> {
         source,
     };
     // Only the capturing user may enter it, whatever the umask.
+    #[cfg(unix)]
     fs::DirBuilder::new()
         .mode(0o700)
         .create(out)
         .map_err(io_err)?;
+    // Off Unix it inherits the parent's access list, as every file the user makes does.
+    #[cfg(not(unix))]
+    fs::create_dir(out).map_err(io_err)?;
     write_files(out, shield).map_err(|e| {
         if shield.interrupted() {
             Error::Interrupted
@@ -255,22 +304,30 @@ fn write_capture(out: &Path, shield: &Shield) -> Result<String, Error> {
 }
 
 /// Writes a new file of the capture with `mode` (the capture directory is private to this
-/// process, so nothing else can have made it).
+/// process, so nothing else can have made it). Off Unix there are no modes: the file gets
+/// the directory's inherited access list, and `mode` is unused.
 fn write_file(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(mode)
-        .open(path)?
-        .write_all(bytes)
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    options.mode(mode);
+    #[cfg(not(unix))]
+    let _ = mode;
+    options.open(path)?.write_all(bytes)
 }
 
 /// The mode of a copied file: its owner may read and write it; group and others may read
 /// it only if they could read the source.
+#[cfg(unix)]
 fn copied_mode(source: &Path) -> u32 {
     let read_bits = fs::metadata(source).map_or(0, |m| m.permissions().mode() & 0o044);
     0o600 | read_bits
+}
+
+/// Off Unix no files are copied (the capture holds the OS's answers) and there are no modes.
+#[cfg(not(unix))]
+fn copied_mode(_source: &Path) -> u32 {
+    OWN_MODE
 }
 
 /// Mode of the files rigcheck writes itself (answers, report): the owner's only.
@@ -320,8 +377,8 @@ fn write_files(out: &Path, shield: &Shield) -> io::Result<String> {
             OWN_MODE,
         )?;
     }
-    for (name, text) in &rec.answers {
-        write_file(&out.join(name), text.as_bytes(), OWN_MODE)?;
+    for (name, bytes) in &rec.answers {
+        write_file(&out.join(name), bytes, OWN_MODE)?;
     }
     step()?;
     let meta = CaptureMeta {
@@ -341,17 +398,25 @@ fn write_files(out: &Path, shield: &Shield) -> io::Result<String> {
     let mut report = Vec::new();
     crate::render::json::write(&spec, &mut report)?;
     write_file(&out.join(REPORT_FILE), &report, OWN_MODE)?;
-    let mut summary = format!(
-        "captured {} files, {} directories, {} CPUID leaves{}",
-        rec.files.len(),
-        rec.dirs.len(),
-        cpuid.len(),
-        if rec.answers.is_empty() {
-            String::new()
-        } else {
-            format!(", {}", join_keys(&rec))
-        }
-    );
+    let answers = if rec.answers.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", join_keys(&rec))
+    };
+    let mut summary = if rec.answers.contains_key(probe::native::NATIVE_FILE) {
+        // Windows and macOS: no files, the OS's answers.
+        format!(
+            "captured the OS's answers{answers}, {} CPUID leaves",
+            cpuid.len()
+        )
+    } else {
+        format!(
+            "captured {} files, {} directories, {} CPUID leaves{answers}",
+            rec.files.len(),
+            rec.dirs.len(),
+            cpuid.len(),
+        )
+    };
     let denied: Vec<String> = root_only(&rec).map(|p| p.display().to_string()).collect();
     if !denied.is_empty() {
         summary.push_str(&format!(
@@ -374,6 +439,16 @@ fn root_only(rec: &source::Recording) -> impl Iterator<Item = &PathBuf> {
 
 fn join_keys(rec: &source::Recording) -> String {
     rec.answers.keys().cloned().collect::<Vec<_>>().join(", ")
+}
+
+/// Windows has no one symlink call (file and directory links differ and need a privilege).
+/// A capture there records the OS's answers and no files, so this is never reached.
+#[cfg(not(unix))]
+fn symlink(_target: impl AsRef<Path>, _link: impl AsRef<Path>) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "symlinks are not recreated on this OS",
+    ))
 }
 
 /// Copies paths of the live filesystem into `out`, keeping symlinks as symlinks.
@@ -454,7 +529,7 @@ impl Copier {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

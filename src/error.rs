@@ -18,7 +18,10 @@ pub enum Error {
     #[error("--sysroot '{0}': not a directory; give the directory `rigcheck capture DIR` wrote")]
     SysrootNotDir(PathBuf),
     /// `--sysroot` holds no recorded machine at all.
-    #[error("--sysroot '{0}': holds neither proc/ nor sys/; make one with `rigcheck capture DIR`")]
+    #[error(
+        "--sysroot '{0}': holds neither proc/ nor sys/ (nor native.json); make one with \
+         `rigcheck capture DIR`"
+    )]
     SysrootEmpty(PathBuf),
     /// `capture` or `-o` would overwrite something.
     #[error("{0}: exists; choose another name or pass --force")]
@@ -109,13 +112,20 @@ impl std::error::Error for ProfileError {}
 mod tests {
     use super::*;
 
+    /// The OS's codes for "is a directory" and "disk full", as real errors arrive.
+    #[cfg(unix)]
+    const IS_DIR_FULL: (i32, i32) = (libc::EISDIR, libc::ENOSPC);
+    /// ERROR_DIRECTORY_NOT_SUPPORTED and ERROR_DISK_FULL.
+    #[cfg(windows)]
+    const IS_DIR_FULL: (i32, i32) = (336, 112);
+
     #[test]
     fn io_errors_in_words() {
-        let e = io::Error::from_raw_os_error(21);
+        let e = io::Error::from_raw_os_error(IS_DIR_FULL.0);
         assert_eq!(describe(&e), "is a directory; give a file");
         let e = Error::Io {
             path: "out/sheet.html".into(),
-            source: io::Error::from_raw_os_error(28),
+            source: io::Error::from_raw_os_error(IS_DIR_FULL.1),
         };
         assert_eq!(e.to_string(), "out/sheet.html: no space left on the device");
     }

@@ -7,6 +7,10 @@
 //! Only regular files are opened under a sysroot (a FIFO or device node would block), and
 //! every read is bounded. In capture mode the source also remembers what it read, so
 //! `rigcheck capture` can copy exactly those files (the bytes the probes saw, not a re-read).
+//!
+//! Off Linux there is no live /proc or /sys, so live reads are refused with that reason. On
+//! Windows every path opened under a sysroot is also checked against the root as the OS
+//! itself resolves it, since Windows (and Wine) can follow links the walk does not see.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -130,8 +134,9 @@ pub struct Recording {
     /// Files a probe asked for that were missing or unreadable; recorded so a capture
     /// can say what it could not take (e.g. root-only files when not root).
     pub unreadable: BTreeMap<PathBuf, String>,
-    /// Recorded answers of live-only APIs, by file name (`nvml.json`, `host.json`).
-    pub answers: BTreeMap<String, String>,
+    /// Recorded answers of live-only APIs, by file name (`nvml.json`, `host.json`,
+    /// `native.json`, and `rsmb.bin`, which is binary).
+    pub answers: BTreeMap<String, Vec<u8>>,
 }
 
 /// One root for every read: the live host, or a recorded sysroot.
@@ -146,6 +151,9 @@ pub struct Source {
     cpuid: Mutex<Option<CpuidTable>>,
     /// Replay: files the capturing user could not read (`unreadable` in `capture.json`).
     denied: OnceLock<BTreeSet<PathBuf>>,
+    /// Windows: the root as the OS resolves it, to check every opened path against it.
+    #[cfg(windows)]
+    real_root: OnceLock<Result<PathBuf, String>>,
 }
 
 /// CPUID results keyed by (leaf, subleaf), as `[eax, ebx, ecx, edx]`.
@@ -155,6 +163,11 @@ pub type CpuidTable = BTreeMap<(u32, u32), [u32; 4]>;
 pub const CPUID_FILE: &str = "cpuid.json";
 /// Name of the capture's own facts (time, version, architecture) inside a sysroot.
 pub const CAPTURE_FILE: &str = "capture.json";
+
+/// Why live reads are refused off Linux: the probes read /proc and /sys, which other OSes do
+/// not have (and Wine maps `/proc` to its Linux host's, which would pass for this machine).
+const LIVE_LINUX_ONLY: &str =
+    "live inventory reads /proc and /sys, which only Linux has; replay a capture with --sysroot";
 
 impl fmt::Debug for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -175,6 +188,8 @@ impl Source {
             resolved: Mutex::new(HashMap::new()),
             cpuid: Mutex::new(None),
             denied: OnceLock::new(),
+            #[cfg(windows)]
+            real_root: OnceLock::new(),
         }
     }
 
@@ -194,6 +209,8 @@ impl Source {
             resolved: Mutex::new(HashMap::new()),
             cpuid: Mutex::new(None),
             denied: OnceLock::new(),
+            #[cfg(windows)]
+            real_root: OnceLock::new(),
         }
     }
 
@@ -220,9 +237,9 @@ impl Source {
     }
 
     /// Stores the recorded answers of a live-only API (capture mode; no-op otherwise).
-    pub fn store_answer(&self, name: &str, text: String) {
+    pub fn store_answer(&self, name: &str, answer: impl Into<Vec<u8>>) {
         self.record(|r| {
-            r.answers.insert(name.to_string(), text);
+            r.answers.insert(name.to_string(), answer.into());
         });
     }
 
@@ -284,10 +301,19 @@ impl Source {
     /// Reads a recorded-answer file at the top of the sysroot (`nvml.json`, `capture.json`).
     /// Live there is no such file: the caller asks the live API instead.
     pub fn recorded(&self, name: &'static str) -> Result<String, Unknown> {
+        let bytes = self.recorded_bytes(name)?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })
+    }
+
+    /// Reads a recorded-answer file as bytes (`rsmb.bin`); `NotRecorded` where it is absent.
+    pub fn recorded_bytes(&self, name: &'static str) -> Result<Vec<u8>, Unknown> {
         if self.live {
             return Err(Unknown::NotRecorded(name));
         }
-        self.read_string(Path::new("/").join(name))
+        self.read_bytes(Path::new("/").join(name))
             .map_err(|e| match e {
                 Unknown::NotFound(_) => Unknown::NotRecorded(name),
                 other => other,
@@ -468,16 +494,15 @@ impl Source {
     pub fn canonical(&self, path: impl AsRef<Path>) -> Result<PathBuf, Unknown> {
         let path = path.as_ref();
         let out = if self.live {
-            fs::canonicalize(path).map_err(|e| io_unknown(path, &e))?
+            let path = self.resolve(path, true)?;
+            fs::canonicalize(&path).map_err(|e| io_unknown(&path, &e))?
         } else {
             let real = self.resolve(path, true)?;
-            let inside = real
-                .strip_prefix(&self.root)
-                .map_err(|_| Unknown::Refused {
-                    path: path.to_path_buf(),
-                    detail: "resolves outside the sysroot".into(),
-                })?;
-            Path::new("/").join(inside)
+            let inside = self.inside_root(&real).ok_or_else(|| Unknown::Refused {
+                path: path.to_path_buf(),
+                detail: "resolves outside the sysroot".into(),
+            })?;
+            slash_path(inside)
         };
         self.record(|r| {
             r.links.insert(path.to_path_buf());
@@ -489,19 +514,75 @@ impl Source {
     /// chroot-style walk that keeps every step inside the root.
     fn resolve(&self, path: &Path, follow_last: bool) -> Result<PathBuf, Unknown> {
         if self.live {
+            if cfg!(not(target_os = "linux")) {
+                return Err(Unknown::Refused {
+                    path: path.to_path_buf(),
+                    detail: LIVE_LINUX_ONLY.into(),
+                });
+            }
             return Ok(path.to_path_buf());
         }
         let rel = lexical_inside(path);
-        if let Some(parent) = rel.parent() {
+        let real = if let Some(parent) = rel.parent() {
             let dir = self.resolve_dir(parent, path)?;
             let Some(name) = rel.file_name() else {
-                return Ok(dir);
+                return self.confine(path, dir, true);
             };
             let mut links = 0;
-            self.walk(dir, Path::new(name), follow_last, &mut links, path)
+            self.walk(dir, Path::new(name), follow_last, &mut links, path)?
         } else {
-            Ok(self.root.clone())
+            self.root.clone()
+        };
+        self.confine(path, real, follow_last)
+    }
+
+    /// A resolved path relative to the root (`None` if it is not under it).
+    fn inside_root<'a>(&self, real: &'a Path) -> Option<&'a Path> {
+        if let Ok(inside) = real.strip_prefix(&self.root) {
+            return Some(inside);
         }
+        #[cfg(windows)]
+        if let Some(Ok(root)) = self.real_root.get() {
+            return real.strip_prefix(root).ok();
+        }
+        None
+    }
+
+    /// POSIX systems show every symlink to the walk, which keeps it inside the root.
+    #[cfg(not(windows))]
+    fn confine(&self, _orig: &Path, real: PathBuf, _follow_last: bool) -> Result<PathBuf, Unknown> {
+        Ok(real)
+    }
+
+    /// Windows can follow links the walk never saw: Wine shows a Unix symlink as the file it
+    /// names, so an absolute link in a hostile sysroot would open the host's file. The path
+    /// the OS itself resolves must still be under the root's; it is what is opened.
+    #[cfg(windows)]
+    fn confine(&self, orig: &Path, real: PathBuf, follow_last: bool) -> Result<PathBuf, Unknown> {
+        let root = self
+            .real_root
+            .get_or_init(|| fs::canonicalize(&self.root).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|detail| Unknown::Io {
+                path: self.root.clone(),
+                detail: detail.clone(),
+            })?;
+        // Without following the last link (read_link), only its directory is resolved.
+        let (dir, name) = match (follow_last, real.parent(), real.file_name()) {
+            (false, Some(parent), Some(name)) => (parent.to_path_buf(), Some(name.to_owned())),
+            _ => (real, None),
+        };
+        let resolved = fs::canonicalize(&dir).map_err(|e| io_unknown(orig, &e))?;
+        if !resolved.starts_with(root) {
+            return Err(Unknown::Refused {
+                path: orig.to_path_buf(),
+                detail: "resolves outside the sysroot".into(),
+            });
+        }
+        Ok(match name {
+            Some(n) => resolved.join(n),
+            None => resolved,
+        })
     }
 
     /// Resolves a directory path (relative to the root), cached.
@@ -589,6 +670,20 @@ impl Source {
     }
 }
 
+/// `/` and the root-relative path, always with `/` between parts: probes take sysfs paths
+/// apart as text, and Windows would otherwise join them with `\\`.
+fn slash_path(inside: &Path) -> PathBuf {
+    if cfg!(windows) {
+        let parts: Vec<_> = inside
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        PathBuf::from(format!("/{}", parts.join("/")))
+    } else {
+        Path::new("/").join(inside)
+    }
+}
+
 /// Executes CPUID. Only x86 has it; elsewhere the fact is unknown.
 fn native_cpuid(leaf: u32, subleaf: u32) -> Result<[u32; 4], Unknown> {
     #[cfg(target_arch = "x86_64")]
@@ -670,24 +765,37 @@ fn lexical_inside(path: &Path) -> PathBuf {
 
 fn io_unknown(path: &Path, e: &io::Error) -> Unknown {
     match e.kind() {
-        io::ErrorKind::NotFound => Unknown::NotFound(path.to_path_buf()),
-        io::ErrorKind::PermissionDenied => Unknown::PermissionDenied(path.to_path_buf()),
-        _ => {
-            if e.raw_os_error() == Some(libc::ELOOP) {
-                Unknown::Refused {
-                    path: path.to_path_buf(),
-                    detail: "too many levels of symbolic links".into(),
-                }
-            } else if e.raw_os_error() == Some(libc::ENOTDIR) {
-                Unknown::NotFound(path.to_path_buf())
-            } else {
-                Unknown::Io {
-                    path: path.to_path_buf(),
-                    detail: e.to_string(),
-                }
-            }
+        // A file where a directory was expected (ENOTDIR): the path is simply not there.
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => {
+            Unknown::NotFound(path.to_path_buf())
         }
+        io::ErrorKind::PermissionDenied => Unknown::PermissionDenied(path.to_path_buf()),
+        _ if is_symlink_loop(e) => Unknown::Refused {
+            path: path.to_path_buf(),
+            detail: "too many levels of symbolic links".into(),
+        },
+        _ => Unknown::Io {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        },
     }
+}
+
+/// ELOOP: std has no stable `ErrorKind` for it, so the OS code is compared.
+#[cfg(unix)]
+fn is_symlink_loop(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(libc::ELOOP)
+}
+
+/// ERROR_CANT_RESOLVE_FILENAME (1921), Windows' answer to a reparse-point loop.
+#[cfg(windows)]
+fn is_symlink_loop(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(1921)
+}
+
+#[cfg(not(any(unix, windows)))]
+fn is_symlink_loop(_e: &io::Error) -> bool {
+    false
 }
 
 /// Shortens hostile text before it goes into a note (a 10 GB line must not become one).
@@ -708,8 +816,10 @@ pub fn clip(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(unix)]
     use std::os::unix::fs::symlink;
 
+    #[cfg(unix)]
     #[test]
     fn sysroot_symlink_out_of_root_stays_inside() {
         let dir = tempfile::tempdir().unwrap();
@@ -724,6 +834,7 @@ mod tests {
         assert_eq!(src.read_value("/proc/rel").unwrap(), "inside");
     }
 
+    #[cfg(unix)]
     #[test]
     fn sysroot_symlink_loop_is_refused_not_hung() {
         let dir = tempfile::tempdir().unwrap();
@@ -735,6 +846,7 @@ mod tests {
         assert!(matches!(err, Unknown::Refused { .. }), "{err:?}");
     }
 
+    #[cfg(unix)]
     #[test]
     fn sysroot_fifo_is_refused() {
         let dir = tempfile::tempdir().unwrap();
@@ -751,6 +863,7 @@ mod tests {
         ));
     }
 
+    #[cfg(unix)]
     #[test]
     fn canonical_under_sysroot_is_root_relative() {
         let dir = tempfile::tempdir().unwrap();

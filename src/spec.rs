@@ -123,7 +123,8 @@ pub struct Cpu {
     /// Advertised or guaranteed base clock; `base_mhz_source` says where it came from.
     pub base_mhz: Option<u32>,
     /// `cpufreq base_frequency`, `cpuid 0x16`, `acpi_cppc nominal_freq`,
-    /// `cpufreq cpuinfo_max_freq` (AMD acpi-cpufreq, boost excluded) or `model name`.
+    /// `cpufreq cpuinfo_max_freq` (AMD acpi-cpufreq, boost excluded), `model name` or
+    /// `smbios current speed` (Windows, macOS).
     pub base_mhz_source: Option<String>,
     pub min_mhz: Option<u32>,
     pub max_mhz: Option<u32>,
@@ -183,9 +184,9 @@ pub struct CoreType {
 pub struct Memory {
     /// Installed: sum of DIMMs when known, else MemTotal.
     pub total_bytes: Option<u64>,
-    /// `dimms` or `meminfo`.
+    /// `dimms`, `meminfo`, or `os` (the usable memory Windows or macOS reports).
     pub total_source: Option<String>,
-    /// MemTotal from /proc/meminfo.
+    /// MemTotal from /proc/meminfo (Windows: the physical memory it manages).
     pub usable_bytes: Option<u64>,
     /// Where the DIMM list came from: `smbios` or `udev`.
     pub dimm_source: Option<String>,

@@ -44,6 +44,45 @@ fn empty_sysroot_exits_2() {
 }
 
 #[test]
+fn a_windows_capture_is_a_sysroot_and_preflight_says_it_checks_linux_only() {
+    let win = "fixtures/windows-hp-z8-g4";
+    rigcheck()
+        .args(["--sysroot", win])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Windows 10 Pro for Workstations"));
+    let out = rigcheck()
+        .args(["preflight", "--sysroot", win])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("not supported on Windows or macOS"),
+        "{stderr}"
+    );
+    // A record that cannot be read is still that OS: every fact unknown, with why.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("native.json"), "{\"format\": 1, \"os\": 7}").unwrap();
+    let out = rigcheck()
+        .arg("--sysroot")
+        .arg(dir.path())
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let notes = v["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n["field"] == "os"
+            && n["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("the OS's answers are unknown: cannot parse /native.json:")),
+        "{notes:?}"
+    );
+}
+
+#[test]
 fn truncated_sysroot_gives_notes_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let proc = dir.path().join("proc");

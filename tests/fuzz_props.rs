@@ -491,7 +491,12 @@ fn copy_tree(from: &Path, to: &Path) {
         let ft = e.file_type().unwrap();
         let dst = to.join(e.file_name());
         if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &dst).unwrap();
+            let target = std::fs::read_link(e.path()).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(target, &dst).unwrap();
+            // sysfs links name directories; Windows needs to be told which kind it makes.
+            #[cfg(windows)]
+            std::os::windows::fs::symlink_dir(target, &dst).unwrap();
         } else if ft.is_dir() {
             copy_tree(&e.path(), &dst);
         } else {

@@ -3,6 +3,8 @@
 //! that capture (live inventory and `capture` replay that sysroot); only `bench gpu`, which
 //! needs CUDA, prints a fixed answer. So the script is proven to parse real nvidia-smi XML,
 //! to pass when rigcheck agrees with it and to name the GPU and value when it does not.
+//! Unix only: the script is bash and its fakes are executable files on PATH.
+#![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;

@@ -7,6 +7,8 @@
 //! reference machine's real values: 72 threads, 2 sockets, 96 GiB in 12 DIMMs, two
 //! 1000204886016-byte NVMe drives), and no panic text.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+// FIFOs, device nodes, symlinks planted at will and signals: POSIX-only ways to be hostile.
+#![cfg(unix)]
 
 mod common;
 

@@ -238,6 +238,8 @@ fn node_exporter_serves_the_textfile() {
     );
 }
 
+// An ansible custom fact is an executable script, run by a POSIX controller.
+#[cfg(unix)]
 #[test]
 fn ansible_gathers_the_custom_fact() {
     let Some(ansible) = require_tool(&["ansible"], "pip install ansible-core") else {

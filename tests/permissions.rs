@@ -6,6 +6,7 @@
 //! Needs root (to hand files to root and switch to nobody) and `setpriv`; skipped with a
 //! message otherwise, unless RIGCHECK_REQUIRE_TOOLS=1 makes a missing tool a failure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![cfg(unix)]
 
 use std::fs;
 use std::os::unix::fs::{symlink, PermissionsExt};

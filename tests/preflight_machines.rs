@@ -180,6 +180,7 @@ fn dataset_on_a_nearly_full_disk_fails_only_the_disk_line() {
     assert!(with(&checks, "warn").is_empty(), "{checks:?}");
 }
 
+#[cfg(unix)]
 #[test]
 fn slurm_prolog_example_drains_a_node_with_a_hot_gpu_and_passes_a_healthy_one() {
     use std::os::unix::fs::PermissionsExt;

@@ -9,13 +9,17 @@ use rigcheck::probe;
 use rigcheck::render;
 use rigcheck::source::Source;
 
-/// Fixture directories that are sysroots (they hold proc/ or sys/).
+/// Fixture directories that are sysroots: Linux ones hold proc/ or sys/, Windows ones the
+/// OS's answers in native.json.
 fn fixtures() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut out: Vec<String> = std::fs::read_dir(&root)
         .unwrap()
         .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("proc").exists() || e.path().join("sys").exists())
+        .filter(|e| {
+            let p = e.path();
+            p.join("proc").exists() || p.join("sys").exists() || p.join("native.json").exists()
+        })
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     out.sort();
@@ -121,6 +125,8 @@ fn spec_sheets_of_recorded_machines_match_their_snapshots() {
     for (name, profile) in [
         ("hp-z8-g4-dual-rtx6000", Some("hp-z8-g4-dual-rtx6000")),
         ("x86_64-64cpu-linux6.2", None),
+        // The same workstation as its Windows capture shows it.
+        ("windows-hp-z8-g4", Some("hp-z8-g4-dual-rtx6000")),
     ] {
         let spec = probe::inventory(&Source::sysroot(format!("fixtures/{name}")));
         let checked = profile.map(|p| {

@@ -2,7 +2,8 @@
 //! without deleting what appeared meanwhile, and `--force` replaces only an earlier
 //! capture; `-o FILE --force` writes only regular files and keeps their mode; `bench`
 //! refuses durations and paths that would panic, hang or write where nobody asked, and
-//! removes its test file when interrupted.
+//! removes its test file when interrupted. Unix only: modes, FIFOs, devices and signals.
+#![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

@@ -89,6 +89,44 @@ fn reference_machine_passes_its_order() {
 }
 
 #[test]
+fn its_windows_capture_gives_the_same_verdict_line_for_line() {
+    // The same workstation captured on Windows: the OS's answers, the RSMB SMBIOS data,
+    // CPUID leaves and NVML answers instead of /proc and /sys.
+    let windows = Path::new("fixtures/windows-hp-z8-g4");
+    let lines = |r: &Value| -> Vec<(Value, Value, Value)> {
+        r["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| (l["id"].clone(), l["found"].clone(), l["status"].clone()))
+            .collect()
+    };
+    let (code, win) = verify(windows, &[]);
+    let (_, linux) = verify(Path::new(REFERENCE), &[]);
+    assert_eq!(code, 0, "{win:#}");
+    assert_eq!(lines(&win), lines(&linux));
+    assert_eq!(win["summary"]["pass"], 22);
+    // Ordered with the 48 GB Quadro RTX 8000 instead: the GPU lines fail, exit 1.
+    let out = rigcheck()
+        .args([
+            "verify",
+            "-p",
+            "hp-z8-g4-dual-rtx8000",
+            "--format",
+            "json",
+            "--sysroot",
+        ])
+        .arg(windows)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fails = failing(&r);
+    assert!(fails.iter().all(|f| f.starts_with("gpus[0].")), "{fails:?}");
+    assert!(fails.contains(&"gpus[0].vram".to_string()), "{fails:?}");
+}
+
+#[test]
 fn every_other_fixture_fails_and_names_the_lines() {
     let mut checked = 0;
     for e in fs::read_dir("fixtures").unwrap() {

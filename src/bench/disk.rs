@@ -7,21 +7,32 @@
 //! end. Where O_DIRECT is refused (tmpfs, some network file systems) the read is buffered
 //! after `posix_fadvise(DONTNEED)`, and a note says so.
 
+#[cfg(target_os = "linux")]
 use std::fs::{File, OpenOptions};
+#[cfg(target_os = "linux")]
 use std::io::{self, Write};
+#[cfg(target_os = "linux")]
 use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
+#[cfg(target_os = "linux")]
+use std::path::PathBuf;
+use std::time::Duration;
+#[cfg(target_os = "linux")]
+use std::time::Instant;
 
 pub use crate::spec::bench::DiskBench;
 
+#[cfg(target_os = "linux")]
 use super::rng::SplitMix;
+#[cfg(target_os = "linux")]
 use crate::signals::Shield;
+#[cfg(target_os = "linux")]
 use crate::source::Source;
 use crate::spec::{Notes, Spec};
 
 /// Direct I/O needs buffers, offsets and lengths aligned to the logical block size; 4 KiB
 /// covers 512-byte and 4Kn drives alike.
+#[cfg(target_os = "linux")]
 const ALIGN: usize = 4096;
 
 /// Sizes and durations of a disk run.
@@ -48,6 +59,7 @@ impl DiskParams {
     }
 }
 
+#[cfg(target_os = "linux")]
 /// Reads `path` (a file, or a temporary file made in a directory) and finds its drive's link.
 pub fn run(
     path: &Path,
@@ -115,6 +127,7 @@ pub fn run(
     })
 }
 
+#[cfg(target_os = "linux")]
 /// `wanted` bytes, at most a tenth of the free space, rounded down to whole blocks, at least one.
 fn bounded_size(dir: &Path, wanted: u64, block: u64) -> u64 {
     let free = free_bytes(dir).unwrap_or(wanted);
@@ -122,6 +135,7 @@ fn bounded_size(dir: &Path, wanted: u64, block: u64) -> u64 {
     (size / block).max(1) * block
 }
 
+#[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn free_bytes(dir: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
@@ -141,6 +155,7 @@ fn free_bytes(dir: &Path) -> Option<u64> {
     Some(free)
 }
 
+#[cfg(target_os = "linux")]
 /// Writes `size` bytes of incompressible data to a new file in `dir`, synced to the drive;
 /// stops (and deletes it) once `shield` says a signal came.
 fn make_test_file(
@@ -180,6 +195,7 @@ fn make_test_file(
     Ok(path)
 }
 
+#[cfg(target_os = "linux")]
 /// Reads `path` sequentially with `params.readers` readers interleaving blocks, repeating the
 /// file until the budget is spent. Returns (bytes, seconds, direct I/O used, file size).
 fn read_file(
@@ -261,6 +277,7 @@ fn read_file(
     Ok((total, start.elapsed().as_secs_f64(), direct, size))
 }
 
+#[cfg(target_os = "linux")]
 /// Whether an aligned direct read works (some file systems accept O_DIRECT at open and fail
 /// the read with EINVAL).
 fn probe_direct(f: &File, block: usize) -> bool {
@@ -269,6 +286,7 @@ fn probe_direct(f: &File, block: usize) -> bool {
     f.read_at(&mut raw[off..off + ALIGN], 0).is_ok()
 }
 
+#[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn drop_cache(f: &File) {
     use std::os::fd::AsRawFd;
@@ -279,6 +297,7 @@ fn drop_cache(f: &File) {
     }
 }
 
+#[cfg(target_os = "linux")]
 /// The drive holding device `dev` and what its link allows: (name, link text, bytes/s).
 fn drive_link(
     src: &Source,
@@ -348,6 +367,7 @@ fn drive_link(
     }
 }
 
+#[cfg(target_os = "linux")]
 /// Kernel name of the whole disk behind device number `dev`: partitions map to their disk,
 /// device-mapper devices to their first underlying disk.
 fn block_device_of(src: &Source, dev: u64) -> Option<String> {
@@ -371,6 +391,21 @@ fn block_device_of(src: &Source, dev: u64) -> Option<String> {
         };
     }
     Some(name)
+}
+
+/// The benchmark reads with O_DIRECT and finds the drive through /sys/dev/block, which only
+/// Linux has; elsewhere it says so instead of timing the page cache.
+#[cfg(not(target_os = "linux"))]
+pub fn run(
+    _path: &Path,
+    _params: &DiskParams,
+    _spec: &Spec,
+    _notes: &mut Notes,
+) -> Result<DiskBench, String> {
+    Err(
+        "the disk benchmark needs Linux (O_DIRECT and /sys/dev/block); not supported on this OS"
+            .into(),
+    )
 }
 
 /// glibc's `gnu_dev_major`: major number of a Linux `dev_t`.

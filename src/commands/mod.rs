@@ -37,7 +37,11 @@ pub fn open_source(sysroot: Option<&Path>) -> Result<Source, Error> {
         Ok(m) if !m.is_dir() => return Err(Error::SysrootNotDir(dir.into())),
         Ok(_) => {}
     }
-    if !dir.join("proc").exists() && !dir.join("sys").exists() {
+    // Linux captures hold proc/ and sys/; Windows and macOS ones the OS's answers.
+    if !dir.join("proc").exists()
+        && !dir.join("sys").exists()
+        && !dir.join(probe::native::NATIVE_FILE).exists()
+    {
         return Err(Error::SysrootEmpty(dir.into()));
     }
     Ok(Source::sysroot(dir))

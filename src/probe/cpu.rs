@@ -677,12 +677,24 @@ fn read_caches(src: &Source, online: &[u32], notes: &mut Notes) -> Vec<Cache> {
              common on arm64 without ACPI PPTT); those caches are left out",
         );
     }
-    let mut groups: BTreeMap<(u32, u8, String), Vec<u64>> = BTreeMap::new();
-    for (key, size) in seen {
-        let Some(size) = size else { continue };
+    let sized = seen.into_iter().filter_map(|(key, size)| {
         let (level, kind) = match key {
             CacheKey::Id(l, k, _) | CacheKey::Shared(l, k, _) => (l, k),
         };
+        Some((level, kind, size?))
+    });
+    summarize_caches(sized, notes)
+}
+
+/// One `Cache` per level and kind from cache instances `(level, kind, size)`, kinds named
+/// as sysfs names them in any case (`Data`, `unified`); data before instruction before
+/// unified, as lscpu lists them.
+pub fn summarize_caches(
+    instances: impl IntoIterator<Item = (u32, String, u64)>,
+    notes: &mut Notes,
+) -> Vec<Cache> {
+    let mut groups: BTreeMap<(u32, u8, String), Vec<u64>> = BTreeMap::new();
+    for (level, kind, size) in instances {
         let kind = match kind.as_str() {
             "Data" => "data".to_string(),
             "Instruction" => "instruction".to_string(),
@@ -859,7 +871,7 @@ fn core_types(
 }
 
 /// Plain ISA names, AVX-512 FMA units where the brand tells, and peak FP64 at base clock.
-fn isa_and_peak(info: &CpuInfo, arch: Arch, cpu: &mut Cpu, notes: &mut Notes) {
+pub fn isa_and_peak(info: &CpuInfo, arch: Arch, cpu: &mut Cpu, notes: &mut Notes) {
     let has = |f: &str| cpu.flags.iter().any(|x| x == f);
     let table: &[(&str, &str)] = match arch {
         Arch::X86 => &[

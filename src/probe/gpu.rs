@@ -49,6 +49,19 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Gpu> {
             Vec::new()
         }
     };
+    probe_from(src, Some(pci_gpus), notes)
+}
+
+/// Lists the GPUs NVML knows where there is no PCI tree to read (Windows, macOS): a GPU
+/// without a working driver is not seen there.
+pub fn probe_without_pci(src: &Source, notes: &mut Notes) -> Vec<Gpu> {
+    probe_from(src, None, notes)
+}
+
+/// NVML joined with the PCI GPUs, when a PCI tree was read (`None`: there is none).
+fn probe_from(src: &Source, pci_gpus: Option<Vec<PciGpu>>, notes: &mut Notes) -> Vec<Gpu> {
+    let on_pci = pci_gpus.is_some();
+    let pci_gpus = pci_gpus.unwrap_or_default();
     let (gpus, nvml_missing) = match open_access(src) {
         Ok(mut access) => {
             let r = probe_with(access.as_mut(), pci_gpus, src, notes);
@@ -60,7 +73,12 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Gpu> {
         Err(why) => (from_pci_only(pci_gpus, 0, src, notes), Some(why)),
     };
     if let Some(why) = nvml_missing {
-        if gpus.is_empty() {
+        if gpus.is_empty() && !on_pci {
+            notes.add(
+                "gpus",
+                format!("no NVIDIA GPUs listed: NVML unavailable: {why}"),
+            );
+        } else if gpus.is_empty() {
             notes.add(
                 "gpus",
                 format!("no NVIDIA GPUs on PCI; NVML unavailable: {why}"),
@@ -146,6 +164,13 @@ fn open_access(src: &Source) -> Result<Box<dyn Access>, String> {
 /// and some hosts (WSL, some containers) have working GPUs that sysfs does not list.
 #[cfg(feature = "nvml")]
 fn open_live(src: &Source) -> Result<Box<dyn Access>, String> {
+    if cfg!(target_os = "macos") {
+        return Err(
+            "macOS has no NVML (NVIDIA's driver ends at macOS 10.13); Apple GPUs \
+                    are not inventoried"
+                .into(),
+        );
+    }
     let live = live::Live::init();
     if src.is_recording() {
         Ok(Box::new(Recorder::new(live)))
@@ -213,6 +238,10 @@ fn probe_with(
             .and_then(PciGpu::ids)
             .or_else(|| nvml_pci_ids(&mut dev));
         let mut g = nvml_gpu(&mut dev, pci.as_ref(), address);
+        if g.pci_device_id.is_none() {
+            // No PCI tree (Windows, WSL): the device id NVML gave.
+            g.pci_device_id = ids.map(|d| format!("0x{:04x}", d.device));
+        }
         g.driver_version.clone_from(&driver_version);
         g.cuda_version.clone_from(&cuda_version);
         if g.driver_version.is_none() {

@@ -10,17 +10,15 @@ use crate::natural::natural_key;
 use crate::probe::pci::is_pci_address;
 use std::collections::BTreeMap;
 
+use crate::probe::firmware::{self, Missing};
 use crate::probe::memory;
-use crate::probe::smbios::{self, DeviceSize, EntryPoint, Structure, Table};
+use crate::probe::smbios::{self, DeviceSize, Structure, Table};
 use crate::source::{Source, Unknown};
 use crate::spec::Notes;
 use crate::spec::{
     CpuSocket, Drive, Gpu, Headroom, MemoryArrayInfo, MemoryHeadroom, Note, PcieSlot,
     PowerHeadroom, PowerSupplyInfo, SocketMemory,
 };
-
-const SMBIOS_EP: &str = "/sys/firmware/dmi/tables/smbios_entry_point";
-const SMBIOS_DMI: &str = "/sys/firmware/dmi/tables/DMI";
 
 /// A PCI device that may sit in a slot: its label and the PCI addresses from the root port
 /// down to the device itself.
@@ -35,21 +33,17 @@ pub struct PciDevice {
 
 /// Reads the SMBIOS tables and joins them with the GPUs and drives found.
 pub fn probe(src: &Source, gpus: &[Gpu], drives: &[Drive], notes: &mut Notes) -> Option<Headroom> {
-    let why = |e: Unknown| match e {
-        Unknown::PermissionDenied(_) => format!("SMBIOS tables need root (run as root): {e}"),
-        Unknown::NotFound(_) => format!("no SMBIOS tables: {e}"),
-        other => format!("SMBIOS tables unreadable: {other}"),
-    };
-    let read = || -> Result<(EntryPoint, Vec<u8>), String> {
-        let ep = src.read_bytes(SMBIOS_EP).map_err(why)?;
-        let table = src.read_bytes(SMBIOS_DMI).map_err(why)?;
-        let ep = smbios::parse_entry_point(&ep)
-            .map_err(|e| format!("SMBIOS entry point {SMBIOS_EP} unusable: {e}"))?;
-        Ok((ep, table))
-    };
-    let (ep, table) = match read() {
+    let tables = match firmware::read(src) {
         Ok(t) => t,
-        Err(e) => {
+        Err(missing) => {
+            let e = match missing {
+                Missing::Read(e @ Unknown::PermissionDenied(_)) => {
+                    format!("SMBIOS tables need root (run as root): {e}")
+                }
+                Missing::Read(e @ Unknown::NotFound(_)) => format!("no SMBIOS tables: {e}"),
+                Missing::Read(e) => format!("SMBIOS tables unreadable: {e}"),
+                Missing::Unusable(why) => why,
+            };
             notes.add(
                 "headroom",
                 format!("{e}; free sockets, DIMM and PCIe slots and power supplies are unknown"),
@@ -57,7 +51,7 @@ pub fn probe(src: &Source, gpus: &[Gpu], drives: &[Drive], notes: &mut Notes) ->
             return None;
         }
     };
-    let t = Table::parse(&table, Some(&ep));
+    let t = tables.parse();
     let devices = pci_devices(src, gpus, drives);
     let (h, found) = headroom_from_table(&t, &devices, gpus);
     notes.0.extend(found);

@@ -8,7 +8,7 @@
 //! there, never from the host. Network filesystems are not stat'ed here (a dead NFS server
 //! would hang the inventory); `probe_path` stats one when the user names a path on it.
 
-use crate::cpulist::{format_cpulist, parse_cpulist};
+use crate::cpulist::parse_cpulist;
 use crate::probe::meminfo;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -677,11 +677,20 @@ pub fn tmpfs_size(options: &str) -> Option<u64> {
 }
 
 /// sched_getaffinity(0) as a CPU list.
+#[cfg(target_os = "linux")]
 fn live_affinity() -> Option<String> {
     let cpus = sched_getaffinity()?;
-    Some(format_cpulist(&cpus))
+    Some(crate::cpulist::format_cpulist(&cpus))
 }
 
+/// Only Linux has sched_getaffinity; elsewhere the mask is unknown (and is then looked for
+/// in /proc/self/status, which is not there either, so the note says so).
+#[cfg(not(target_os = "linux"))]
+fn live_affinity() -> Option<String> {
+    None
+}
+
+#[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn sched_getaffinity() -> Option<Vec<u32>> {
     // SAFETY: `set` is a properly sized, zeroed cpu_set_t owned by this frame; the kernel
@@ -702,6 +711,7 @@ fn sched_getaffinity() -> Option<Vec<u32>> {
 }
 
 /// statvfs of a live path.
+#[cfg(unix)]
 #[allow(unsafe_code)]
 fn statvfs(path: &Path) -> Result<Space, String> {
     use std::os::unix::ffi::OsStrExt;
@@ -722,9 +732,17 @@ fn statvfs(path: &Path) -> Result<Space, String> {
     })
 }
 
+/// statvfs is POSIX; elsewhere free space is not asked here (a Windows backend answers it
+/// from its own volume calls), so the fact stays unknown with this reason.
+#[cfg(not(unix))]
+fn statvfs(_path: &Path) -> Result<Space, String> {
+    Err("statvfs is not available on this OS".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpulist::format_cpulist;
 
     // Real text of this VM (hybrid cgroup v1+v2), trimmed to the cgroup mounts and /dev/shm.
     const VM_MOUNTINFO: &str = "\
@@ -959,6 +977,7 @@ Max open files            20000                20000                files     \n
         assert!(notes.0.is_empty(), "{:?}", notes.0);
     }
 
+    #[cfg(target_os = "linux")]
     #[test]
     fn live_affinity_and_statvfs_answer() {
         // Any Linux host: the calling process may run somewhere, and / has a size.

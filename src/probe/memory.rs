@@ -1,7 +1,7 @@
 //! Memory probe: MemTotal, and DIMMs from SMBIOS type 17 or the udev database.
 //!
 //! Installed memory comes from the DIMMs the firmware lists: the raw SMBIOS tables in
-//! `/sys/firmware/dmi/tables` (root only), else the copy systemd's `dmi_memory_id` leaves
+//! `/sys/firmware/dmi/tables` (root only; Windows' RSMB data, see `firmware`), else the copy systemd's `dmi_memory_id` leaves
 //! in the udev database (`/run/udev/data/+dmi:id`, readable by anyone, systemd 248+).
 //! Usable memory is MemTotal, always below the installed size. Parsing is done by pure
 //! functions (`parse_meminfo`, `parse_udev_memory`, `inventory_from_smbios`); `probe` only
@@ -10,14 +10,13 @@
 use std::collections::BTreeMap;
 
 use crate::locator::{parse_place, SlotPlace};
+use crate::probe::firmware::{self, Missing, SMBIOS_DMI};
 use crate::probe::meminfo;
 use crate::probe::smbios::{self, DeviceSize, EntryPoint, Table};
 use crate::source::{Source, Unknown};
 use crate::spec::{Dimm, Memory, MemorySlot, Notes};
 
 const MEMINFO: &str = "/proc/meminfo";
-const SMBIOS_EP: &str = "/sys/firmware/dmi/tables/smbios_entry_point";
-const SMBIOS_DMI: &str = "/sys/firmware/dmi/tables/DMI";
 const UDEV_DMI: &str = "/run/udev/data/+dmi:id";
 
 /// The memory slots a firmware lists, in table order.
@@ -61,20 +60,15 @@ pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -
             None
         }
     };
-    let mut mem = Memory {
-        usable_bytes,
-        ..Memory::default()
-    };
-
-    let (inventory, source) = match read_smbios(src) {
-        Ok(inv) => (Some(inv), "smbios"),
+    let inventory = match read_smbios(src) {
+        Ok(inv) => Some((inv, "smbios")),
         Err(smbios_why) => match read_udev(src) {
             Ok(inv) => {
                 notes.add(
                     "memory.dimm_source",
                     format!("{smbios_why}; DIMMs read from the udev database {UDEV_DMI}"),
                 );
-                (Some(inv), "udev")
+                Some((inv, "udev"))
             }
             Err(udev_why) => {
                 notes.add(
@@ -84,12 +78,62 @@ pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -
                          (systemd 248+ writes one; run as root to read the SMBIOS tables)"
                     ),
                 );
-                (None, "")
+                None
             }
         },
     };
+    let usable = Usable {
+        bytes: usable_bytes,
+        source: "meminfo",
+        read_from: MEMINFO,
+    };
+    assemble(usable, inventory, cpu_sockets, notes)
+}
 
-    if let Some(inv) = inventory {
+/// Memory where the OS answers through its own API (Windows, macOS): usable memory as the
+/// OS reports it, DIMMs from the SMBIOS table where there is one (Windows' RSMB).
+pub fn probe_native(
+    src: &Source,
+    usable_bytes: Option<u64>,
+    cpu_sockets: Option<u32>,
+    notes: &mut Notes,
+) -> Memory {
+    let inventory = match read_smbios(src) {
+        Ok(inv) => Some((inv, "smbios")),
+        Err(why) => {
+            notes.add("memory.dimms", why);
+            None
+        }
+    };
+    let usable = Usable {
+        bytes: usable_bytes,
+        source: "os",
+        read_from: "the OS's memory size",
+    };
+    assemble(usable, inventory, cpu_sockets, notes)
+}
+
+/// Usable memory and where it was read.
+struct Usable {
+    bytes: Option<u64>,
+    /// `total_source` when the total falls back to it: `meminfo` (Linux) or `os`.
+    source: &'static str,
+    /// For a note when it is unknown.
+    read_from: &'static str,
+}
+
+/// The memory section from usable memory and the slot list (with the name of its source).
+fn assemble(
+    usable: Usable,
+    inventory: Option<(Inventory, &str)>,
+    cpu_sockets: Option<u32>,
+    notes: &mut Notes,
+) -> Memory {
+    let mut mem = Memory {
+        usable_bytes: usable.bytes,
+        ..Memory::default()
+    };
+    if let Some((inv, source)) = inventory {
         if let Some(p) = &inv.problem {
             notes.add("memory.dimms", p);
         }
@@ -146,7 +190,7 @@ pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -
         }
         (None, Some(u)) => {
             mem.total_bytes = Some(u);
-            mem.total_source = Some("meminfo".into());
+            mem.total_source = Some(usable.source.into());
             let why = if mem.dimms.is_empty() {
                 "no DIMM list"
             } else {
@@ -162,7 +206,7 @@ pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -
         }
         (None, None) => notes.add(
             "memory.total_bytes",
-            "neither a DIMM list nor /proc/meminfo could be read",
+            format!("neither a DIMM list nor {} could be read", usable.read_from),
         ),
     }
     if let Some(why) = mem.unseen_note() {
@@ -237,21 +281,25 @@ pub fn parse_meminfo(text: &str) -> Result<u64, String> {
 
 /// Reads and decodes the SMBIOS tables; the error says why they could not be used.
 fn read_smbios(src: &Source) -> Result<Inventory, String> {
-    let why = |e: Unknown| match e {
-        Unknown::PermissionDenied(_) => format!("SMBIOS tables need root: {e}"),
-        Unknown::NotFound(_) => format!("no SMBIOS tables: {e}"),
-        other => format!("SMBIOS tables unreadable: {other}"),
-    };
-    let ep_bytes = src.read_bytes(SMBIOS_EP).map_err(why)?;
-    let table = src.read_bytes(SMBIOS_DMI).map_err(why)?;
-    let ep = smbios::parse_entry_point(&ep_bytes)
-        .map_err(|e| format!("SMBIOS entry point {SMBIOS_EP} unusable: {e}"))?;
-    Ok(inventory_from_smbios(&ep, &table))
+    match firmware::read(src) {
+        Ok(t) => Ok(inventory_from_table(&t.entry_point, &t.table, &t.origin)),
+        Err(Missing::Read(e @ Unknown::PermissionDenied(_))) => {
+            Err(format!("SMBIOS tables need root: {e}"))
+        }
+        Err(Missing::Read(e @ Unknown::NotFound(_))) => Err(format!("no SMBIOS tables: {e}")),
+        Err(Missing::Read(e)) => Err(format!("SMBIOS tables unreadable: {e}")),
+        Err(Missing::Unusable(why)) => Err(why),
+    }
 }
 
 /// The memory slots of a DMI table: type-17 records of system-RAM arrays (type 16 use 3),
 /// leaving out flash/ROM devices some firmware lists as memory devices.
 pub fn inventory_from_smbios(ep: &EntryPoint, table: &[u8]) -> Inventory {
+    inventory_from_table(ep, table, SMBIOS_DMI)
+}
+
+/// `inventory_from_smbios` for a table read from `origin` (named in a damage note).
+fn inventory_from_table(ep: &EntryPoint, table: &[u8], origin: &str) -> Inventory {
     let t = Table::parse(table, Some(ep));
     let slots = smbios::ram_slots(&t)
         .into_iter()
@@ -293,9 +341,9 @@ pub fn inventory_from_smbios(ep: &EntryPoint, table: &[u8]) -> Inventory {
     Inventory {
         slots,
         sockets: (sockets > 0).then_some(sockets),
-        problem: t.error.map(|e| {
-            format!("SMBIOS table {SMBIOS_DMI} is damaged ({e}); slots after it are missing")
-        }),
+        problem: t
+            .error
+            .map(|e| format!("SMBIOS table {origin} is damaged ({e}); slots after it are missing")),
     }
 }
 

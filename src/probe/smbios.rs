@@ -994,13 +994,15 @@ pub fn decode_power_supply(s: &Structure) -> PowerSupply {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const T7600_EP: &[u8] = include_bytes!(
+    /// The Dell Precision T7600's SMBIOS entry point and table (also the RSMB tests' input).
+    pub(crate) const T7600_EP: &[u8] = include_bytes!(
         "../../fixtures/x86_64-dell-precision-t7600/sys/firmware/dmi/tables/smbios_entry_point"
     );
-    const T7600_DMI: &[u8] =
+    /// See `T7600_EP`.
+    pub(crate) const T7600_DMI: &[u8] =
         include_bytes!("../../fixtures/x86_64-dell-precision-t7600/sys/firmware/dmi/tables/DMI");
     const R630: &[u8] = include_bytes!("../../fixtures/smbios/dell-poweredge-r630.dmi");
     const ASROCK: &[u8] = include_bytes!("../../fixtures/smbios/asrock-ryzen.dmi");

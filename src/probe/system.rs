@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::probe::firmware::{self, Missing};
+use crate::probe::smbios;
 use crate::source::{clip, Source, Unknown, CAPTURE_FILE};
 use crate::spec::{Cpu, Notes, Os, System};
 
@@ -33,25 +35,19 @@ pub struct CaptureMeta {
 /// Reads DMI identity, OS, kernel, hostname and the capture time.
 pub fn probe(src: &Source, notes: &mut Notes) -> SystemFacts {
     let meta = read_capture_meta(src, notes);
-    let captured_at = if src.is_live() {
-        Some(now_rfc3339())
-    } else {
-        let t = meta.as_ref().and_then(|m| m.captured_at.clone());
-        if t.is_none() {
-            notes.add(
-                "captured_at",
-                "not recorded: this sysroot was not made by `rigcheck capture`",
-            );
-        }
-        t
-    };
+    let captured_at = capture_time(src, meta.as_ref(), notes);
     let arch = if src.is_live() {
         live_arch()
     } else {
         meta.and_then(|m| m.arch)
     };
     if arch.is_none() {
-        notes.add("os.arch", "not recorded: this sysroot has no capture.json");
+        let why = if src.is_live() {
+            "uname(2) gave no machine name (or this OS has no uname)"
+        } else {
+            "not recorded: this sysroot has no capture.json"
+        };
+        notes.add("os.arch", why);
     }
     let mut os = read_os_release(src, notes);
     os.arch = arch;
@@ -62,6 +58,135 @@ pub fn probe(src: &Source, notes: &mut Notes) -> SystemFacts {
         os,
         hostname,
         captured_at,
+    }
+}
+
+/// The system probe where the OS answers through its own API (Windows, macOS): the OS and
+/// host name as it gave them, the capture time, and the identity from the SMBIOS table
+/// (Windows' RSMB data) where there is one.
+pub fn probe_native(
+    src: &Source,
+    os: Os,
+    hostname: Option<String>,
+    notes: &mut Notes,
+) -> SystemFacts {
+    let meta = read_capture_meta(src, notes);
+    SystemFacts {
+        system: smbios_identity(src, notes),
+        os,
+        hostname,
+        captured_at: capture_time(src, meta.as_ref(), notes),
+    }
+}
+
+/// Now, live; the recorded time in replay (with a note when there is none).
+fn capture_time(src: &Source, meta: Option<&CaptureMeta>, notes: &mut Notes) -> Option<String> {
+    if src.is_live() {
+        Some(now_rfc3339())
+    } else {
+        let t = meta.and_then(|m| m.captured_at.clone());
+        if t.is_none() {
+            notes.add(
+                "captured_at",
+                "not recorded: this sysroot was not made by `rigcheck capture`",
+            );
+        }
+        t
+    }
+}
+
+/// System identity from SMBIOS types 0 (BIOS), 1 (system), 2 (board) and 3 (chassis), the
+/// same strings Linux shows under /sys/class/dmi/id; placeholders are unknown with a note.
+fn smbios_identity(src: &Source, notes: &mut Notes) -> System {
+    let tables = match firmware::read(src) {
+        Ok(t) => t,
+        Err(Missing::Read(e)) => {
+            notes.add("system", format!("no SMBIOS tables: {e}"));
+            return System::default();
+        }
+        Err(Missing::Unusable(why)) => {
+            notes.add("system", why);
+            return System::default();
+        }
+    };
+    let t = tables.parse();
+    let origin = &tables.origin;
+    let mut field = |name: &str, kind: u8, off: usize| -> Option<String> {
+        let Some(s) = t.of_type(kind).next() else {
+            notes.add(
+                name,
+                format!("the SMBIOS table {origin} has no type-{kind} record"),
+            );
+            return None;
+        };
+        match s.raw_string(off).map(|v| v.trim().to_string()) {
+            Some(v) if is_placeholder(&v) || smbios::clean(v.clone()).is_none() => {
+                if v.is_empty() {
+                    notes.add(
+                        name,
+                        format!("empty in SMBIOS type {kind}: the firmware left it blank"),
+                    );
+                } else {
+                    notes.add(
+                        name,
+                        format!("firmware placeholder '{v}' in SMBIOS type {kind}"),
+                    );
+                }
+                None
+            }
+            Some(v) => Some(v),
+            None => {
+                notes.add(
+                    name,
+                    format!("not supplied by the firmware (SMBIOS type {kind})"),
+                );
+                None
+            }
+        }
+    };
+    let system = System {
+        vendor: field("system.vendor", 1, 0x04),
+        product: field("system.product", 1, 0x05),
+        version: field("system.version", 1, 0x06),
+        serial: field("system.serial", 1, 0x07),
+        sku: field("system.sku", 1, 0x19),
+        family: field("system.family", 1, 0x1A),
+        board_vendor: field("system.board_vendor", 2, 0x04),
+        board_name: field("system.board_name", 2, 0x05),
+        board_version: field("system.board_version", 2, 0x06),
+        board_serial: field("system.board_serial", 2, 0x07),
+        bios_vendor: field("system.bios_vendor", 0, 0x04),
+        bios_version: field("system.bios_version", 0, 0x05),
+        bios_date: field("system.bios_date", 0, 0x08),
+        uuid: None,
+        chassis_type: None,
+        virtualization: None,
+    };
+    let uuid = t
+        .of_type(1)
+        .next()
+        .and_then(|s| smbios::decode_system(s, Some(&tables.entry_point)).uuid);
+    if uuid.is_none() {
+        notes.add(
+            "system.uuid",
+            "the SMBIOS system record has no UUID (all 0 or all FF)",
+        );
+    }
+    let chassis = t
+        .of_type(3)
+        .next()
+        .and_then(|s| smbios::decode_chassis(s).kind)
+        .map(chassis_name);
+    if chassis.is_none() {
+        notes.add(
+            "system.chassis_type",
+            "the SMBIOS table has no chassis record",
+        );
+    }
+    System {
+        uuid,
+        chassis_type: chassis,
+        ..system
     }
 }
 
@@ -97,6 +222,7 @@ fn read_capture_meta(src: &Source, notes: &mut Notes) -> Option<CaptureMeta> {
 }
 
 /// `uname -m` of the running kernel.
+#[cfg(unix)]
 #[allow(unsafe_code)]
 pub fn live_arch() -> Option<String> {
     // SAFETY: uname fills a zeroed utsname; `machine` is NUL-terminated by the kernel.
@@ -108,6 +234,13 @@ pub fn live_arch() -> Option<String> {
         let c = std::ffi::CStr::from_ptr(u.machine.as_ptr());
         c.to_str().ok().map(str::to_string)
     }
+}
+
+/// Without uname the machine's architecture is not asked here: the binary's own target
+/// would be wrong under emulation (an x86_64 build on Arm Windows), so it stays unknown.
+#[cfg(not(unix))]
+pub fn live_arch() -> Option<String> {
+    None
 }
 
 fn read_os_release(src: &Source, notes: &mut Notes) -> Os {

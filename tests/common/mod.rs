@@ -3,8 +3,22 @@
 #![allow(dead_code)]
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::Path;
+
+/// Windows links a file and a directory differently (and needs Developer Mode or admin);
+/// a dangling link, as sysfs captures have, becomes a file link.
+#[cfg(windows)]
+fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) -> std::io::Result<()> {
+    let (target, link) = (target.as_ref(), link.as_ref());
+    let resolved = link.parent().unwrap_or(Path::new(".")).join(target);
+    if resolved.is_dir() {
+        std::os::windows::fs::symlink_dir(target, link)
+    } else {
+        std::os::windows::fs::symlink_file(target, link)
+    }
+}
 
 /// The reference machine: HP Z8 G4, 2 × Xeon Gold 6254, 2 × Quadro RTX 6000.
 pub const REFERENCE: &str = "fixtures/hp-z8-g4-dual-rtx6000";

@@ -17,6 +17,10 @@ pub const FORMAT: u32 = 1;
 /// Name of the recorded NVML answers inside a sysroot.
 pub const NVML_FILE: &str = "nvml.json";
 
+/// Ends the detail of a `NotSupported` answer for a call only the Linux driver has (asked
+/// on Windows), so its note says that instead of blaming the GPU.
+pub const LINUX_ONLY: &str = "exists only in the Linux driver";
+
 /// An NVML error as recorded: the NVML error name (`NotSupported`, `NoPermission`, ...)
 /// and, where the library gave one, its text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +44,10 @@ impl CallError {
     /// Human reason for a note: what failed and how to fix it.
     pub fn reason(&self) -> String {
         match self.code.as_str() {
+            "LibloadingError" if self.detail.as_deref().is_some_and(|d| d.contains("nvml.dll")) => {
+                "nvml.dll not found (System32, NVIDIA Corporation\\NVSMI): install the NVIDIA driver"
+                    .into()
+            }
             "LibloadingError" => "libnvidia-ml.so.1 not found: install the NVIDIA driver".into(),
             "DriverNotLoaded" => {
                 "NVIDIA kernel driver not loaded: load it (modprobe nvidia) or reboot after \
@@ -52,6 +60,9 @@ impl CallError {
             "LibRmVersionMismatch" => "NVML library and kernel module versions differ: \
                  reboot after the driver upgrade"
                 .into(),
+            "NotSupported" if self.detail.as_deref().is_some_and(|d| d.ends_with(LINUX_ONLY)) => {
+                format!("{} (NVML NotSupported)", self.detail.as_deref().unwrap_or(LINUX_ONLY))
+            }
             "NotSupported" => "not supported on this GPU (NVML NotSupported)".into(),
             "FailedToLoadSymbol" => {
                 "driver too old for this NVML query (needs R510 or newer)".into()

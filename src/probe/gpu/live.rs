@@ -20,13 +20,48 @@ pub struct Live {
 }
 
 impl Live {
-    /// Loads libnvidia-ml.so.1 and initialises NVML; a failure is kept as the answer to
-    /// `init`, never an error of the run.
+    /// Loads the NVML library (libnvidia-ml.so.1; nvml.dll on Windows) and initialises
+    /// NVML; a failure is kept as the answer to `init`, never an error of the run.
     pub fn init() -> Self {
-        Live {
-            nvml: Nvml::init().map_err(|e| call_error(&e)),
-        }
+        Live { nvml: load() }
     }
+}
+
+#[cfg(not(windows))]
+fn load() -> Result<Nvml, CallError> {
+    Nvml::init().map_err(|e| call_error(&e))
+}
+
+/// Current drivers install nvml.dll into System32, which the loader searches; older ones
+/// left it only in `NVIDIA Corporation\NVSMI` under Program Files, so that is tried next.
+#[cfg(windows)]
+fn load() -> Result<Nvml, CallError> {
+    let first = match Nvml::init() {
+        Ok(n) => return Ok(n),
+        Err(e) => e,
+    };
+    let Some(dir) = std::env::var_os("ProgramW6432").or_else(|| std::env::var_os("ProgramFiles"))
+    else {
+        return Err(dll_error(&first));
+    };
+    let path = std::path::Path::new(&dir).join(r"NVIDIA Corporation\NVSMI\nvml.dll");
+    if !path.is_file() {
+        return Err(dll_error(&first));
+    }
+    Nvml::builder()
+        .lib_path(path.as_os_str())
+        .init()
+        .map_err(|e| call_error(&e))
+}
+
+/// The loader's error, named for the file Windows looked for.
+#[cfg(windows)]
+fn dll_error(e: &NvmlError) -> CallError {
+    let mut err = call_error(e);
+    if err.code == "LibloadingError" {
+        err.detail = Some(format!("nvml.dll: {e}"));
+    }
+    err
 }
 
 /// NVML's error name (the variant) and its text.
@@ -196,7 +231,15 @@ fn device_call(nvml: &Nvml, d: &Device<'_>, call: &str) -> Answer {
             d.utilization_rates(),
             |u| json!({"gpu": u.gpu, "memory": u.memory}),
         ),
+        #[cfg(target_os = "linux")]
         "persistence_mode" => answer(d.is_in_persistent_mode(), Value::from),
+        // Persistence mode is a Linux driver setting (Windows has driver models instead), and
+        // nvml-wrapper offers the call only there; NVML itself answers NotSupported elsewhere.
+        #[cfg(not(target_os = "linux"))]
+        "persistence_mode" => Err(CallError {
+            code: "NotSupported".into(),
+            detail: Some(format!("persistence mode {}", super::access::LINUX_ONLY)),
+        }),
         "ecc_mode" => answer(
             d.is_ecc_enabled(),
             |e| json!({"current": e.currently_enabled, "pending": e.pending_enabled}),

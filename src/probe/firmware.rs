@@ -1,0 +1,155 @@
+//! Where the SMBIOS table comes from: the kernel's copy in `/sys/firmware/dmi/tables` on
+//! Linux, or Windows' raw SMBIOS data (`GetSystemFirmwareTable('RSMB')`, kept in a capture
+//! as `rsmb.bin`). Either way the probes get an entry point (version, length) and the table
+//! bytes, so memory, headroom and system identity are decoded by the same code on both.
+//!
+//! A sysroot that holds `rsmb.bin` was captured on Windows and is read from it; any other
+//! sysroot, and live Linux, from sysfs. Live Windows asks the firmware-table call (no
+//! administrator rights needed) and, when capturing, records the blob as it came.
+
+use crate::probe::rsmb;
+use crate::probe::smbios::{self, EntryPoint, Table};
+use crate::source::{Source, Unknown};
+
+/// The raw SMBIOS data of a Windows capture, as `GetSystemFirmwareTable('RSMB')` gave it.
+pub const RSMB_FILE: &str = "rsmb.bin";
+
+/// The kernel's SMBIOS entry point.
+pub const SMBIOS_EP: &str = "/sys/firmware/dmi/tables/smbios_entry_point";
+/// The kernel's SMBIOS table.
+pub const SMBIOS_DMI: &str = "/sys/firmware/dmi/tables/DMI";
+
+/// An SMBIOS table with the version it was written for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tables {
+    pub entry_point: EntryPoint,
+    pub table: Vec<u8>,
+    /// Where it came from, for notes: the sysfs path, `rsmb.bin` or the Windows call.
+    pub origin: String,
+}
+
+impl Tables {
+    /// Walks the structures.
+    pub fn parse(&self) -> Table<'_> {
+        Table::parse(&self.table, Some(&self.entry_point))
+    }
+}
+
+/// Why there is no table to decode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Missing {
+    /// A file could not be read (root-only tables, absent tables, a refused path).
+    Read(Unknown),
+    /// The data was read but cannot be used; the text says what and where.
+    Unusable(String),
+}
+
+/// The machine's SMBIOS table: the recorded or live RSMB blob where there is one, else the
+/// sysfs files.
+pub fn read(src: &Source) -> Result<Tables, Missing> {
+    if src.is_live() {
+        return read_live(src);
+    }
+    match src.recorded_bytes(RSMB_FILE) {
+        Ok(blob) => from_rsmb(&blob, RSMB_FILE),
+        Err(Unknown::NotRecorded(_)) => read_sysfs(src),
+        Err(e) => Err(Missing::Read(e)),
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn read_live(src: &Source) -> Result<Tables, Missing> {
+    read_sysfs(src)
+}
+
+#[cfg(windows)]
+fn read_live(src: &Source) -> Result<Tables, Missing> {
+    let blob = rsmb::live().map_err(|e| Missing::Unusable(format!("no SMBIOS tables: {e}")))?;
+    src.store_answer(RSMB_FILE, blob.clone());
+    from_rsmb(&blob, "GetSystemFirmwareTable('RSMB')")
+}
+
+/// macOS keeps its firmware facts in the I/O Registry, not in SMBIOS tables a program can
+/// read; other OSes have neither sysfs nor the Windows call.
+#[cfg(not(any(target_os = "linux", windows)))]
+fn read_live(_src: &Source) -> Result<Tables, Missing> {
+    Err(Missing::Unusable(format!(
+        "no SMBIOS tables: {} does not expose them to programs (Linux has \
+         /sys/firmware/dmi/tables, Windows GetSystemFirmwareTable)",
+        os_name()
+    )))
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
+fn os_name() -> &'static str {
+    if cfg!(target_os = "macos") {
+        "macOS"
+    } else {
+        "this OS"
+    }
+}
+
+fn from_rsmb(blob: &[u8], origin: &str) -> Result<Tables, Missing> {
+    let raw = rsmb::parse_rsmb(blob)
+        .map_err(|e| Missing::Unusable(format!("SMBIOS data {origin} unusable: {e}")))?;
+    Ok(Tables {
+        entry_point: raw.entry_point.clone(),
+        table: raw.table.to_vec(),
+        origin: origin.to_string(),
+    })
+}
+
+fn read_sysfs(src: &Source) -> Result<Tables, Missing> {
+    let ep = src.read_bytes(SMBIOS_EP).map_err(Missing::Read)?;
+    let table = src.read_bytes(SMBIOS_DMI).map_err(Missing::Read)?;
+    let entry_point = smbios::parse_entry_point(&ep)
+        .map_err(|e| Missing::Unusable(format!("SMBIOS entry point {SMBIOS_EP} unusable: {e}")))?;
+    Ok(Tables {
+        entry_point,
+        table,
+        origin: SMBIOS_DMI.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sysfs_tables_of_a_linux_sysroot() {
+        let t = read(&Source::sysroot("fixtures/x86_64-dell-precision-t7600")).unwrap();
+        assert_eq!((t.entry_point.major, t.entry_point.minor), (2, 6));
+        assert_eq!(t.origin, SMBIOS_DMI);
+        assert_eq!(t.parse().structures.len(), 149);
+    }
+
+    #[test]
+    fn no_tables_is_a_read_error_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = read(&Source::sysroot(dir.path())).unwrap_err();
+        assert_eq!(err, Missing::Read(Unknown::NotFound(SMBIOS_EP.into())));
+    }
+
+    #[test]
+    fn a_recorded_rsmb_blob_wins_over_sysfs() {
+        let dir = tempfile::tempdir().unwrap();
+        let dmi = std::fs::read("fixtures/x86_64-dell-precision-t7600/sys/firmware/dmi/tables/DMI")
+            .unwrap();
+        let mut blob = vec![0, 2, 6, 0];
+        blob.extend_from_slice(&(dmi.len() as u32).to_le_bytes());
+        blob.extend_from_slice(&dmi);
+        std::fs::write(dir.path().join(RSMB_FILE), &blob).unwrap();
+        let t = read(&Source::sysroot(dir.path())).unwrap();
+        assert_eq!(t.origin, RSMB_FILE);
+        assert_eq!(t.parse().structures.len(), 149);
+        // A blob without a version is a note, not a table.
+        std::fs::write(dir.path().join(RSMB_FILE), [0u8; 8]).unwrap();
+        let err = read(&Source::sysroot(dir.path())).unwrap_err();
+        assert_eq!(
+            err,
+            Missing::Unusable(
+                "SMBIOS data rsmb.bin unusable: raw SMBIOS data has version 0: no SMBIOS".into()
+            )
+        );
+    }
+}
