@@ -248,6 +248,8 @@ impl Source {
             return Err(Unknown::NotRecorded(name));
         }
         self.read_string(Path::new("/").join(name))
+            // JSON hides escape sequences as `\u001b`: cleaned string by string.
+            .map(|text| crate::text::clean_json(&text).into_owned())
             .map_err(|e| match e {
                 Unknown::NotFound(_) => Unknown::NotRecorded(name),
                 other => other,
@@ -328,12 +330,19 @@ impl Source {
     }
 
     /// Reads a text file; invalid UTF-8 is replaced, so garbage reaches the parser and
-    /// becomes an `Unparsable` note there instead of an I/O error here.
+    /// becomes an `Unparsable` note there instead of an I/O error here. Terminal escape
+    /// sequences and other control characters are cleaned out here (`text::clean`), so no
+    /// string a probe takes from a file can drive the terminal; a capture still records the
+    /// bytes as they were.
     pub fn read_string(&self, path: impl AsRef<Path>) -> Result<String, Unknown> {
         let bytes = self.read_bytes(path)?;
-        Ok(match String::from_utf8(bytes) {
+        let s = match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
+        Ok(match crate::text::clean(&s) {
+            std::borrow::Cow::Borrowed(_) => s,
+            std::borrow::Cow::Owned(c) => c,
         })
     }
 
