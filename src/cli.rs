@@ -16,7 +16,7 @@ pub use crate::render::fleet::FleetFormat;
 pub use crate::render::preflight::PreflightFormat;
 pub use crate::render::sheet::SheetFormat;
 pub use crate::render::verify::VerifyFormat;
-pub use crate::render::Format;
+pub use crate::render::{Format, Part};
 
 /// Inventory a workstation or GPU server, check it against its order, and say what it can do.
 #[derive(Debug, Parser)]
@@ -168,6 +168,18 @@ pub struct InventoryArgs {
     /// Remove serial numbers, UUIDs, MAC addresses and the host name from the output.
     #[arg(long)]
     pub redact: bool,
+    /// Show only these parts of the table or Markdown report, e.g. `-s gpu,memory`.
+    #[arg(
+        long,
+        short = 's',
+        value_enum,
+        value_delimiter = ',',
+        value_name = "PART"
+    )]
+    pub section: Vec<Part>,
+    /// List every note: where figures come from too, not only why facts are unknown.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
 }
 
 /// Options of `sheet`.
@@ -176,9 +188,12 @@ pub struct SheetArgs {
     /// Sheet format.
     #[arg(long, short = 'f', value_enum, default_value_t = SheetFormat::Html)]
     pub format: SheetFormat,
-    /// Write the sheet to FILE (atomically) instead of standard output.
+    /// Write the sheet to FILE (atomically).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Print the sheet on standard output, even to a terminal.
+    #[arg(long, conflicts_with = "output")]
+    pub stdout: bool,
     /// Replace FILE if it exists.
     #[arg(long)]
     pub force: bool,
@@ -292,6 +307,45 @@ value_enum!(Format {
     Prometheus => "prometheus": "Prometheus text format, for node_exporter's textfile collector.",
     Nfd => "nfd": "Kubernetes node-feature-discovery feature file (name=value labels).",
 });
+
+impl ValueEnum for Part {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            Part::Glance,
+            Part::System,
+            Part::Cpu,
+            Part::Memory,
+            Part::Drives,
+            Part::Gpus,
+            Part::Headroom,
+            Part::Notes,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Part::Glance => PossibleValue::new("glance").help("The summary at the top."),
+            Part::System => PossibleValue::new("system").help("System, board, BIOS, OS."),
+            Part::Cpu => PossibleValue::new("cpu")
+                .alias("cpus")
+                .help("CPUs, caches, NUMA nodes."),
+            Part::Memory => PossibleValue::new("memory")
+                .alias("mem")
+                .help("Memory and every DIMM."),
+            Part::Drives => PossibleValue::new("drives")
+                .aliases(["drive", "disks"])
+                .help("Drives."),
+            Part::Gpus => PossibleValue::new("gpu")
+                .alias("gpus")
+                .help("GPUs, one table per model."),
+            Part::Headroom => {
+                PossibleValue::new("headroom").help("Free sockets, DIMM and PCIe slots, power.")
+            }
+            Part::Notes => PossibleValue::new("notes")
+                .help("Why facts are unknown (and with -v, where figures come from)."),
+        })
+    }
+}
 
 value_enum!(VerifyFormat {
     Table => "table": "Readable table with a summary line.",

@@ -361,7 +361,7 @@ fn diff_of_a_machine_with_itself_is_empty() {
         .args(["diff", REFERENCE, REFERENCE])
         .assert()
         .code(0)
-        .stdout("no changes\n");
+        .stdout("PASS: 0 hardware changes, 0 software changes\n");
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a.json");
     let out = rigcheck()

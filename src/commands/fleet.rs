@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use crate::cli::{FleetArgs, GlobalArgs};
 use crate::error::Error;
 use crate::fleet::{self, BadReport, Loaded};
-use crate::io::emit;
+use crate::io::emit_colored;
 use crate::{profile, render};
 
 /// Reads, checks and prints the fleet; exit 1 when a host fails or a report is unreadable.
@@ -26,15 +26,10 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     if fleet.hosts.is_empty() && fleet.errors.is_empty() {
         return Err(Error::NoReports(args.reports.clone()));
     }
+    let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::fleet::write(
-        &fleet,
-        args.format,
-        super::use_color(global.color),
-        &mut buf,
-    )
-    .map_err(Error::output)?;
-    emit(&buf)?;
+    render::fleet::write(&fleet, args.format, term, &mut buf).map_err(Error::output)?;
+    emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(fleet.exit_code()))
 }
 

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, PreflightArgs};
 use crate::error::Error;
-use crate::io::emit;
+use crate::io::emit_colored;
 use crate::preflight::{self, Options};
 use crate::probe;
 use crate::render;
@@ -35,14 +35,9 @@ pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         .as_deref()
         .map(|p| probe::limits::probe_path(&src, p));
     let report = preflight::evaluate(&spec, data, &opts);
+    let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::preflight::write(
-        &report,
-        args.format,
-        super::use_color(global.color),
-        &mut buf,
-    )
-    .map_err(Error::output)?;
-    emit(&buf)?;
+    render::preflight::write(&report, args.format, term, &mut buf).map_err(Error::output)?;
+    emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(report.exit_code))
 }

@@ -1,5 +1,6 @@
 //! `rigcheck sheet`: a spec sheet (HTML or Markdown) of this machine or a saved report.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, SheetArgs};
@@ -8,8 +9,16 @@ use crate::io::{emit, write_atomic};
 use crate::render::sheet::{self, Verify};
 use crate::{probe, profile, redact, verify};
 
-/// Writes the sheet to stdout or `-o FILE`.
+/// Writes the sheet to `-o FILE`, or to stdout when it is not a terminal (or `--stdout`).
 pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    // A sheet is a file to keep: 40 KB of HTML scrolling past is no use to anyone.
+    if args.output.is_none() && !args.stdout && std::io::stdout().is_terminal() {
+        eprintln!(
+            "rigcheck: sheet: not writing a spec sheet to the terminal; \
+             write it to a file with -o FILE, or print it with --stdout"
+        );
+        return Ok(ExitCode::from(2));
+    }
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
     let mut spec = match &args.report {
         Some(path) => super::load_report(path)?,
