@@ -20,7 +20,12 @@ pub use crate::render::{Format, Part};
 
 /// Inventory a workstation or GPU server, check it against its order, and say what it can do.
 #[derive(Debug, Parser)]
-#[command(name = "rigcheck", version, about, help_expected = true)]
+#[command(
+    name = "rigcheck",
+    version = env!("RIGCHECK_VERSION"),
+    about,
+    help_expected = true
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -68,6 +73,32 @@ pub enum Command {
     Fleet(FleetArgs),
     /// Measure this machine: data-loader images/s, memory bandwidth, disk read, GPU TFLOPS.
     Bench(BenchArgs),
+    /// Print a shell completion script, e.g. `rigcheck completions bash >
+    /// ~/.local/share/bash-completion/completions/rigcheck`.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), e.g. `rigcheck man | man -l -`, or `rigcheck man verify`.
+    Man(ManArgs),
+}
+
+/// The clap command of the whole program, for completions and the man page.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
+/// Options of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Options of `man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The page of one command (`rigcheck-verify(1)`); the main page when left out.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 /// Options of `fleet`.

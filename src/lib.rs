@@ -55,6 +55,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode, Error> {
         Some(Command::Sheet(args)) => commands::sheet::exec(args, g),
         Some(Command::Fleet(args)) => commands::fleet::exec(args, g),
         Some(Command::Bench(args)) => commands::bench::exec(args, g),
+        Some(Command::Completions(args)) => commands::completions::exec(args),
+        Some(Command::Man(args)) => commands::man::exec(args),
         None => commands::inventory::exec(&cli.inventory, g),
     }
 }

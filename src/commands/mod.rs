@@ -5,9 +5,11 @@
 
 pub mod bench;
 pub mod capture;
+pub mod completions;
 pub mod diff;
 pub mod fleet;
 pub mod inventory;
+pub mod man;
 pub mod preflight;
 pub mod profile;
 pub mod profiles;
