@@ -14,6 +14,11 @@ const REFERENCE: &str = "fixtures/hp-z8-g4-dual-rtx6000";
 
 /// Runs rigcheck with `args` in a terminal `cols` wide; its exit code and what it printed.
 fn in_terminal(cols: u16, args: &[&str]) -> (u32, String) {
+    in_terminal_with(cols, args, &[])
+}
+
+/// `in_terminal` with environment variables set on top of a plain colour terminal.
+fn in_terminal_with(cols: u16, args: &[&str], env: &[(&str, &str)]) -> (u32, String) {
     let pair = native_pty_system()
         .openpty(PtySize {
             rows: 60,
@@ -29,6 +34,9 @@ fn in_terminal(cols: u16, args: &[&str]) -> (u32, String) {
     cmd.env("TERM", "xterm-256color");
     for v in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES"] {
         cmd.env_remove(v);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
     }
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
@@ -249,34 +257,7 @@ fn never_means_no_colour_even_from_a_hostile_dmi_string() {
 #[test]
 fn colour_follows_no_color_and_clicolor_in_a_terminal() {
     let run = |env: &[(&str, &str)]| {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: 40,
-                cols: 100,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut cmd = CommandBuilder::new(assert_cmd::cargo::cargo_bin("rigcheck"));
-        cmd.args(["--sysroot", REFERENCE, "-s", "glance"]);
-        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-        cmd.env("TERM", "xterm-256color");
-        for v in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS"] {
-            cmd.env_remove(v);
-        }
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let mut child = pair.slave.spawn_command(cmd).unwrap();
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let t = std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = reader.read_to_end(&mut buf);
-            buf
-        });
-        child.wait().unwrap();
-        String::from_utf8(t.join().unwrap()).unwrap()
+        in_terminal_with(100, &["--sysroot", REFERENCE, "-s", "glance"], env).1
     };
     assert!(run(&[]).contains('\u{1b}'));
     assert!(!run(&[("NO_COLOR", "1")]).contains('\u{1b}'));
