@@ -51,19 +51,34 @@ pub fn clean_json(text: &str) -> Cow<'_, str> {
 }
 
 /// A quick look for what `clean_json` must parse: a `\u` escape, DEL, a C1 control or a
-/// bidirectional override written as UTF-8. Most reports have none, so a fleet of ten
-/// thousand is not parsed twice.
+/// bidirectional override written as UTF-8. Most reports have none, and a fleet of ten
+/// thousand must not be parsed twice or crawled byte by byte: memchr jumps from one
+/// candidate byte to the next.
 fn may_hide_controls(b: &[u8]) -> bool {
-    b.iter().enumerate().any(|(i, &c)| match c {
-        b'\\' => b.get(i + 1) == Some(&b'u'),
-        0x7f => true,
-        0xc2 => b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)),
-        0xe2 => matches!(
-            (b.get(i + 1), b.get(i + 2)),
-            (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
-        ),
-        _ => false,
-    })
+    if memchr::memchr(0x7f, b).is_some() {
+        return true;
+    }
+    let mut at = 0;
+    while let Some(k) = b
+        .get(at..)
+        .and_then(|rest| memchr::memchr3(b'\\', 0xc2, 0xe2, rest))
+    {
+        let i = at + k;
+        let hit = match b[i] {
+            b'\\' => b.get(i + 1) == Some(&b'u'),
+            0xc2 => b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)),
+            _ => matches!(
+                (b.get(i + 1), b.get(i + 2)),
+                (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+            ),
+        };
+        if hit {
+            return true;
+        }
+        // Every JSON escape but `\u` is two characters (`\\` among them): step over both.
+        at = i + if b[i] == b'\\' { 2 } else { 1 };
+    }
+    false
 }
 
 /// Cleans every string (and object key) of `v`; true when one changed.
@@ -143,6 +158,15 @@ mod tests {
         assert_eq!(v["system"]["vendor"], "HP");
         let plain = r#"{"a":"°C ≤ 80 → ok \\u"}"#;
         assert!(matches!(clean_json(plain), Cow::Borrowed(_)));
+        // The look-ahead finds each kind of hiding place, and not an escaped backslash.
+        assert!(may_hide_controls(br#""a\u001b""#));
+        assert!(!may_hide_controls(br#""C:\\users""#));
+        assert!(may_hide_controls(br#""\\\u0007""#));
+        assert!(may_hide_controls("x\u{9b}".as_bytes()));
+        assert!(may_hide_controls("x\u{202e}".as_bytes()));
+        assert!(may_hide_controls("x\u{7f}".as_bytes()));
+        assert!(!may_hide_controls("×·°→≥ ok".as_bytes()));
+        assert!(!may_hide_controls(br"ends in \"));
         assert!(matches!(clean_json("not json \\u001b"), Cow::Borrowed(_)));
     }
 
