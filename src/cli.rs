@@ -344,10 +344,10 @@ impl ValueEnum for Part {
         &[
             Part::Glance,
             Part::System,
+            Part::Gpus,
             Part::Cpu,
             Part::Memory,
             Part::Drives,
-            Part::Gpus,
             Part::Headroom,
             Part::Notes,
         ]

@@ -29,8 +29,8 @@ pub fn sections(spec: &Spec) -> Vec<Section> {
     sections_for(spec, &[], false)
 }
 
-/// The sections named in `parts` (all when empty), in reading order; `verbose` lists the
-/// notes on sources too.
+/// The sections named in `parts` (all when empty), in reading order (at a glance, system,
+/// GPUs, CPU, memory, drives, headroom, notes); `verbose` lists the notes on sources too.
 pub fn sections_for(spec: &Spec, parts: &[Part], verbose: bool) -> Vec<Section> {
     let want = |p: Part| parts.is_empty() || parts.contains(&p);
     let mut out = Vec::new();
@@ -44,6 +44,10 @@ pub fn sections_for(spec: &Spec, parts: &[Part], verbose: bool) -> Vec<Section> 
     if want(Part::System) {
         out.push(system(spec));
     }
+    // GPUs first of the parts: they are what most readers of this report came for.
+    if want(Part::Gpus) {
+        out.extend(gpus(spec));
+    }
     if want(Part::Cpu) {
         out.push(cpu(spec));
     }
@@ -52,9 +56,6 @@ pub fn sections_for(spec: &Spec, parts: &[Part], verbose: bool) -> Vec<Section> 
     }
     if want(Part::Drives) {
         out.push(drives(spec));
-    }
-    if want(Part::Gpus) {
-        out.extend(gpus(spec));
     }
     if want(Part::Headroom) {
         out.push(headroom(spec));

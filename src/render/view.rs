@@ -32,14 +32,14 @@ pub enum Part {
     Glance,
     /// System, board, BIOS, OS.
     System,
+    /// GPUs.
+    Gpus,
     /// CPUs, caches, NUMA nodes.
     Cpu,
     /// Memory and DIMMs.
     Memory,
     /// Drives.
     Drives,
-    /// GPUs.
-    Gpus,
     /// Room to grow: sockets, slots, power.
     Headroom,
     /// Why facts are unknown, and where figures come from.
