@@ -13,7 +13,7 @@ pub mod memory;
 pub mod progress;
 pub mod rng;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use crate::spec::{Notes, Spec};
@@ -36,9 +36,21 @@ pub enum BenchKind {
     /// All of the above.
     All,
 }
-/// Runs the benchmarks `which` asks for, each within about `seconds`, on the machine `spec`
-/// describes (it supplies the theoretical peaks). `data` is where the disk benchmark reads.
+/// Longest time budget per benchmark, in seconds: a day. Past it a run is a mistake (and
+/// `1e308` seconds is no duration at all).
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+/// Runs the benchmarks `which` asks for, each within about `seconds` (at most
+/// `MAX_SECONDS`), on the machine `spec` describes (it supplies the theoretical peaks).
+/// `data` is where the disk benchmark reads; without it the disk part is skipped with a
+/// note, since it would write a test file.
 pub fn run(spec: &Spec, which: BenchKind, seconds: f64, data: Option<&Path>) -> BenchReport {
+    // `Duration::from_secs_f64` panics past u64 seconds; the command refuses such values.
+    let seconds = if seconds > 0.0 {
+        seconds.min(MAX_SECONDS)
+    } else {
+        0.0
+    };
     let all = which == BenchKind::All;
     let wants = |k: BenchKind| all || which == k;
     let planned = [
@@ -70,21 +82,23 @@ pub fn run(spec: &Spec, which: BenchKind, seconds: f64, data: Option<&Path>) -> 
         progress.advance(seconds);
     }
     if wants(BenchKind::Disk) {
-        let (path, default) = match data {
-            Some(p) => (p.to_path_buf(), false),
-            None => (PathBuf::from("."), true),
-        };
-        if default {
-            notes.add(
+        match data {
+            Some(path) => {
+                let params = disk::DiskParams::for_budget(budget);
+                progress.step("disk: sequential read");
+                let disk = disk::run(path, &params, spec, &mut notes);
+                report.disk = notes.take("bench.disk", disk);
+            }
+            // Nothing is written where the user did not say: the current directory may be
+            // a home on a network share, or a nearly full disk.
+            None => notes.add(
                 "bench.disk",
-                "no --data given: measured the file system of the current directory; \
-                 pass --data PATH where the training data lives",
-            );
+                "skipped: no --data given. Pass --data DIR on the drive the training data \
+                 lives on (a temporary file of at most 1 GiB, and at most a tenth of the free \
+                 space, is written there, read and deleted) or --data FILE (an existing \
+                 file, only read)",
+            ),
         }
-        let params = disk::DiskParams::for_budget(budget);
-        progress.step("disk: sequential read");
-        let disk = disk::run(&path, &params, spec, &mut notes);
-        report.disk = notes.take("bench.disk", disk);
         progress.advance(seconds);
     }
     if wants(BenchKind::Gpu) {

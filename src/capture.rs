@@ -12,19 +12,21 @@
 //! it runs: the temporary directory is removed and the process then ends by that signal.
 //! After a SIGKILL (which cannot be caught) the next capture into the same parent removes
 //! the stale temporary directory of the dead process.
+//!
+//! A capture made by root holds root-only files (serials, UUIDs, SMBIOS tables): DIR is
+//! made 0700, and each copied file keeps who may read it (a 0400 source is 0600 in the
+//! capture, a 0444 one 0644). DIR is placed with a rename that fails if anything but an
+//! empty directory appeared there meanwhile; `--force` replaces only an earlier capture.
 
 use std::fs;
-use std::io;
-use std::os::unix::fs::symlink;
+use std::io::{self, Write};
+use std::os::unix::fs::{symlink, DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
-
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use crate::error::Error;
 use crate::probe::{self, system::CaptureMeta};
+use crate::signals::Shield;
 use crate::source::{self, Source};
 
 /// The live report written next to the recorded files (`rigcheck --format json` at capture).
@@ -35,13 +37,7 @@ const MAX_DEPTH: usize = 40;
 
 /// Records the live machine into `dir`; returns a one-paragraph summary for the user.
 pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
-    if let Ok(mut entries) = fs::read_dir(dir) {
-        if entries.next().is_some() && !force {
-            return Err(Error::WouldOverwrite(dir.into()));
-        }
-    } else if dir.exists() {
-        return Err(Error::WouldOverwrite(dir.into()));
-    }
+    check_target(dir, force)?;
     let io_err = |path: &Path| {
         let path = path.to_path_buf();
         move |source| Error::Io { path, source }
@@ -57,60 +53,167 @@ pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
         .unwrap_or_default();
     remove_stale_temporaries(&parent, &name);
     let tmp = parent.join(format!(".{name}.{TMP_TAG}{}", std::process::id()));
-    // The signal that interrupted us, 0 while none did.
-    let signal = Arc::new(AtomicUsize::new(0));
-    let handlers: Vec<_> = [SIGINT, SIGTERM, SIGHUP]
-        .into_iter()
-        .filter_map(|sig| {
-            signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize).ok()
-        })
-        .collect();
-    let result = write_capture(&tmp, &signal);
-    for h in handlers {
-        signal_hook::low_level::unregister(h);
-    }
-    let summary = match result {
-        Ok(s) => s,
+    let shield = Shield::raise();
+    let result = write_capture(&tmp, &shield).and_then(|summary| {
+        if shield.interrupted() {
+            return Err(Error::Interrupted);
+        }
+        place(&tmp, dir, force, &parent, &name).map(|()| summary)
+    });
+    let result = match result {
+        Ok(summary) => Ok(format!("{summary} into {}\n", dir.display())),
         Err(e) => {
+            // Whatever failed, no temporary copy is left behind.
             let _ = fs::remove_dir_all(&tmp);
-            let sig = signal.load(Ordering::SeqCst);
-            if sig != 0 {
-                // End the way the signal would have ended us (exit status 128 + N).
-                let _ = signal_hook::low_level::emulate_default_handler(sig as i32);
-                return Err(Error::Interrupted);
-            }
-            return Err(Error::Io {
-                path: dir.into(),
-                source: e,
-            });
+            Err(if shield.interrupted() {
+                Error::Interrupted
+            } else {
+                e
+            })
         }
     };
-    if dir.exists() {
-        // --force: move the old one aside first, so there is never a moment without a
-        // complete DIR on disk.
-        let old = parent.join(format!(".{name}.rigcheck-old-{}", std::process::id()));
-        fs::rename(dir, &old).map_err(io_err(dir))?;
-        fs::rename(&tmp, dir).map_err(io_err(dir))?;
-        let _ = fs::remove_dir_all(&old);
-    } else {
-        fs::rename(&tmp, dir).map_err(io_err(dir))?;
+    // End the way the signal would have ended us (exit status 128 + N), now that the
+    // temporary directory is gone.
+    shield.end_if_interrupted();
+    result
+}
+
+/// What may be at DIR before a capture: nothing, an empty directory, or (with `--force`)
+/// an earlier capture. A file, symlink or device there, or a directory of other files, is
+/// refused: `--force` must not delete what `rigcheck capture` did not make.
+fn check_target(dir: &Path, force: bool) -> Result<(), Error> {
+    let meta = match fs::symlink_metadata(dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => {
+            return Err(Error::Io {
+                path: dir.into(),
+                source,
+            })
+        }
+    };
+    if !meta.is_dir() {
+        return Err(Error::Usage(format!(
+            "capture '{}': it exists and is not a directory (a file, symlink or device); \
+             choose another name",
+            dir.display()
+        )));
     }
-    Ok(format!("{summary} into {}\n", dir.display()))
+    let empty = fs::read_dir(dir)
+        .map(|mut e| e.next().is_none())
+        .map_err(|source| Error::Io {
+            path: dir.into(),
+            source,
+        })?;
+    if empty {
+        return Ok(());
+    }
+    if !force {
+        return Err(Error::WouldOverwrite(dir.into()));
+    }
+    if !is_capture(dir) {
+        return Err(Error::Usage(format!(
+            "capture '{}': the directory holds files but no {}, so it is not a capture; \
+             --force replaces only an earlier capture: choose another name",
+            dir.display(),
+            source::CAPTURE_FILE
+        )));
+    }
+    Ok(())
+}
+
+/// True when `dir` is a real directory holding a `capture.json` file: an earlier capture.
+fn is_capture(dir: &Path) -> bool {
+    fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
+        && fs::symlink_metadata(dir.join(source::CAPTURE_FILE)).is_ok_and(|m| m.is_file())
+}
+
+/// Moves the finished capture `tmp` to `dir`. Without `force` a plain rename, which fails if
+/// anything but an empty directory is at `dir` by now (another capture that finished first,
+/// a directory made meanwhile): that is `WouldOverwrite`, and nothing is deleted. With
+/// `force` an earlier capture there is swapped out in one step where the kernel can
+/// (`renameat2` with `RENAME_EXCHANGE`), else moved aside first, then deleted.
+fn place(tmp: &Path, dir: &Path, force: bool, parent: &Path, name: &str) -> Result<(), Error> {
+    let io_err = |source: io::Error| Error::Io {
+        path: dir.into(),
+        source,
+    };
+    let exists = || fs::symlink_metadata(dir).is_ok();
+    if force && exists() {
+        // Checked again: DIR may have been replaced while the capture ran.
+        check_target(dir, true)?;
+        if exchange(tmp, dir).is_ok() {
+            // `tmp` now holds the earlier capture.
+            let _ = fs::remove_dir_all(tmp);
+            return Ok(());
+        }
+        if exists() {
+            let old = parent.join(format!(".{name}.{OLD_TAG}{}", std::process::id()));
+            fs::rename(dir, &old).map_err(io_err)?;
+            if let Err(e) = fs::rename(tmp, dir) {
+                // Put the earlier capture back rather than leave nothing.
+                let _ = fs::rename(&old, dir);
+                return Err(io_err(e));
+            }
+            let _ = fs::remove_dir_all(&old);
+            return Ok(());
+        }
+    }
+    fs::rename(tmp, dir).map_err(|e| {
+        if exists() {
+            Error::WouldOverwrite(dir.into())
+        } else {
+            io_err(e)
+        }
+    })
+}
+
+/// Swaps two paths in one step (Linux 3.15+, on file systems that support it).
+#[cfg(all(target_os = "linux", any(target_env = "gnu", target_env = "musl")))]
+#[allow(unsafe_code)]
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: both paths are NUL-terminated and outlive the call; AT_FDCWD makes them
+    // relative to the working directory, as a plain rename would.
+    let rc = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(all(target_os = "linux", any(target_env = "gnu", target_env = "musl"))))]
+fn exchange(_a: &Path, _b: &Path) -> io::Result<()> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
 }
 
 /// Marks a capture's temporary directory: `.DIR.rigcheck-tmp-PID`.
 const TMP_TAG: &str = "rigcheck-tmp-";
+/// Marks an earlier capture moved aside by `--force`: `.DIR.rigcheck-old-PID`.
+const OLD_TAG: &str = "rigcheck-old-";
 
-/// Removes `.NAME.rigcheck-tmp-PID` directories left by a capture that was killed (its PID no
-/// longer runs), so they neither pile up nor get mistaken for a capture.
+/// Removes `.NAME.rigcheck-tmp-PID` and `.NAME.rigcheck-old-PID` directories left by a
+/// capture that was killed (its PID no longer runs), so they neither pile up nor get
+/// mistaken for a capture.
 fn remove_stale_temporaries(parent: &Path, name: &str) {
-    let prefix = format!(".{name}.{TMP_TAG}");
+    let prefixes = [format!(".{name}.{TMP_TAG}"), format!(".{name}.{OLD_TAG}")];
     let Ok(entries) = fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = file.strip_prefix(&prefix) else {
+        let Some(pid) = prefixes.iter().find_map(|p| file.strip_prefix(p.as_str())) else {
             continue;
         };
         let alive = pid.parse::<u32>().is_ok_and(|pid| {
@@ -132,15 +235,55 @@ fn slow_down() -> Option<Duration> {
         .map(Duration::from_millis)
 }
 
-fn write_capture(out: &Path, signal: &AtomicUsize) -> io::Result<String> {
-    fs::create_dir(out)?;
+fn write_capture(out: &Path, shield: &Shield) -> Result<String, Error> {
+    let io_err = |source: io::Error| Error::Io {
+        path: out.into(),
+        source,
+    };
+    // Only the capturing user may enter it, whatever the umask.
+    fs::DirBuilder::new()
+        .mode(0o700)
+        .create(out)
+        .map_err(io_err)?;
+    write_files(out, shield).map_err(|e| {
+        if shield.interrupted() {
+            Error::Interrupted
+        } else {
+            io_err(e)
+        }
+    })
+}
+
+/// Writes a new file of the capture with `mode` (the capture directory is private to this
+/// process, so nothing else can have made it).
+fn write_file(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(mode)
+        .open(path)?
+        .write_all(bytes)
+}
+
+/// The mode of a copied file: its owner may read and write it; group and others may read
+/// it only if they could read the source.
+fn copied_mode(source: &Path) -> u32 {
+    let read_bits = fs::metadata(source).map_or(0, |m| m.permissions().mode() & 0o044);
+    0o600 | read_bits
+}
+
+/// Mode of the files rigcheck writes itself (answers, report): the owner's only.
+const OWN_MODE: u32 = 0o600;
+
+fn write_files(out: &Path, shield: &Shield) -> io::Result<String> {
     let delay = slow_down();
     // Called between files: stops the capture once a signal arrived.
     let step = || -> io::Result<()> {
         if let Some(d) = delay {
             std::thread::sleep(d);
         }
-        if signal.load(Ordering::SeqCst) != 0 {
+        if shield.interrupted() {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
         }
         Ok(())
@@ -166,18 +309,19 @@ fn write_capture(out: &Path, signal: &AtomicUsize) -> io::Result<String> {
             if let Some(p) = dst.parent() {
                 fs::create_dir_all(p)?;
             }
-            fs::write(&dst, bytes)?;
+            write_file(&dst, bytes, copied_mode(&real))?;
         }
     }
     let cpuid = src.cpuid_answers();
     if !cpuid.is_empty() {
-        fs::write(
-            out.join(source::CPUID_FILE),
-            source::format_cpuid_json(&cpuid),
+        write_file(
+            &out.join(source::CPUID_FILE),
+            source::format_cpuid_json(&cpuid).as_bytes(),
+            OWN_MODE,
         )?;
     }
     for (name, text) in &rec.answers {
-        fs::write(out.join(name), text)?;
+        write_file(&out.join(name), text.as_bytes(), OWN_MODE)?;
     }
     step()?;
     let meta = CaptureMeta {
@@ -188,11 +332,15 @@ fn write_capture(out: &Path, signal: &AtomicUsize) -> io::Result<String> {
         unreadable: root_only(&rec).map(|p| p.display().to_string()).collect(),
     };
     let meta_json = serde_json::to_string_pretty(&meta).map_err(io::Error::other)? + "\n";
-    fs::write(out.join(source::CAPTURE_FILE), meta_json)?;
+    write_file(
+        &out.join(source::CAPTURE_FILE),
+        meta_json.as_bytes(),
+        OWN_MODE,
+    )?;
     // The report as the live run saw it, so a replay can be checked against it byte for byte.
     let mut report = Vec::new();
     crate::render::json::write(&spec, &mut report)?;
-    fs::write(out.join(REPORT_FILE), report)?;
+    write_file(&out.join(REPORT_FILE), &report, OWN_MODE)?;
     let mut summary = format!(
         "captured {} files, {} directories, {} CPUID leaves{}",
         rec.files.len(),
@@ -303,5 +451,28 @@ impl Copier {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copied_files_keep_who_may_read_them() {
+        let dir = tempfile::tempdir().unwrap();
+        for (source, copied) in [
+            (0o400, 0o600),
+            (0o444, 0o644),
+            (0o640, 0o640),
+            (0o604, 0o604),
+        ] {
+            let p = dir.path().join(format!("f{source:o}"));
+            fs::write(&p, "x").unwrap();
+            fs::set_permissions(&p, fs::Permissions::from_mode(source)).unwrap();
+            assert_eq!(copied_mode(&p), copied, "{source:o}");
+        }
+        // An unreadable source (gone meanwhile) is the owner's only.
+        assert_eq!(copied_mode(&dir.path().join("gone")), 0o600);
     }
 }

@@ -30,15 +30,22 @@ pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
 
+    /// With no command: also check against this profile (built-in name or TOML file) and
+    /// include the result in prometheus and nfd output.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub profile: Option<String>,
+
+    /// With no command: which parts of the report, and how many notes.
+    #[command(flatten)]
+    pub view: ViewArgs,
+
     #[command(subcommand)]
     pub command: Option<Command>,
-
-    #[command(flatten)]
-    pub inventory: InventoryArgs,
 }
 
-/// Options every subcommand accepts.
-#[derive(Debug, Args, Clone)]
+/// Options every subcommand takes, before or after its name. Each command honours them or
+/// refuses them with exit 2 (README, "Global options").
+#[derive(Debug, Args, Clone, Default)]
 pub struct GlobalArgs {
     /// Read a recorded machine under DIR instead of this one (nothing live is touched).
     #[arg(long, global = true, value_name = "DIR")]
@@ -47,6 +54,35 @@ pub struct GlobalArgs {
     /// When to colour table output: auto (a terminal, NO_COLOR unset), always, never.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+
+    /// Remove serial numbers, UUIDs, MAC addresses and host names from the output.
+    #[arg(long, global = true)]
+    pub redact: bool,
+
+    /// Output format, written before the command (`rigcheck -f json verify ...`): one of
+    /// that command's formats. Without a command: the inventory's.
+    #[arg(long, short = 'f', value_enum, value_name = "FORMAT")]
+    pub format: Option<AnyFormat>,
+}
+
+/// Every output format of every command, for `--format` written before the command; the
+/// command then checks that it is one of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AnyFormat {
+    /// Readable text table (inventory, verify, diff, preflight, fleet, bench).
+    Table,
+    /// JSON (inventory, verify, diff, preflight, fleet, bench).
+    Json,
+    /// Markdown (inventory, verify, sheet, fleet).
+    Markdown,
+    /// Prometheus text format (inventory, fleet).
+    Prometheus,
+    /// Kubernetes node-feature-discovery feature file (inventory).
+    Nfd,
+    /// JUnit XML (verify).
+    Junit,
+    /// Self-contained HTML (sheet).
+    Html,
 }
 
 /// The subcommands; none given means `inventory`.
@@ -111,12 +147,15 @@ pub struct FleetArgs {
     /// Check every host against this profile (built-in name or TOML file).
     #[arg(long, short = 'p', value_name = "NAME|FILE")]
     pub profile: Option<String>,
-    /// Treat unknown results as failures.
-    #[arg(long)]
+    /// Count a requirement that cannot be read as a failure (else the host is incomplete).
+    #[arg(long, conflicts_with = "allow_unknown")]
     pub strict: bool,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = FleetFormat::Table)]
-    pub format: FleetFormat,
+    /// Let a requirement that cannot be read pass (else the host is incomplete).
+    #[arg(long)]
+    pub allow_unknown: bool,
+    /// Output format (default: table).
+    #[arg(long, short = 'f', value_enum)]
+    pub format: Option<FleetFormat>,
 }
 
 /// Options of `verify`.
@@ -125,12 +164,16 @@ pub struct VerifyArgs {
     /// A built-in profile name (see `rigcheck profiles`) or a TOML file.
     #[arg(long, short = 'p', value_name = "NAME|FILE")]
     pub profile: String,
-    /// Treat unknown results as failures.
-    #[arg(long)]
+    /// Count a requirement that cannot be read as a failure (exit 1 rather than 3).
+    #[arg(long, conflicts_with = "allow_unknown")]
     pub strict: bool,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = VerifyFormat::Table)]
-    pub format: VerifyFormat,
+    /// Let a requirement that cannot be read pass (exit 0 rather than 3), as before
+    /// INCOMPLETE existed.
+    #[arg(long)]
+    pub allow_unknown: bool,
+    /// Output format (default: table).
+    #[arg(long, short = 'f', value_enum)]
+    pub format: Option<VerifyFormat>,
 }
 
 /// Options of `profiles`.
@@ -165,7 +208,8 @@ pub enum ProfileAction {
         /// Name written into the profile (default: the host name).
         #[arg(long)]
         name: Option<String>,
-        /// Write to FILE instead of standard output (refuses to overwrite without --force).
+        /// Write to FILE instead of standard output (refuses to overwrite without --force;
+        /// `-` is standard output).
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
         /// Overwrite an existing FILE.
@@ -177,28 +221,33 @@ pub enum ProfileAction {
 /// Options of `diff`.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// The earlier report (JSON file) or sysroot directory.
+    /// The earlier report (JSON file, `-` for standard input) or sysroot directory.
     pub before: PathBuf,
-    /// The later report (JSON file) or sysroot directory.
+    /// The later report (JSON file, `-` for standard input) or sysroot directory.
     pub after: PathBuf,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = DiffFormat::Table)]
-    pub format: DiffFormat,
+    /// Output format (default: table).
+    #[arg(long, short = 'f', value_enum)]
+    pub format: Option<DiffFormat>,
 }
 
 /// Options of `inventory`.
-#[derive(Debug, Args, Clone)]
+#[derive(Debug, Args, Clone, Default)]
 pub struct InventoryArgs {
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    /// Output format (default: table).
+    #[arg(long, short = 'f', value_enum)]
+    pub format: Option<Format>,
     /// With `--format prometheus` or `nfd`: also check against this profile (built-in name
     /// or TOML file) and include the result.
     #[arg(long, value_name = "NAME|FILE")]
     pub profile: Option<String>,
-    /// Remove serial numbers, UUIDs, MAC addresses and the host name from the output.
-    #[arg(long)]
-    pub redact: bool,
+    /// Which parts of the report, and how many notes.
+    #[command(flatten)]
+    pub view: ViewArgs,
+}
+
+/// What the table and Markdown inventory show (`rigcheck` with no command, or `inventory`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ViewArgs {
     /// Show only these parts of the table or Markdown report, e.g. `-s gpu,memory`.
     #[arg(
         long,
@@ -216,10 +265,10 @@ pub struct InventoryArgs {
 /// Options of `sheet`.
 #[derive(Debug, Args, Clone)]
 pub struct SheetArgs {
-    /// Sheet format.
-    #[arg(long, short = 'f', value_enum, default_value_t = SheetFormat::Html)]
-    pub format: SheetFormat,
-    /// Write the sheet to FILE (atomically).
+    /// Sheet format (default: html).
+    #[arg(long, short = 'f', value_enum)]
+    pub format: Option<SheetFormat>,
+    /// Write the sheet to FILE (atomically); `-` is standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Print the sheet on standard output, even to a terminal.
@@ -231,9 +280,6 @@ pub struct SheetArgs {
     /// Check the machine against this order profile and print the result on the sheet.
     #[arg(long, value_name = "PROFILE")]
     pub profile: Option<String>,
-    /// Remove serial numbers, UUIDs, MAC addresses and the host name from the sheet.
-    #[arg(long)]
-    pub redact: bool,
     /// Make the sheet from a saved JSON report (`rigcheck --format json`, or `rigcheck bench
     /// --format json`, whose measurements then appear as a chart) instead of this machine.
     #[arg(long, value_name = "FILE", conflicts_with = "sysroot")]
@@ -245,7 +291,7 @@ pub struct SheetArgs {
 pub struct CaptureArgs {
     /// Directory to write the snapshot into (created; must be empty unless --force).
     pub dir: PathBuf,
-    /// Replace a non-empty DIR.
+    /// Replace an earlier capture at DIR (never a directory of other files).
     #[arg(long)]
     pub force: bool,
 }
@@ -258,30 +304,30 @@ pub struct PreflightArgs {
     #[arg(long, value_name = "N")]
     pub gpus: Option<u32>,
     /// Free VRAM each GPU must have, e.g. '20 GiB'. Default: warn when over 10% is in use.
-    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_bytes_arg)]
     pub min_free_vram: Option<u64>,
     /// Highest GPU temperature to start a job at, in °C.
     #[arg(long, value_name = "CELSIUS", default_value_t = 80)]
     pub max_gpu_temp: u32,
     /// Lowest NVIDIA driver version accepted, e.g. '535.104'.
-    #[arg(long, value_name = "VERSION")]
+    #[arg(long, value_name = "VERSION", value_parser = crate::preflight::gpu::parse_min_version)]
     pub min_driver: Option<String>,
     /// Lowest CUDA version the driver must support, e.g. '12.2'.
-    #[arg(long, value_name = "VERSION")]
+    #[arg(long, value_name = "VERSION", value_parser = crate::preflight::gpu::parse_min_version)]
     pub min_cuda: Option<String>,
     /// Dataset directory: its filesystem's free space, drive and kind are checked.
     #[arg(long, value_name = "PATH")]
     pub data: Option<PathBuf>,
     /// Free space the --data filesystem must have, e.g. '500 GB'. Default: fail under 5%
     /// free, warn under 10%.
-    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_bytes_arg)]
     pub min_free_disk: Option<u64>,
     /// Data-loader workers per GPU process (PyTorch num_workers). Default: suggest a number.
     #[arg(long, value_name = "N")]
     pub workers: Option<u32>,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = PreflightFormat::Table)]
-    pub format: PreflightFormat,
+    /// Output format (default: table).
+    #[arg(long, short = 'f', value_enum)]
+    pub format: Option<PreflightFormat>,
 }
 
 /// Options of `bench`.
@@ -290,22 +336,24 @@ pub struct BenchArgs {
     /// What to measure.
     #[arg(value_enum, default_value_t = BenchKind::All)]
     pub which: BenchKind,
-    /// Time budget per benchmark, in seconds (also the length of the GPU thermal soak).
+    /// Time budget per benchmark, in seconds, at most 86400 (also the length of the GPU
+    /// thermal soak).
     #[arg(long, default_value_t = 10.0, value_name = "S")]
     pub seconds: f64,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = BenchFormat::Table)]
-    pub format: BenchFormat,
-    /// File to read, or directory to write a temporary test file in, for the disk benchmark
-    /// (default: the current directory).
+    /// Output format (default: table).
+    #[arg(long, short = 'f', value_enum)]
+    pub format: Option<BenchFormat>,
+    /// File to read, or directory to write a temporary test file of at most 1 GiB in, for
+    /// the disk benchmark; without it the disk benchmark is skipped (nothing is written).
     #[arg(long, value_name = "PATH")]
     pub data: Option<PathBuf>,
 }
 
 /// `--color` choices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum ColorChoice {
     /// Colour when stdout is a terminal and NO_COLOR is unset.
+    #[default]
     Auto,
     /// Always colour.
     Always,

@@ -1,5 +1,8 @@
 //! The errors that end a run before it can report (exit code 2), each naming the file or
 //! flag at fault. Shared by the command layer and the few engines that write files.
+//!
+//! Every message has one shape, printed after `rigcheck: ` on one line of stderr:
+//! `<what>: <why>; <fix>` (the file or flag, what is wrong with it, what to do).
 
 use std::fmt;
 use std::io;
@@ -9,34 +12,34 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// `--sysroot` names nothing.
-    #[error("--sysroot '{0}': no such directory")]
+    #[error("--sysroot '{0}': no such directory; give a directory made by `rigcheck capture DIR`")]
     SysrootMissing(PathBuf),
     /// `--sysroot` names a file.
-    #[error("--sysroot '{0}': not a directory")]
+    #[error("--sysroot '{0}': not a directory; give the directory `rigcheck capture DIR` wrote")]
     SysrootNotDir(PathBuf),
     /// `--sysroot` holds no recorded machine at all.
     #[error("--sysroot '{0}': holds neither proc/ nor sys/; make one with `rigcheck capture DIR`")]
     SysrootEmpty(PathBuf),
     /// `capture` or `-o` would overwrite something.
-    #[error("'{0}' exists; choose another name or pass --force")]
+    #[error("{0}: exists; choose another name or pass --force")]
     WouldOverwrite(PathBuf),
     /// A profile could not be read or is malformed (already placed at file:line:column).
     #[error("{0}")]
     Profile(#[from] ProfileError),
     /// A report given to `diff` could not be read.
-    #[error("{path}: {detail}")]
+    #[error("{}: {detail}", path.display())]
     Report { path: PathBuf, detail: String },
     /// `fleet` found no report at all under the paths given.
-    #[error("no reports (*.json files or sysroots) found in {}", .0.iter().map(|p| format!("'{}'", p.display())).collect::<Vec<_>>().join(", "))]
+    #[error("{}: no reports (*.json files or sysroots) found; give report files, directories holding them, or sysroots", .0.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
     NoReports(Vec<PathBuf>),
     /// A name that is not a built-in profile.
-    #[error("no built-in profile '{0}'; `rigcheck profiles` lists them")]
+    #[error("'{0}': no built-in profile of that name; `rigcheck profiles` lists them")]
     NoSuchProfile(String),
     /// A capture was stopped by a signal; nothing was left behind.
-    #[error("capture interrupted; the partial capture was removed")]
+    #[error("capture: interrupted; the partial capture was removed, run it again")]
     Interrupted,
     /// Writing an output file or capture failed.
-    #[error("{path}: {source}")]
+    #[error("{}: {}", path.display(), describe(source))]
     Io { path: PathBuf, source: io::Error },
     /// A command line that parses but cannot be carried out (already worded for the user).
     #[error("{0}")]
@@ -49,6 +52,30 @@ impl Error {
         Error::Io {
             path: "<output>".into(),
             source,
+        }
+    }
+}
+
+/// An I/O error in words, without the `(os error 21)` the OS appends, and with the fix
+/// where there is an obvious one.
+pub fn describe(e: &io::Error) -> String {
+    use io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => "no such file or directory; check the path".into(),
+        K::PermissionDenied => {
+            "permission denied; run as root or make it readable (or writable) for this user".into()
+        }
+        K::IsADirectory => "is a directory; give a file".into(),
+        K::NotADirectory => "a part of the path is not a directory".into(),
+        K::AlreadyExists => "already exists; choose another name or pass --force".into(),
+        K::StorageFull => "no space left on the device".into(),
+        K::ReadOnlyFilesystem => "the file system is read-only".into(),
+        _ => {
+            let text = e.to_string();
+            match text.find(" (os error ") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            }
         }
     }
 }
@@ -77,3 +104,19 @@ impl fmt::Display for ProfileError {
 }
 
 impl std::error::Error for ProfileError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_errors_in_words() {
+        let e = io::Error::from_raw_os_error(21);
+        assert_eq!(describe(&e), "is a directory; give a file");
+        let e = Error::Io {
+            path: "out/sheet.html".into(),
+            source: io::Error::from_raw_os_error(28),
+        };
+        assert_eq!(e.to_string(), "out/sheet.html: no space left on the device");
+    }
+}

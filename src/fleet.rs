@@ -4,21 +4,25 @@
 //! text); rendering lives in `render::fleet`.
 //!
 //! A bad or truncated report never stops the fleet: it becomes a `BadReport` naming its file.
+//! Hosts are compared on known facts only (`diff`): a host whose report leaves facts unknown
+//! is "partly unknown", never "differs" for them, and two configurations of equal size are a
+//! tie, not a majority.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use crate::diff::{self, Change};
 use crate::profile::Profile;
-use crate::spec::{Dimm, Drive, Gpu, Spec};
-use crate::verify::{self, VerifyReport};
+use crate::spec::{Dimm, Drive, Gpu, Spec, SCHEMA_VERSION};
+use crate::verify::{self, Outcome, Unknowns, VerifyReport, EXIT_INCOMPLETE};
 
 /// One host of the fleet, read from one report.
 #[derive(Debug, Clone)]
 pub struct Host {
-    /// The report's host name, or the file name when the report has none.
+    /// The report's host name, or the file name when the report has none; followed by the
+    /// file (`ws (a/ws.json)`) when several reports carry the same host name.
     pub name: String,
     /// Where the report was read from.
     pub file: PathBuf,
@@ -27,8 +31,16 @@ pub struct Host {
     pub verify: Option<VerifyReport>,
     /// A preflight result carried in the report, when there is one.
     pub preflight: Option<Preflight>,
-    /// Index into `Fleet::configurations` (0 is the majority).
+    /// Index into `Fleet::configurations` (0 is the majority, or the first of a tie).
     pub configuration: usize,
+}
+
+/// Several reports carrying one host name: the same machine reported twice, or machines
+/// left with a default name (`localhost`). Each is kept, under its name and file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DuplicateName {
+    pub host: String,
+    pub files: Vec<PathBuf>,
 }
 
 /// What fleet reads of a preflight result stored in a report as a top-level `preflight`
@@ -55,13 +67,16 @@ pub struct Configuration {
     pub example: String,
 }
 
-/// A host whose hardware differs from the majority configuration, and how.
+/// A host outside the majority configuration, and how it differs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OddOne {
     pub host: String,
     pub file: PathBuf,
-    /// Majority (`before`) against this host (`after`), hardware only.
+    /// Majority (`before`) against this host (`after`), hardware facts known in both.
     pub changes: Vec<Change>,
+    /// Hardware facts known for one of them only: not compared. A host with no change and
+    /// only these is "partly unknown", not different.
+    pub unknown_on_one_side: Vec<Change>,
 }
 
 /// The whole fleet, hosts sorted by name.
@@ -74,21 +89,62 @@ pub struct Fleet {
     pub odd_ones_out: Vec<OddOne>,
     /// The profile every host was checked against.
     pub profile: Option<String>,
+    /// True when the largest configurations have as many hosts each: there is no majority,
+    /// and the odd ones out are compared with the first of them.
+    pub tie: bool,
+    /// Host names carried by more than one report.
+    pub duplicate_names: Vec<DuplicateName>,
 }
 
 impl Fleet {
-    /// 1 when a host fails its profile, fails preflight, or a report could not be read;
-    /// else 0.
+    /// 1 when a host fails its profile, fails preflight, or a report could not be read; 3
+    /// when none does but a host's check is incomplete; else 0.
     pub fn exit_code(&self) -> u8 {
         let failed = self.hosts.iter().any(|h| {
-            h.verify.as_ref().is_some_and(|v| !v.passed) || h.preflight.is_some_and(|p| !p.passed)
+            h.verify
+                .as_ref()
+                .is_some_and(|v| v.outcome == Outcome::Fail)
+                || h.preflight.is_some_and(|p| !p.passed)
         });
-        u8::from(failed || !self.errors.is_empty())
+        if failed || !self.errors.is_empty() {
+            1
+        } else if self.incomplete_hosts() > 0 {
+            EXIT_INCOMPLETE
+        } else {
+            0
+        }
     }
 
-    /// Hosts in the majority configuration.
-    pub fn majority_hosts(&self) -> usize {
-        self.configurations.first().map_or(0, |c| c.hosts)
+    /// Hosts failing their profile.
+    pub fn failed_hosts(&self) -> usize {
+        self.hosts
+            .iter()
+            .filter(|h| {
+                h.verify
+                    .as_ref()
+                    .is_some_and(|v| v.outcome == Outcome::Fail)
+            })
+            .count()
+    }
+
+    /// Hosts whose check against the profile is incomplete.
+    pub fn incomplete_hosts(&self) -> usize {
+        self.hosts
+            .iter()
+            .filter(|h| {
+                h.verify
+                    .as_ref()
+                    .is_some_and(|v| v.outcome == Outcome::Incomplete)
+            })
+            .count()
+    }
+
+    /// Hosts in the majority configuration; `None` on a tie, when there is none.
+    pub fn majority_hosts(&self) -> Option<usize> {
+        if self.tie {
+            return None;
+        }
+        self.configurations.first().map(|c| c.hosts)
     }
 }
 
@@ -107,7 +163,7 @@ pub struct Loaded {
 pub fn assemble(
     reports: Vec<Result<Loaded, BadReport>>,
     profile: Option<&Profile>,
-    strict: bool,
+    unknowns: Unknowns,
 ) -> Fleet {
     let mut loaded = Vec::with_capacity(reports.len());
     let mut errors = Vec::new();
@@ -117,27 +173,49 @@ pub fn assemble(
             Err(e) => errors.push(e),
         }
     }
-    let mut hosts = par_map(loaded, |l| host(l, profile, strict));
+    let mut hosts = par_map(loaded, |l| host(l, profile, unknowns));
     hosts.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.file.cmp(&b.file)));
     errors.sort_by(|a, b| a.file.cmp(&b.file));
+    let duplicate_names = name_duplicates(&mut hosts);
     let mut fleet = Fleet {
         hosts,
         errors,
         profile: profile.map(|p| p.name.clone()),
+        duplicate_names,
         ..Fleet::default()
     };
     group(&mut fleet);
     fleet
 }
 
-fn host(l: Loaded, profile: Option<&Profile>, strict: bool) -> Host {
+/// Gives hosts that share a name their file too (`ws (reports/ws-old.json)`), so every row,
+/// JSON entry and Prometheus series stays one host's; returns the names that were shared.
+fn name_duplicates(hosts: &mut [Host]) -> Vec<DuplicateName> {
+    let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, h) in hosts.iter().enumerate() {
+        by_name.entry(h.name.clone()).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for (name, members) in by_name.into_iter().filter(|(_, m)| m.len() > 1) {
+        for &i in &members {
+            hosts[i].name = format!("{name} ({})", hosts[i].file.display());
+        }
+        out.push(DuplicateName {
+            host: name,
+            files: members.iter().map(|&i| hosts[i].file.clone()).collect(),
+        });
+    }
+    out
+}
+
+fn host(l: Loaded, profile: Option<&Profile>, unknowns: Unknowns) -> Host {
     let name = l.spec.hostname.clone().unwrap_or_else(|| {
         l.file
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| l.file.display().to_string())
     });
-    let verify = profile.map(|p| verify::verify(&l.spec, p, strict));
+    let verify = profile.map(|p| verify::verify_with(&l.spec, p, unknowns));
     Host {
         name,
         file: l.file,
@@ -205,11 +283,14 @@ pub fn parse_report(text: &str) -> Result<(Spec, Option<Preflight>), String> {
         Err(e) if text.contains("\"ansible_facts\"") => {
             match serde_json::from_str::<AnsibleResult>(text) {
                 Ok(a) => a.ansible_facts.ansible_local.rigcheck,
-                Err(_) => return Err(format!("not a rigcheck JSON report: {e}")),
+                Err(_) => return Err(not_a_report(text, &e)),
             }
         }
-        Err(e) => return Err(format!("not a rigcheck JSON report: {e}")),
+        Err(e) => return Err(not_a_report(text, &e)),
     };
+    if spec.schema_version > SCHEMA_VERSION {
+        return Err(newer_schema(spec.schema_version));
+    }
     // Most reports carry no preflight result; skip the second pass for them.
     let preflight = if text.contains("\"preflight\"") {
         serde_json::from_str::<PreflightOnly>(text)
@@ -219,6 +300,40 @@ pub fn parse_report(text: &str) -> Result<(Spec, Option<Preflight>), String> {
         None
     };
     Ok((spec, preflight))
+}
+
+/// Why a text is not a report, in the shape `<why>; <fix>`: a newer report (which this
+/// rigcheck cannot read), another kind of JSON, or a damaged report with serde's reason.
+fn not_a_report(text: &str, e: &serde_json::Error) -> String {
+    #[derive(Deserialize)]
+    struct Version {
+        schema_version: Option<u32>,
+    }
+    if let Ok(Version {
+        schema_version: Some(v),
+    }) = serde_json::from_str::<Version>(text)
+    {
+        if v > SCHEMA_VERSION {
+            return newer_schema(v);
+        }
+    }
+    let fix = "make one with `rigcheck --format json`";
+    let kind = match text.trim_start().chars().next() {
+        Some('[') => Some("a JSON array"),
+        Some('"') => Some("a JSON string"),
+        _ => None,
+    };
+    match kind {
+        Some(k) => format!("not a rigcheck JSON report: it holds {k}, not a report object; {fix}"),
+        None => format!("not a rigcheck JSON report: {e}; {fix}"),
+    }
+}
+
+fn newer_schema(v: u32) -> String {
+    format!(
+        "written by a newer rigcheck (schema_version {v}; this one reads {SCHEMA_VERSION}); \
+         upgrade rigcheck to read it"
+    )
 }
 
 /// The part of a report that makes up its hardware configuration: exactly what `diff`
@@ -232,16 +347,22 @@ pub fn hardware_view(spec: &Spec) -> Spec {
     v.system.bios_version = spec.system.bios_version.clone();
     v.system.bios_date = spec.system.bios_date.clone();
     v.cpu.model = spec.cpu.model.clone();
+    v.cpu.socket_models = spec.cpu.socket_models.clone();
     v.cpu.sockets = spec.cpu.sockets;
     v.cpu.cores = spec.cpu.cores;
     v.cpu.threads = spec.cpu.threads;
     v.cpu.max_mhz = spec.cpu.max_mhz;
+    v.memory.total_bytes = spec.memory.total_bytes;
+    v.memory.total_source = spec.memory.total_source.clone();
+    v.memory.usable_bytes = spec.memory.usable_bytes;
+    v.memory.dimm_source = spec.memory.dimm_source.clone();
     v.memory.dimms = spec
         .memory
         .dimms
         .iter()
         .map(|d| Dimm {
             locator: d.locator.clone(),
+            bank_locator: d.bank_locator.clone(),
             size_bytes: d.size_bytes,
             kind: d.kind.clone(),
             part_number: d.part_number.clone(),
@@ -272,64 +393,83 @@ pub fn hardware_view(spec: &Spec) -> Spec {
             model: d.model.clone(),
             firmware: d.firmware.clone(),
             size_bytes: d.size_bytes,
+            transport: d.transport.clone(),
+            removable: d.removable,
             ..Drive::default()
         })
         .collect();
     v
 }
 
-/// Groups hosts by hardware view, largest group first, and lists how each host outside the
-/// largest group differs from it.
+/// Groups hosts by hardware view, largest group first; groups that differ in no fact known
+/// to both (MemTotal within its tolerance) are one. Lists how each host outside the largest
+/// group differs from it, known facts and unknown ones apart.
 fn group(fleet: &mut Fleet) {
-    // Key: the hardware view as JSON (its fields are in a fixed order).
-    let keys: Vec<(Spec, String)> = fleet
-        .hosts
+    let views: Vec<Spec> = fleet.hosts.iter().map(|h| hardware_view(&h.spec)).collect();
+    // Key: the hardware view as JSON (its fields are in a fixed order), MemTotal in whole
+    // GiB so kernels' few megabytes do not split a configuration.
+    let keys: Vec<String> = views
         .iter()
-        .map(|h| {
-            let v = hardware_view(&h.spec);
-            let k = serde_json::to_string(&v).unwrap_or_default();
-            (v, k)
+        .map(|v| {
+            let mut k = v.clone();
+            k.memory.usable_bytes = k.memory.usable_bytes.map(|u| u >> 30);
+            serde_json::to_string(&k).unwrap_or_default()
         })
         .collect();
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (i, (_, k)) in keys.iter().enumerate() {
+    for (i, k) in keys.iter().enumerate() {
         let g = *index.entry(k.as_str()).or_insert_with(|| {
             groups.push(Vec::new());
             groups.len() - 1
         });
         groups[g].push(i);
     }
-    // Hosts are sorted by name, so each group's first member is its example; the majority
-    // is the biggest group, ties going to the one whose example sorts first.
-    groups.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a[0].cmp(&b[0])));
-    for (gi, members) in groups.iter().enumerate() {
+    let by_size =
+        |a: &Vec<usize>, b: &Vec<usize>| b.len().cmp(&a.len()).then_with(|| a[0].cmp(&b[0]));
+    groups.sort_by(by_size);
+    // One configuration where nothing known differs (a MemTotal that crossed a GiB).
+    let mut merged: Vec<Vec<usize>> = Vec::new();
+    for g in groups {
+        let same = merged.iter_mut().find(|m| {
+            let d = diff::diff(&views[m[0]], &views[g[0]]);
+            d.changes.is_empty() && d.unknown_on_one_side.is_empty()
+        });
+        match same {
+            Some(m) => m.extend(g),
+            None => merged.push(g),
+        }
+    }
+    merged.sort_by(by_size);
+    // Hosts are sorted by name, so each group's first member is its example; of groups of
+    // equal size none is the majority, and the tie is said, not settled by a name.
+    fleet.tie = merged.len() > 1 && merged[0].len() == merged[1].len();
+    for (gi, members) in merged.iter().enumerate() {
         for &m in members {
             fleet.hosts[m].configuration = gi;
         }
     }
-    fleet.configurations = groups
+    fleet.configurations = merged
         .iter()
         .map(|m| Configuration {
             hosts: m.len(),
             example: fleet.hosts[m[0]].name.clone(),
         })
         .collect();
-    let Some(majority) = groups.first().map(|m| &keys[m[0]].0) else {
+    let Some(reference) = merged.first().map(|m| &views[m[0]]) else {
         return;
     };
     for (i, h) in fleet.hosts.iter().enumerate() {
         if h.configuration == 0 {
             continue;
         }
-        let changes = diff::diff(majority, &keys[i].0)
-            .into_iter()
-            .filter(|c| c.class == "hardware")
-            .collect();
+        let d = diff::diff(reference, &views[i]);
+        let hardware = |v: Vec<Change>| v.into_iter().filter(|c| c.class == "hardware").collect();
         fleet.odd_ones_out.push(OddOne {
             host: h.name.clone(),
             file: h.file.clone(),
-            changes,
+            changes: hardware(d.changes),
+            unknown_on_one_side: hardware(d.unknown_on_one_side),
         });
     }
 }

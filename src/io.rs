@@ -13,13 +13,20 @@ use crate::source;
 
 /// Reads a file named by the user (report, profile), bounded like every sysroot read: a
 /// 10 GB file or `/dev/zero` is refused after `MAX_READ_BYTES`, not read whole. Named pipes
-/// are read, so `<(ssh host rigcheck --format json)` works.
+/// are read, so `<(ssh host rigcheck --format json)` works, and `-` is standard input.
 pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
     let mut buf = Vec::new();
-    file.take(source::MAX_READ_BYTES + 1)
-        .read_to_end(&mut buf)?;
+    if path == Path::new("-") {
+        io::stdin()
+            .lock()
+            .take(source::MAX_READ_BYTES + 1)
+            .read_to_end(&mut buf)?;
+    } else {
+        std::fs::File::open(path)?
+            .take(source::MAX_READ_BYTES + 1)
+            .read_to_end(&mut buf)?;
+    }
     if buf.len() as u64 > source::MAX_READ_BYTES {
         return Err(io::Error::other(format!(
             "larger than {} MiB: not a rigcheck file",
@@ -56,6 +63,25 @@ pub fn emit_colored(bytes: &[u8], color: bool) -> Result<(), Error> {
     }
 }
 
+/// Writes a command's output to `path` (atomically, see `write_atomic`), or to standard
+/// output when there is none or it is `-`.
+pub fn write_output(path: Option<&Path>, bytes: &[u8], force: bool) -> Result<(), Error> {
+    match path {
+        Some(p) if p != Path::new("-") => write_atomic(p, bytes, force),
+        _ => emit(bytes),
+    }
+}
+
+/// An error message as one safe line for stderr: control characters (a terminal escape in a
+/// file name or a profile, a newline in a machine string) become U+FFFD, so what rigcheck
+/// prints can neither drive the terminal nor fake a second line.
+pub fn error_line(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
+}
+
 /// Replaces control characters that came from the machine's files (a DMI string in a
 /// stranger's capture can hold `ESC ]` or `ESC [2J`) so they cannot drive the terminal.
 /// Kept: newline, tab, and the colour sequences (`ESC [ digits ; m`) the renderers write.
@@ -90,14 +116,32 @@ pub fn terminal_safe(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename,
 /// so `path` holds either its old content or all of the new. Without `force` an existing
-/// `path` is left alone and `Error::WouldOverwrite` returned.
+/// `path` is left alone and `Error::WouldOverwrite` returned. Only regular files are
+/// written: a symlink, named pipe, device or directory at `path` is refused even with
+/// `force` (a rename would put a regular file in place of `/dev/null`), and a file
+/// replaced with `force` keeps its permissions (and, where allowed, its owner).
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
     let io_err = |source: io::Error| Error::Io {
         path: path.to_path_buf(),
         source,
     };
-    if !force && fs::symlink_metadata(path).is_ok() {
-        return Err(Error::WouldOverwrite(path.to_path_buf()));
+    let existing = match fs::symlink_metadata(path) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io_err(e)),
+    };
+    if let Some(m) = &existing {
+        if !m.is_file() {
+            return Err(Error::Usage(format!(
+                "'{}' exists and is {}; -o writes only regular files: choose another name, \
+                 or redirect standard output there",
+                path.display(),
+                kind_of(m.file_type())
+            )));
+        }
+        if !force {
+            return Err(Error::WouldOverwrite(path.to_path_buf()));
+        }
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -115,6 +159,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error>
         .create_new(true)
         .open(&tmp)
         .and_then(|mut f| {
+            if let Some(m) = &existing {
+                keep_owner_and_mode(&f, m)?;
+            }
             f.write_all(bytes)?;
             f.sync_all()
         });
@@ -142,9 +189,56 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error>
     })
 }
 
+/// What a non-regular file is, for the refusal.
+fn kind_of(t: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Gives the new file the replaced one's permission bits (exactly, whatever the umask) and,
+/// where this user may, its owner and group, so `sudo rigcheck sheet -o mine.html --force`
+/// leaves a file its owner can still edit.
+#[cfg(unix)]
+fn keep_owner_and_mode(f: &fs::File, old: &fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    // Only root may give a file away; anyone else keeps it, with the old mode.
+    let _ = std::os::unix::fs::fchown(f, Some(old.uid()), Some(old.gid()));
+    f.set_permissions(fs::Permissions::from_mode(old.mode() & 0o777))
+}
+
+#[cfg(not(unix))]
+fn keep_owner_and_mode(f: &fs::File, old: &fs::Metadata) -> io::Result<()> {
+    f.set_permissions(old.permissions())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_lines_carry_no_escapes_and_no_newlines() {
+        let line = error_line("x\u{1b}]0;owned\u{7}\nrigcheck: fake");
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+        assert_eq!(line.lines().count(), 1);
+    }
 
     #[test]
     fn refuses_to_overwrite_without_force() {

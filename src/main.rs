@@ -5,11 +5,14 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = rigcheck::cli::Cli::parse();
+    let cli = match rigcheck::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return rigcheck::usage_error(&e),
+    };
     match rigcheck::run(&cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("rigcheck: {e:#}");
+            eprintln!("rigcheck: {}", rigcheck::io::error_line(&e.to_string()));
             ExitCode::from(2)
         }
     }

@@ -89,21 +89,34 @@ pub struct Filter {
     pub kind: Option<DriveKind>,
 }
 
-/// Loads a profile: a built-in name, or a path to a TOML file.
+/// Loads a profile: a built-in name, a path to a TOML file, or `-` for standard input.
 pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
     if let Some((name, text)) = BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
         return parse(text, &format!("<built-in {name}>"), name);
     }
     let path = Path::new(name_or_path);
+    let shown = if name_or_path == "-" {
+        "<stdin>"
+    } else {
+        name_or_path
+    };
     let text = crate::io::read_input(path)
-        .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
+        .and_then(|b| {
+            String::from_utf8(b).map_err(|_| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "not UTF-8 text; a profile is a TOML file",
+                )
+            })
+        })
         .map_err(|e| ProfileError {
-            file: name_or_path.to_string(),
+            file: shown.to_string(),
             line: 0,
             column: 0,
             message: if e.kind() == std::io::ErrorKind::NotFound {
                 format!(
-                    "no such file, and no built-in profile of that name (built-in: {})",
+                    "no such file, and no built-in profile of that name; use a file or one of \
+                     {} (`rigcheck profiles` lists them)",
                     BUILTIN
                         .iter()
                         .map(|(n, _)| *n)
@@ -111,14 +124,14 @@ pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
                         .join(", ")
                 )
             } else {
-                e.to_string()
+                crate::error::describe(&e)
             },
         })?;
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    parse(&text, name_or_path, &stem)
+    let stem = match path.file_stem() {
+        Some(s) if name_or_path != "-" => s.to_string_lossy().into_owned(),
+        _ => "stdin".into(),
+    };
+    parse(&text, shown, &stem)
 }
 
 /// Parses profile text; `file` names it in errors, `default_name` is used without `[profile]`.
@@ -130,11 +143,12 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
         text,
         file,
         reqs: Vec::new(),
+        offsets: Vec::new(),
     };
     if text.trim().is_empty() {
         return Err(b.err(
             None,
-            "the profile is empty: give at least one requirement".into(),
+            "the profile is empty; give at least one requirement".into(),
         ));
     }
     let doc = DeTable::parse(text).map_err(|e| {
@@ -195,7 +209,14 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
         }
     }
     if b.reqs.is_empty() {
-        return Err(b.err(None, "the profile has no requirements".into()));
+        return Err(b.err(
+            None,
+            "the profile has no requirements; give at least one".into(),
+        ));
+    }
+    // Placed all at once: one pass over the text, not one rescan per requirement.
+    for (r, at) in b.reqs.iter_mut().zip(line_cols(text, &b.offsets)) {
+        r.at = at;
     }
     let (name, description) = meta;
     Ok(Profile {
@@ -245,6 +266,8 @@ struct Builder<'a> {
     text: &'a str,
     file: &'a str,
     reqs: Vec<Requirement>,
+    /// Byte offset where each requirement of `reqs` is written; placed at the end.
+    offsets: Vec<usize>,
 }
 
 impl Builder<'_> {
@@ -266,10 +289,13 @@ impl Builder<'_> {
         valid: &[&str],
     ) -> ProfileError {
         let list: Vec<String> = valid.iter().map(|k| format!("`{k}`")).collect();
-        let mut msg = format!("unknown field `{key}`, expected one of {}", list.join(", "));
-        if let Some(n) = nearest(key, valid) {
-            msg.push_str(&format!(" (did you mean `{n}`?)"));
-        }
+        let msg = match nearest(key, valid) {
+            Some(n) => format!(
+                "unknown field `{key}`; did you mean `{n}`? (expected one of {})",
+                list.join(", ")
+            ),
+            None => format!("unknown field `{key}`; use one of {}", list.join(", ")),
+        };
         let _ = at.get_ref();
         self.err(Some(at.span()), msg)
     }
@@ -370,7 +396,7 @@ impl Builder<'_> {
                         return Err(self.err(
                             Some(span),
                             format!(
-                                "drive kind '{}' is not one of {}",
+                                "kind '{}': not a drive kind; use one of {}",
                                 k.to_ascii_lowercase(),
                                 DriveKind::NAMES.join(", ")
                             ),
@@ -426,7 +452,7 @@ impl Builder<'_> {
                                 other => other.to_string(),
                             };
                             tol = Some(units::parse_percent(&s).map_err(|e| {
-                                self.err(Some(span.clone()), format!("{key}: tolerance '{s}': {e}"))
+                                self.err(Some(span.clone()), format!("{key}: tolerance {e}"))
                             })?);
                             continue;
                         }
@@ -443,9 +469,9 @@ impl Builder<'_> {
                             return Err(self.err(
                                 Some(span.clone()),
                                 format!(
-                                    "{key}: unknown comparison '{other}'{}; expected one of {}",
+                                    "{key}: unknown comparison '{other}'; {}use one of {}",
                                     nearest(other, &OPS)
-                                        .map(|n| format!(" (did you mean '{n}'?)"))
+                                        .map(|n| format!("did you mean '{n}'? "))
                                         .unwrap_or_default(),
                                     OPS.join(", ")
                                 ),
@@ -498,8 +524,9 @@ impl Builder<'_> {
             values,
             tolerance: tol.unwrap_or_else(|| q.default_tolerance()),
             filter: filter.cloned(),
-            at: line_col(self.text, span.start),
+            at: (0, 0),
         });
+        self.offsets.push(span.start);
         Ok(())
     }
 
@@ -543,17 +570,22 @@ impl Builder<'_> {
                 format!("{key}: expected {want}, found {}", v.type_str()),
             )
         };
-        let parse = |f: fn(&str) -> Result<u64, String>| match v {
-            Value::String(s) => f(s)
-                .map(Val::Num)
-                .map_err(|e| self.err(Some(span.clone()), format!("{key}: {e}"))),
-            Value::Integer(i) if *i >= 0 => Ok(Val::Num(*i as u64)),
-            Value::Float(x) if *x >= 0.0 => f(&x.to_string())
-                .map(Val::Num)
-                .map_err(|e| self.err(Some(span.clone()), format!("{key}: {e}"))),
-            _ => Err(bad_type(
-                "a number or a quantity in quotes such as \"24 GiB\"",
-            )),
+        let parse = |f: fn(&str) -> Result<u64, String>| {
+            let written = match v {
+                Value::String(s) => s.clone(),
+                Value::Integer(i) if *i >= 0 => i.to_string(),
+                Value::Float(x) if *x >= 0.0 => x.to_string(),
+                _ => {
+                    return Err(bad_type(
+                        "a number or a quantity in quotes such as \"24 GiB\"",
+                    ))
+                }
+            };
+            let n = f(&written).map_err(|e| self.err(Some(span.clone()), format!("{key}: {e}")))?;
+            match bare_number_fix(q, &written, n) {
+                Some(fix) => Err(self.err(Some(span.clone()), format!("{key}: {fix}"))),
+                None => Ok(Val::Num(n)),
+            }
         };
         match q {
             Quantity::Count => match v {
@@ -577,12 +609,61 @@ impl Builder<'_> {
     }
 }
 
-/// 1-based line and column of a byte offset.
+/// Why a number written without a unit cannot be what the order means, and how to write it:
+/// `vram = 80` would be 80 bytes, `base_clock = 3.5` 3.5 MHz. `None` when it is plausible
+/// (`dimm_speed = 2933` is MT/s, `base_clock = 3100` MHz, sizes of 1 MiB and more bytes).
+fn bare_number_fix(q: Quantity, written: &str, n: u64) -> Option<String> {
+    let (num, unit) = units::number_and_unit(written).ok()?;
+    if !unit.is_empty() {
+        return None;
+    }
+    let (means, write) = match q {
+        Quantity::BytesJedec if n < units::MIN_BARE_BYTES => {
+            (format!("{n} bytes"), format!("{num} GB"))
+        }
+        // Drives are ordered in TB when the number is small, in GB otherwise.
+        Quantity::BytesSi if n < units::MIN_BARE_BYTES => (
+            format!("{n} bytes"),
+            format!("{num} {}", if num < 100.0 { "TB" } else { "GB" }),
+        ),
+        Quantity::Mhz if num < 100.0 => (format!("{num} MHz"), format!("{num} GHz")),
+        Quantity::Mts if num < 100.0 => (format!("{num} MT/s"), "2933 MT/s".to_string()),
+        _ => return None,
+    };
+    Some(format!(
+        "{written} has no unit, so it means {means}; write it with its unit, e.g. \"{write}\""
+    ))
+}
+
+/// 1-based line and column (in characters) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
+    line_cols(text, &[offset])
+        .first()
+        .copied()
+        .unwrap_or((1, 1))
+}
+
+/// 1-based line and column of each byte offset, in one pass over the text (in the order of
+/// the offsets, whatever order they are given in): a profile of thousands of groups, even
+/// all on one line, is placed in linear time.
+fn line_cols(text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let mut out = vec![(1, 1); offsets.len()];
+    let (mut line, mut col) = (1, 1);
+    let mut chars = text.char_indices().peekable();
+    for i in order {
+        while let Some((_, c)) = chars.next_if(|&(p, _)| p < offsets[i]) {
+            if c == '\n' {
+                line += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+        }
+        out[i] = (line, col);
+    }
+    out
 }
 
 /// The valid name closest to `bad`, if any is close enough to be a typo.
@@ -640,7 +721,12 @@ pub fn from_spec(spec: &Spec, name: &str) -> String {
         let _ = write!(t, "\n[[gpus]]\nmodel = {}\n{lines}", q(model));
     }
     let mut drives: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, d) in spec.drives.iter().enumerate() {
+    for (i, d) in spec
+        .drives
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_removable())
+    {
         if let Some(k) = d.kind {
             drives.entry(k.as_str()).or_default().push(i);
         }
@@ -696,17 +782,19 @@ fn suggest_lines(
         let value = match f.suggest {
             Suggest::Never => continue,
             Suggest::Custom(write) => write(spec),
-            Suggest::Found | Suggest::Smallest | Suggest::AtLeast => suggest_value(f, &items),
+            Suggest::Found | Suggest::Smallest | Suggest::AtLeast => {
+                suggest_value(f, &items).map(|value| fields::Suggestion {
+                    comment: None,
+                    value,
+                })
+            }
         };
         match value {
             Some(v) => {
-                // A value may open with comment lines saying why it is written so.
-                let (comments, v) = v.rsplit_once('\n').unwrap_or(("", &v));
-                if !comments.is_empty() {
-                    out.push_str(comments);
-                    out.push('\n');
+                if let Some(c) = v.comment {
+                    out.push_str(&format!("# {}\n", one_line(c)));
                 }
-                out.push_str(&format!("{} = {v}\n", f.key));
+                out.push_str(&format!("{} = {}\n", f.key, v.value));
             }
             None if section == Section::System => {}
             None if items.iter().any(|i| matches!(i, Found::Unknown(_))) => {
@@ -785,6 +873,28 @@ mod tests {
     }
 
     #[test]
+    fn line_cols_in_one_pass_match_a_rescan() {
+        let text = "a = 1\n[[gpus]]\nmodel = \"é\"\ncount = 2\n\nx";
+        // The rescan this replaced: count newlines and characters before each offset.
+        let rescan = |offset: usize| {
+            let before = &text[..offset.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            (line, col)
+        };
+        let offsets: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([text.len(), text.len() + 5])
+            .rev()
+            .collect();
+        let want: Vec<(usize, usize)> = offsets.iter().map(|&o| rescan(o)).collect();
+        assert_eq!(line_cols(text, &offsets), want);
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col("", 3), (1, 1));
+    }
+
+    #[test]
     fn unknown_key_suggests_nearest() {
         let e = parse("[cpu]\nsocket = 2\n", "bad.toml", "bad").unwrap_err();
         assert_eq!((e.line, e.column), (2, 1));
@@ -795,7 +905,7 @@ mod tests {
         );
         assert!(
             e.to_string()
-                .starts_with("bad.toml:2:1: unknown field `socket`"),
+                .starts_with("bad.toml:2:1: unknown field `socket`; did you mean `sockets`?"),
             "{e}"
         );
     }

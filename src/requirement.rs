@@ -175,9 +175,18 @@ pub enum Suggest {
     Smallest,
     /// `{ at_least = <smallest found> }`.
     AtLeast,
-    /// Written by a function of its own (the TOML value, with comment lines first when the
-    /// value needs saying why); `None` leaves it out.
-    Custom(fn(&Spec) -> Option<String>),
+    /// Written by a function of its own; `None` leaves it out.
+    Custom(fn(&Spec) -> Option<Suggestion>),
+}
+
+/// A value `profile new` writes, as TOML written by the `toml` crate, and the comment that
+/// says why it is written so, kept apart so no machine string can end up outside its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+    /// A comment line written above the key, when the value needs saying why.
+    pub comment: Option<&'static str>,
+    /// The TOML value.
+    pub value: String,
 }
 
 /// One orderable fact.
@@ -236,6 +245,42 @@ pub fn keys(section: Section) -> Vec<&'static str> {
         .collect()
 }
 
+/// The `Gpu` fact a per-GPU key reads (`fact_sources` is keyed by it); `count` reads the
+/// names the group is matched by.
+fn gpu_fact(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "count" => "name",
+        "architecture" => "architecture",
+        "vram" => "vram_bytes",
+        "cuda_cores" => "cuda_cores",
+        "tensor_cores" => "tensor_cores",
+        _ => return None,
+    })
+}
+
+/// Says so when the value `key` reads on `g` is a datasheet figure (the product table, found
+/// by PCI id) rather than the driver's, e.g. on a machine without an NVIDIA driver.
+pub fn gpu_datasheet_note(key: &str, g: &Gpu) -> Option<String> {
+    let fact = gpu_fact(key)?;
+    if g.fact_sources.get(fact).map(String::as_str) != Some("datasheet") {
+        return None;
+    }
+    let what = if key == "count" {
+        "names from the datasheet"
+    } else {
+        "datasheet figure"
+    };
+    let why = if g.index.is_none() {
+        "no NVIDIA driver"
+    } else {
+        "NVML gave none"
+    };
+    Some(match &g.datasheet {
+        Some(d) => format!("{what} ({why}): {} by PCI id {}", d.name, d.pci_id),
+        None => format!("{what} ({why})"),
+    })
+}
+
 /// Why `field` is unknown, from the spec's notes, or a generic sentence.
 pub fn why(spec: &Spec, field: &str) -> String {
     spec.notes
@@ -283,7 +328,12 @@ fn each_dimm(spec: &Spec, f: impl Fn(&crate::spec::Dimm) -> Found) -> Reading {
 fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
     let m = &spec.memory;
     match (m.total_bytes, m.total_source.as_deref()) {
-        (Some(t), Some("dimms")) => Reading::one(Found::Num(t, bytes_bin(t))),
+        (Some(t), Some("dimms")) => Reading {
+            items: vec![Found::Num(t, bytes_bin(t))],
+            // Installed as ordered, but the OS may not see it all: say so on the line.
+            note: m.unseen_note(),
+            slack_below: 0.0,
+        },
         (Some(t), _) => Reading {
             items: vec![Found::Num(t, format!("{} (MemTotal)", bytes_bin(t)))],
             note: Some(
@@ -295,6 +345,23 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
             slack_below: 0.05,
         },
         (None, _) => Reading::one(Found::Unknown(why(spec, "memory.total_bytes"))),
+    }
+}
+
+/// The CPU model; every socket's when they hold different models, so a mixed pair cannot
+/// pass on its first socket alone.
+fn read_cpu_model(spec: &Spec, _q: Quantity) -> Reading {
+    let models = &spec.cpu.socket_models;
+    if models.len() < 2 {
+        return Reading::one(text(&spec.cpu.model, spec, "cpu.model"));
+    }
+    Reading {
+        items: models.iter().map(|m| Found::Text(m.clone())).collect(),
+        note: Some(format!(
+            "the {} sockets hold different models",
+            models.len()
+        )),
+        slack_below: 0.0,
     }
 }
 
@@ -330,24 +397,28 @@ fn gib(b: u64) -> String {
     format!("\"{} GiB\"", (g * 10.0).round() / 10.0)
 }
 
-fn suggest_isa(spec: &Spec) -> Option<String> {
+fn suggest_isa(spec: &Spec) -> Option<Suggestion> {
     let isa = &spec.cpu.isa;
-    (!isa.is_empty()).then(|| {
-        let list: Vec<String> = isa.iter().map(|i| toml_string(i)).collect();
-        format!("[{}]", list.join(", "))
+    (!isa.is_empty()).then(|| Suggestion {
+        comment: None,
+        value: toml::Value::Array(isa.iter().map(|i| toml::Value::String(i.clone())).collect())
+            .to_string(),
     })
 }
 
-fn suggest_memory_total(spec: &Spec) -> Option<String> {
+fn suggest_memory_total(spec: &Spec) -> Option<Suggestion> {
     let m = &spec.memory;
     let b = m.total_bytes?;
     Some(if m.total_source.as_deref() == Some("dimms") {
-        gib(b)
+        Suggestion {
+            comment: None,
+            value: gib(b),
+        }
     } else {
-        format!(
-            "# DIMMs unknown: MemTotal is a few % under installed memory\n{{ at_least = {} }}",
-            gib(b)
-        )
+        Suggestion {
+            comment: Some("DIMMs unknown: MemTotal is a few % under installed memory"),
+            value: format!("{{ at_least = {} }}", gib(b)),
+        }
     })
 }
 
@@ -428,8 +499,8 @@ pub static FIELDS: &[Field] = &[
         "CPU model",
         Text,
         Suggest::Found,
-        "`model name` of /proc/cpuinfo",
-        |s, _| Reading::one(text(&s.cpu.model, s, "cpu.model"))
+        "`model name` of /proc/cpuinfo (each socket's, when they differ)",
+        read_cpu_model
     ),
     machine!(
         Cpu,

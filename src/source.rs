@@ -20,6 +20,46 @@ use std::sync::{Mutex, OnceLock};
 /// far past that is not a kernel file and is cut off with a note rather than read whole.
 pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
 
+/// How much of a file one reader takes: enough for the largest real file of its kind, with
+/// room to spare, and no more. A stranger's sysroot can hold thousands of huge (sparse)
+/// files where small ones belong; each then costs a `stat`, not a 16 MiB read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// One sysfs attribute (`cpuinfo_max_freq`, `size`, `numa_node`), as `read_value` and
+    /// `read_parse` read it: the kernel writes at most one page, 4 KiB, or 64 KiB with
+    /// 64 KiB pages.
+    Attribute,
+    /// A small text or table: /proc/meminfo (1.5 KiB), /proc/self/status and limits, a
+    /// node's meminfo, os-release, udev's database entry, the SMBIOS entry point and table
+    /// (3 to 7 KiB on the machines of the fixtures; SMBIOS 2 cannot exceed 64 KiB), the
+    /// recorded answers (`nvml.json`: 4 KiB in the largest recording). 1 MiB.
+    Text,
+    /// A file that grows with the machine: /proc/cpuinfo (about 1.4 KiB a CPU: 16 MiB is
+    /// 8192 CPUs, the kernel's most), /proc/self/mountinfo (a container host can carry tens
+    /// of thousands of mounts), `pci.ids` (1.3 MiB today). `MAX_READ_BYTES`.
+    Large,
+}
+
+impl Budget {
+    /// The most bytes a reader with this budget takes.
+    pub const fn bytes(self) -> u64 {
+        match self {
+            Budget::Attribute => 64 * 1024,
+            Budget::Text => 1024 * 1024,
+            Budget::Large => MAX_READ_BYTES,
+        }
+    }
+
+    /// What the note says when a file is over the budget.
+    fn refusal(self) -> String {
+        match self {
+            Budget::Attribute => "larger than 64 KiB, more than a sysfs attribute holds".into(),
+            Budget::Text => "larger than 1 MiB, more than this file holds on any machine".into(),
+            Budget::Large => format!("larger than {} MiB", MAX_READ_BYTES / (1024 * 1024)),
+        }
+    }
+}
+
 /// Most symlinks followed while resolving one path (the kernel's own limit is 40).
 const MAX_SYMLINKS: usize = 40;
 
@@ -256,10 +296,19 @@ impl Source {
             })
     }
 
-    /// Reads a whole file (bounded by `MAX_READ_BYTES`) as bytes.
+    /// Reads a whole small file (bounded by `Budget::Text`) as bytes.
     pub fn read_bytes(&self, path: impl AsRef<Path>) -> Result<Vec<u8>, Unknown> {
+        self.read_bytes_within(path, Budget::Text)
+    }
+
+    /// Reads a whole file as bytes, refusing it (with a note) past `budget`.
+    pub fn read_bytes_within(
+        &self,
+        path: impl AsRef<Path>,
+        budget: Budget,
+    ) -> Result<Vec<u8>, Unknown> {
         let path = path.as_ref();
-        let result = self.read_bytes_inner(path);
+        let result = self.read_bytes_inner(path, budget);
         match &result {
             Ok(bytes) => self.record(|r| {
                 r.files.insert(path.to_path_buf(), bytes.clone());
@@ -271,8 +320,8 @@ impl Source {
         result
     }
 
-    fn read_bytes_inner(&self, path: &Path) -> Result<Vec<u8>, Unknown> {
-        match self.read_bytes_resolved(path) {
+    fn read_bytes_inner(&self, path: &Path, budget: Budget) -> Result<Vec<u8>, Unknown> {
+        match self.read_bytes_resolved(path, budget) {
             Err(Unknown::NotFound(_)) if !self.live && self.denied().contains(path) => {
                 Err(Unknown::PermissionDenied(path.to_path_buf()))
             }
@@ -289,7 +338,7 @@ impl Source {
                 #[serde(default)]
                 unreadable: Vec<PathBuf>,
             }
-            self.read_bytes_resolved(&Path::new("/").join(CAPTURE_FILE))
+            self.read_bytes_resolved(&Path::new("/").join(CAPTURE_FILE), Budget::Text)
                 .ok()
                 .and_then(|b| serde_json::from_slice::<Meta>(&b).ok())
                 .map(|m| m.unreadable.into_iter().collect())
@@ -297,8 +346,12 @@ impl Source {
         })
     }
 
-    fn read_bytes_resolved(&self, path: &Path) -> Result<Vec<u8>, Unknown> {
+    fn read_bytes_resolved(&self, path: &Path, budget: Budget) -> Result<Vec<u8>, Unknown> {
         let real = self.resolve(path, true)?;
+        let over = || Unknown::Refused {
+            path: path.to_path_buf(),
+            detail: budget.refusal(),
+        };
         if !self.live {
             // Under a sysroot only plain files are opened: a FIFO or a device node
             // would block or read forever.
@@ -314,17 +367,19 @@ impl Source {
                     detail: kind.into(),
                 });
             }
+            // A recorded file's size is its real size (live sysfs and procfs files claim
+            // 4096 or 0 bytes, so this is for sysroots only): too big is refused unread.
+            if meta.len() > budget.bytes() {
+                return Err(over());
+            }
         }
         let file = fs::File::open(&real).map_err(|e| io_unknown(path, &e))?;
         let mut buf = Vec::new();
-        file.take(MAX_READ_BYTES + 1)
+        file.take(budget.bytes() + 1)
             .read_to_end(&mut buf)
             .map_err(|e| io_unknown(path, &e))?;
-        if buf.len() as u64 > MAX_READ_BYTES {
-            return Err(Unknown::Refused {
-                path: path.to_path_buf(),
-                detail: format!("larger than {} MiB", MAX_READ_BYTES / (1024 * 1024)),
-            });
+        if buf.len() as u64 > budget.bytes() {
+            return Err(over());
         }
         Ok(buf)
     }
@@ -334,8 +389,18 @@ impl Source {
     /// sequences and other control characters are cleaned out here (`text::clean`), so no
     /// string a probe takes from a file can drive the terminal; a capture still records the
     /// bytes as they were.
+    /// Small files only (`Budget::Text`); `read_string_within` takes a larger budget.
     pub fn read_string(&self, path: impl AsRef<Path>) -> Result<String, Unknown> {
-        let bytes = self.read_bytes(path)?;
+        self.read_string_within(path, Budget::Text)
+    }
+
+    /// Reads a text file of up to `budget` bytes, as `read_string`.
+    pub fn read_string_within(
+        &self,
+        path: impl AsRef<Path>,
+        budget: Budget,
+    ) -> Result<String, Unknown> {
+        let bytes = self.read_bytes_within(path, budget)?;
         let s = match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -346,9 +411,13 @@ impl Source {
         })
     }
 
-    /// Reads a one-value sysfs file: trimmed of the trailing newline and space padding.
+    /// Reads a one-value sysfs file (`Budget::Attribute`): trimmed of the trailing newline
+    /// and space padding.
     pub fn read_value(&self, path: impl AsRef<Path>) -> Result<String, Unknown> {
-        Ok(self.read_string(path)?.trim().to_string())
+        Ok(self
+            .read_string_within(path, Budget::Attribute)?
+            .trim()
+            .to_string())
     }
 
     /// Reads a one-value file and parses it; the error names the file and the bad text.

@@ -7,6 +7,8 @@
 pub mod bench;
 pub mod note;
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 pub use note::{Note, Notes};
@@ -93,8 +95,13 @@ pub struct Os {
 pub struct Cpu {
     /// `GenuineIntel`, `AuthenticAMD`, `ARM`, `IBM/S390`, ...
     pub vendor: Option<String>,
-    /// Marketing name, e.g. `Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz`.
+    /// Marketing name, e.g. `Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz`; the first socket's
+    /// when the sockets hold different models (see `socket_models`).
     pub model: Option<String>,
+    /// Each socket's model, in socket order, when they are not all the same (a mixed pair);
+    /// empty when every socket holds the same model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub socket_models: Vec<String>,
     pub family: Option<u32>,
     pub model_id: Option<u32>,
     pub stepping: Option<u32>,
@@ -194,6 +201,37 @@ pub struct Memory {
     pub slots: Vec<MemorySlot>,
 }
 
+/// Usable memory further than this fraction under the installed DIMMs is not firmware and
+/// kernel reservations (1.5–4 %) but memory the OS does not see.
+pub const MEMORY_UNSEEN_FRACTION: f64 = 0.10;
+
+impl Memory {
+    /// When the OS sees far less than the DIMMs installed (MemTotal more than
+    /// `MEMORY_UNSEEN_FRACTION` under their sum), the sentence saying so and what to check;
+    /// `None` when it does not, or when either figure is unknown.
+    pub fn unseen_note(&self) -> Option<String> {
+        let installed = self
+            .total_bytes
+            .filter(|_| self.total_source.as_deref() == Some("dimms"))?;
+        let usable = self.usable_bytes?;
+        if usable as f64 >= installed as f64 * (1.0 - MEMORY_UNSEEN_FRACTION) {
+            return None;
+        }
+        let gib = |b: u64| {
+            let g = b as f64 / (1u64 << 30) as f64;
+            format!("{} GiB", (g * 10.0).round() / 10.0)
+        };
+        Some(format!(
+            "the OS sees {} (MemTotal) of the {} of DIMMs installed: a module may be disabled \
+             by the firmware or failing training, or the kernel was started with mem=; check \
+             the firmware's memory settings and event log, `dmesg | grep -i -e memory -e edac` \
+             and /proc/cmdline",
+            gib(usable),
+            gib(installed)
+        ))
+    }
+}
+
 /// One DIMM slot as the firmware lists it, placed on its socket.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MemorySlot {
@@ -257,6 +295,14 @@ pub struct Drive {
     /// CPU socket the drive's controller hangs off (its local CPUs, else its NUMA node).
     #[serde(default)]
     pub socket: Option<u32>,
+}
+
+impl Drive {
+    /// True for USB sticks, card readers and other media that come and go (`removable`, or
+    /// on USB): they are not the machine's own drives, and an order does not count them.
+    pub fn is_removable(&self) -> bool {
+        self.removable == Some(true) || self.transport.as_deref() == Some("usb")
+    }
 }
 
 /// What kind of drive it is; written in JSON as `nvme`, `ssd`, `hdd` or `virtual`.
@@ -332,13 +378,53 @@ pub struct Gpu {
     pub memory_bandwidth_bytes_per_s: Option<u64>,
     pub max_sm_clock_mhz: Option<u32>,
     pub max_memory_clock_mhz: Option<u32>,
+    /// NVML's maximum customer boost clock (graphics), where the board reports one (not on
+    /// GeForce, where nvidia-smi prints N/A).
+    #[serde(default)]
+    pub max_customer_boost_clock_mhz: Option<u32>,
+    /// Rated FP32 peak: CUDA cores × 2 × `rated_clock_mhz`, the figure NVIDIA's datasheet
+    /// gives for the board.
     pub fp32_tflops: Option<f64>,
+    /// Rated dense FP16 tensor peak (FP16 accumulate) at `rated_tensor_clock_mhz`.
     pub fp16_tensor_tflops: Option<f64>,
-    /// FP16 with FP32 accumulate, where GeForce runs it at half rate.
+    /// Rated FP16 tensor peak with FP32 accumulate (half rate on GeForce).
     pub fp16_tensor_fp32_acc_tflops: Option<f64>,
-    /// Clock the peak TFLOPS are computed at: NVML's max SM clock, which is not always
-    /// the datasheet boost clock.
-    pub peak_clock_mhz: Option<u32>,
+    /// Clock the rated figures are at: the datasheet's rated boost, else NVML's max customer
+    /// boost clock (`rated_clock_source` says which).
+    #[serde(default)]
+    pub rated_clock_mhz: Option<u32>,
+    /// Clock the rated tensor figures are at; below `rated_clock_mhz` where NVIDIA quotes
+    /// tensor rates at a lower clock (Hopper: 1830 against 1980 MHz).
+    #[serde(default)]
+    pub rated_tensor_clock_mhz: Option<u32>,
+    /// `datasheet` (the product table) or `nvml` (max customer boost clock).
+    #[serde(default)]
+    pub rated_clock_source: Option<String>,
+    /// FP32 peak at NVML's max SM clock (`max_sm_clock_mhz`): what the board may reach when
+    /// power and temperature allow; above the rated figure on GeForce and workstation boards.
+    #[serde(default)]
+    pub fp32_tflops_max_clock: Option<f64>,
+    /// Dense FP16 tensor peak (FP16 accumulate) at `max_sm_clock_mhz`.
+    #[serde(default)]
+    pub fp16_tensor_tflops_max_clock: Option<f64>,
+    /// FP16 tensor peak with FP32 accumulate at `max_sm_clock_mhz`.
+    #[serde(default)]
+    pub fp16_tensor_fp32_acc_tflops_max_clock: Option<f64>,
+    /// The board as NVIDIA's datasheet describes it, found by PCI id in the product table;
+    /// `None` for an id the table does not know.
+    #[serde(default)]
+    pub datasheet: Option<GpuDatasheet>,
+    /// Where each identity and capability fact came from: `nvml` (the driver) or `datasheet`
+    /// (the product table, e.g. without a driver). Keys are field names of this struct.
+    #[serde(default)]
+    pub fact_sources: BTreeMap<String, String>,
+    /// Where NVML and the datasheet disagree (fewer SMs, less memory, another name): a
+    /// relabelled or cut-down board, or a table row to correct. Empty when they agree.
+    #[serde(default)]
+    pub datasheet_mismatches: Vec<String>,
+    /// MIG instances of a MIG-enabled GPU, with their own slice sizes.
+    #[serde(default)]
+    pub mig_instances: Vec<MigInstance>,
     pub pcie: Pcie,
     pub numa_node: Option<i32>,
     /// CPU list local to the GPU's PCIe root.
@@ -351,6 +437,78 @@ pub struct Gpu {
     pub cuda_version: Option<String>,
     pub mig_enabled: Option<bool>,
     pub state: GpuState,
+}
+
+/// A board as its datasheet describes it (the product table row), in base units.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct GpuDatasheet {
+    /// Product name as nvidia-smi prints it.
+    pub name: String,
+    /// PCI `vendor:device` the row was found by, e.g. `10de:1e30`.
+    pub pci_id: String,
+    /// PCI subsystem `vendor:device`, where the machine gave one.
+    pub pci_subsystem: Option<String>,
+    /// GPU chip, e.g. `TU102`.
+    pub chip: String,
+    /// Architecture as nvidia-smi prints it (`Turing`, `Ada Lovelace`).
+    pub architecture: String,
+    pub compute_capability: String,
+    /// `data center`, `workstation` or `geforce`.
+    pub segment: String,
+    pub sm_count: Option<u32>,
+    pub cuda_cores: Option<u32>,
+    pub tensor_cores: Option<u32>,
+    pub base_clock_mhz: Option<u32>,
+    pub boost_clock_mhz: Option<u32>,
+    /// Clock of the published tensor rate where it is not the boost clock.
+    pub tensor_clock_mhz: Option<u32>,
+    /// Memory as sold (GPU vendors' GB are GiB).
+    pub memory_bytes: Option<u64>,
+    /// `GDDR6`, `HBM3`, ...
+    pub memory_type: String,
+    pub memory_bus_width_bits: Option<u32>,
+    /// Data rate per pin, Gbit/s.
+    pub memory_data_rate_gbps: Option<f64>,
+    pub memory_bandwidth_bytes_per_s: Option<u64>,
+    /// Published FP32 peak.
+    pub fp32_tflops: Option<f64>,
+    /// Published dense FP16 tensor peak (FP16 accumulate).
+    pub fp16_tensor_tflops: Option<f64>,
+    pub board_power_w: Option<u32>,
+    pub pcie_gen: Option<u32>,
+    pub pcie_width: Option<u32>,
+    /// The NVIDIA document(s) the figures come from.
+    pub source: String,
+    /// What in the row is derived or taken from elsewhere.
+    pub note: Option<String>,
+}
+
+/// One MIG instance (a GPU instance with a compute instance) of a MIG-enabled GPU.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct MigInstance {
+    /// NVML's MIG device index on its GPU.
+    pub index: u32,
+    /// `MIG-...`.
+    pub uuid: Option<String>,
+    /// Profile, e.g. `3g.40gb`, from NVML's name of the MIG device.
+    pub profile: Option<String>,
+    pub gpu_instance_id: Option<u32>,
+    pub compute_instance_id: Option<u32>,
+    pub sm_count: Option<u32>,
+    /// SMs × the architecture's FP32 lanes per SM.
+    pub cuda_cores: Option<u32>,
+    pub tensor_cores: Option<u32>,
+    pub memory_bytes: Option<u64>,
+    /// GPU and compute slices of the instance (of 7 on A100/H100).
+    pub gpu_slices: Option<u32>,
+    pub compute_slices: Option<u32>,
+    pub copy_engines: Option<u32>,
+    pub decoders: Option<u32>,
+    pub encoders: Option<u32>,
+    pub jpeg_decoders: Option<u32>,
+    pub ofa_engines: Option<u32>,
+    /// Rated FP32 peak of the instance: its CUDA cores × 2 × the GPU's rated clock.
+    pub fp32_tflops: Option<f64>,
 }
 
 /// PCIe link: current (drops at idle) and maximum.

@@ -19,7 +19,7 @@ pub fn parse_bytes_jedec(text: &str) -> Result<u64, String> {
 }
 
 fn parse_size(text: &str, jedec: bool) -> Result<u64, String> {
-    let (num, unit) = split_number(text)?;
+    let (num, unit) = number_and_unit(text)?;
     let si = |p: i32| {
         if jedec {
             1024f64.powi(p)
@@ -41,7 +41,7 @@ fn parse_size(text: &str, jedec: bool) -> Result<u64, String> {
         "p" | "pib" => 1024f64.powi(5),
         _ => {
             return Err(format!(
-            "'{text}': unknown unit '{unit}' (use B, KiB, MiB, GiB, TiB, kB, MB, GB, TB, or K, M, G, T)"
+            "'{text}': unknown unit '{unit}'; use B, KiB, MiB, GiB, TiB, kB, MB, GB, TB, or K, M, G, T"
         ))
         }
     };
@@ -50,14 +50,14 @@ fn parse_size(text: &str, jedec: bool) -> Result<u64, String> {
 
 /// Parses a clock to MHz: "3.1 GHz", "3100 MHz", "3100" (MHz).
 pub fn parse_mhz(text: &str) -> Result<u64, String> {
-    let (num, unit) = split_number(text)?;
+    let (num, unit) = number_and_unit(text)?;
     let mult = match unit.to_ascii_lowercase().as_str() {
         "" | "mhz" => 1.0,
         "ghz" => 1000.0,
         "khz" => 0.001,
         _ => {
             return Err(format!(
-                "unknown clock unit '{unit}' in '{text}' (use MHz or GHz)"
+                "'{text}': unknown clock unit '{unit}'; use MHz or GHz"
             ))
         }
     };
@@ -66,28 +66,31 @@ pub fn parse_mhz(text: &str) -> Result<u64, String> {
 
 /// Parses a memory transfer rate to MT/s: "2933 MT/s", "2933", "DDR4-2933" is not accepted.
 pub fn parse_mts(text: &str) -> Result<u64, String> {
-    let (num, unit) = split_number(text)?;
+    let (num, unit) = number_and_unit(text)?;
     match unit.to_ascii_lowercase().as_str() {
         "" | "mt/s" | "mts" | "mhz" => to_u64(num, text),
-        _ => Err(format!("unknown rate unit '{unit}' in '{text}' (use MT/s)")),
+        _ => Err(format!("'{text}': unknown rate unit '{unit}'; use MT/s")),
     }
 }
 
 /// Parses a relative tolerance "3%" to a fraction (0.03).
 pub fn parse_percent(text: &str) -> Result<f64, String> {
-    let (num, unit) = split_number(text)?;
+    let (num, unit) = number_and_unit(text)?;
     if unit != "%" {
         return Err(format!(
-            "tolerance '{text}' must be a percentage such as '3%'"
+            "'{text}': not a percentage; write one such as '3%'"
         ));
     }
     if !(0.0..=100.0).contains(&num) {
-        return Err(format!("tolerance '{text}' must be between 0% and 100%"));
+        return Err(format!("'{text}': out of range; give 0% to 100%"));
     }
     Ok(num / 100.0)
 }
 
-fn split_number(text: &str) -> Result<(f64, String), String> {
+/// The number and the unit of a quantity as written: `"3.1 GHz"` → `(3.1, "GHz")`, `"80"` →
+/// `(80.0, "")`. A comma is refused: "3,5 GHz" is 3.5 GHz to half the world and 35 GHz to the
+/// other half, and a wrong guess is a silently wrong order.
+pub fn number_and_unit(text: &str) -> Result<(f64, String), String> {
     let t = text.trim();
     let end = t
         .char_indices()
@@ -95,16 +98,47 @@ fn split_number(text: &str) -> Result<(f64, String), String> {
         .map_or(t.len(), |(i, _)| i);
     let (n, unit) = t.split_at(end);
     if n.is_empty() {
-        return Err(format!("'{text}' does not start with a number"));
+        return Err(format!(
+            "'{text}': does not start with a number; write the number, then its unit"
+        ));
     }
-    let n: String = n.chars().filter(|c| *c != '_' && *c != ',').collect();
-    let num: f64 = n.parse().map_err(|_| format!("'{text}' is not a number"))?;
+    if n.contains(',') {
+        let point = n.replacen(',', ".", 1).replace(',', "");
+        return Err(format!(
+            "'{text}': a comma is ambiguous (decimal or thousands?); write '{}{}{}' with a \
+             point for decimals and no thousands separator",
+            point.trim_end_matches('.'),
+            if unit.trim().is_empty() { "" } else { " " },
+            unit.trim()
+        ));
+    }
+    let n: String = n.chars().filter(|c| *c != '_').collect();
+    let num: f64 = n
+        .parse()
+        .map_err(|_| format!("'{text}': not a number; write digits, a point for decimals"))?;
     Ok((num, unit.trim().to_string()))
+}
+
+/// Sizes given without a unit below this are refused where a person types them: `80` would
+/// be 80 bytes, and nobody orders 80 bytes of anything.
+pub const MIN_BARE_BYTES: u64 = 1 << 20;
+
+/// Parses a size typed on the command line (`--min-free-disk 500GB`): as `parse_bytes`, but
+/// a bare number under `MIN_BARE_BYTES` is refused with the unit it probably lacks.
+pub fn parse_bytes_arg(text: &str) -> Result<u64, String> {
+    let (num, unit) = number_and_unit(text)?;
+    let bytes = parse_bytes(text)?;
+    if unit.is_empty() && bytes < MIN_BARE_BYTES {
+        return Err(format!(
+            "'{text}' has no unit, so it means {bytes} bytes; write it with one, e.g. '{num} GB'"
+        ));
+    }
+    Ok(bytes)
 }
 
 fn to_u64(v: f64, text: &str) -> Result<u64, String> {
     if !v.is_finite() || v < 0.0 || v > u64::MAX as f64 {
-        return Err(format!("'{text}' is out of range"));
+        return Err(format!("'{text}': out of range; give a smaller number"));
     }
     Ok(v.round() as u64)
 }
@@ -183,6 +217,25 @@ mod tests {
         assert!((parse_percent("3%").unwrap() - 0.03).abs() < 1e-12);
         assert!(parse_percent("3").is_err());
         assert!(parse_mhz("3.1 GB").is_err());
+    }
+
+    #[test]
+    fn commas_are_refused_not_guessed() {
+        let e = parse_mhz("3,5 GHz").unwrap_err();
+        assert!(e.contains("write '3.5 GHz'"), "{e}");
+        let e = parse_bytes("1,000 GB").unwrap_err();
+        assert!(e.contains("comma is ambiguous"), "{e}");
+        assert_eq!(parse_bytes("1_000 GB").unwrap(), 1_000_000_000_000);
+    }
+
+    #[test]
+    fn bare_sizes_on_the_command_line_need_a_unit_when_small() {
+        let e = parse_bytes_arg("20").unwrap_err();
+        assert!(e.contains("means 20 bytes") && e.contains("'20 GB'"), "{e}");
+        assert_eq!(parse_bytes_arg("20 GiB").unwrap(), 20 << 30);
+        assert_eq!(parse_bytes_arg("21474836480").unwrap(), 20 << 30);
+        // tmpfs options keep bare byte counts.
+        assert_eq!(parse_bytes("4096").unwrap(), 4096);
     }
 
     #[test]

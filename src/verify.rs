@@ -1,12 +1,15 @@
 //! verify: checks a `Spec` against a `Profile`, one line per requirement, pass/fail/unknown.
 //!
 //! Pure: no I/O. Found values come from the spec only; an unknown fact is `unknown` with the
-//! reason from the spec's notes, never a guess (`--strict` turns unknown into fail).
+//! reason from the spec's notes, never a guess. The machine's verdict is pass, fail or
+//! incomplete: a required line that could not be read makes the check incomplete (exit 3),
+//! never a pass, unless the caller allows unknowns (`--allow-unknown`) or counts them as
+//! failures (`--strict`).
 
 use serde::{Deserialize, Serialize};
 
 use crate::profile::{Filter, Op, Profile, Quantity, Requirement, Val};
-use crate::requirement::{Found, Read, Reading, Section};
+use crate::requirement::{self, Found, Read, Reading, Section};
 use crate::spec::{Drive, Gpu, Spec};
 
 /// Outcome of one requirement.
@@ -44,6 +47,54 @@ pub struct Line {
     pub note: Option<String>,
 }
 
+/// The verdict on the whole machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Every line passed (or was unknown, where unknowns are allowed).
+    Pass,
+    /// A line failed (or was unknown, under `--strict`).
+    Fail,
+    /// Nothing failed, but a line could not be checked: the machine is not known to match.
+    Incomplete,
+}
+
+/// Exit code of a check that could not see everything it was asked to check: not a pass,
+/// not a failure. 0, 1 and 2 are taken (pass, fail, usage or input error).
+pub const EXIT_INCOMPLETE: u8 = 3;
+
+impl Outcome {
+    /// The word of the summary line: `PASS`, `FAIL`, `INCOMPLETE`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::Incomplete => "INCOMPLETE",
+        }
+    }
+
+    /// 0 pass, 1 fail, 3 incomplete.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Pass => 0,
+            Outcome::Fail => 1,
+            Outcome::Incomplete => EXIT_INCOMPLETE,
+        }
+    }
+}
+
+/// How a line that could not be read counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Unknowns {
+    /// The machine is incomplete (exit 3): the default.
+    #[default]
+    Incomplete,
+    /// As a failure (`--strict`).
+    Fail,
+    /// As nothing: the machine passes when nothing failed (`--allow-unknown`).
+    Allow,
+}
+
 /// Counts of each status.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Summary {
@@ -60,25 +111,42 @@ pub struct VerifyReport {
     pub hostname: Option<String>,
     pub captured_at: Option<String>,
     pub strict: bool,
+    /// Unknown lines were allowed (`--allow-unknown`): they do not stop a pass.
+    #[serde(default)]
+    pub allow_unknown: bool,
     pub lines: Vec<Line>,
     pub summary: Summary,
-    /// True when every line passed (unknown counts as fail under `strict`).
+    /// Pass, fail or incomplete.
+    pub outcome: Outcome,
+    /// True when the outcome is a pass.
     pub passed: bool,
 }
 
 impl VerifyReport {
-    /// Exit code: 0 all pass, 1 any failure.
+    /// Exit code: 0 pass, 1 a line failed, 3 incomplete.
     pub fn exit_code(&self) -> u8 {
-        if self.passed {
-            0
-        } else {
-            1
-        }
+        self.outcome.exit_code()
     }
 }
 
-/// Checks `spec` against every requirement of `profile`.
+/// Checks `spec` against every requirement of `profile`; `strict` counts unknown lines as
+/// failures, else they make the check incomplete.
 pub fn verify(spec: &Spec, profile: &Profile, strict: bool) -> VerifyReport {
+    verify_with(
+        spec,
+        profile,
+        if strict {
+            Unknowns::Fail
+        } else {
+            Unknowns::Incomplete
+        },
+    )
+}
+
+/// Checks `spec` against every requirement of `profile`, counting unknown lines as `unknowns`
+/// says.
+pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> VerifyReport {
+    let strict = unknowns == Unknowns::Fail;
     let mut lines: Vec<Line> = profile
         .requirements
         .iter()
@@ -108,13 +176,22 @@ pub fn verify(spec: &Spec, profile: &Profile, strict: bool) -> VerifyReport {
             Status::Unknown => summary.unknown += 1,
         }
     }
+    let outcome = if summary.fail > 0 {
+        Outcome::Fail
+    } else if summary.unknown > 0 && unknowns != Unknowns::Allow {
+        Outcome::Incomplete
+    } else {
+        Outcome::Pass
+    };
     VerifyReport {
         profile: profile.name.clone(),
         description: profile.description.clone(),
         hostname: spec.hostname.clone(),
         captured_at: spec.captured_at.clone(),
         strict,
-        passed: summary.fail == 0,
+        allow_unknown: unknowns == Unknowns::Allow,
+        outcome,
+        passed: outcome == Outcome::Pass,
         lines,
         summary,
     }
@@ -368,11 +445,15 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
                 ..r
             }
         }
-        (Read::EachGpu(read), Some(f)) => plain(collapse(
-            matching_gpus(spec, f)
-                .map(|(i, g)| read(spec, i, g, q))
-                .collect(),
-        )),
+        (Read::EachGpu(read), Some(f)) => Reading {
+            items: collapse(
+                matching_gpus(spec, f)
+                    .map(|(i, g)| read(spec, i, g, q))
+                    .collect(),
+            ),
+            note: datasheet_note(spec, f, req.field.key),
+            slack_below: 0.0,
+        },
         (Read::EachDrive(read), Some(f)) => plain(collapse(
             matching_drives(spec, f)
                 .map(|(i, d)| read(spec, i, d, q))
@@ -403,12 +484,27 @@ fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
             slack_below: 0.0,
         };
     }
+    let others =
+        (spec.gpus.len() > n).then(|| format!("{} other GPU(s) present", spec.gpus.len() - n));
+    let note = match (others, datasheet_note(spec, f, "count")) {
+        (Some(a), Some(b)) => Some(format!("{a}; names: {b}")),
+        (a, b) => a.or(b),
+    };
     Reading {
         items: vec![Found::Num(n as u64, n.to_string())],
-        note: (spec.gpus.len() > n)
-            .then(|| format!("{} other GPU(s) present", spec.gpus.len() - n)),
+        note,
         slack_below: 0.0,
     }
+}
+
+/// Marks a GPU line whose values are datasheet figures (no driver: the product table by
+/// PCI id), so the order check says what it compared.
+fn datasheet_note(spec: &Spec, f: &Filter, key: &str) -> Option<String> {
+    let mut notes: Vec<String> = matching_gpus(spec, f)
+        .filter_map(|(_, g)| requirement::gpu_datasheet_note(key, g))
+        .collect();
+    notes.dedup();
+    (!notes.is_empty()).then(|| notes.join("; "))
 }
 
 /// Shows identical per-item values once with a count (`8 GiB × 12`) by collapsing equal
@@ -452,10 +548,11 @@ fn matching_gpus<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usi
         })
 }
 
-/// The drives a group selects: those of its kind (all without one).
+/// The drives a group selects: the machine's own drives of its kind (all without one); USB
+/// sticks and other removable media are not part of an order.
 fn matching_drives<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usize, &'a Drive)> {
     spec.drives
         .iter()
         .enumerate()
-        .filter(move |(_, d)| f.kind.is_none() || d.kind == f.kind)
+        .filter(move |(_, d)| !d.is_removable() && (f.kind.is_none() || d.kind == f.kind))
 }

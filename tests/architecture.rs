@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// The layers, by the first part of a module path (`render::sheet::html` → `render`).
 const BASE: &[&str] = &[
-    "spec", "units", "source", "io", "text", "natural", "locator", "cpulist", "error",
+    "spec", "units", "source", "io", "text", "natural", "locator", "cpulist", "error", "signals",
 ];
 const CHECKS: &[&str] = &[
     "verify",

@@ -97,9 +97,11 @@ fn every_bad_profile_exits_2_naming_file_line_and_column() {
             "bad_unit" => ":2:9: total: '96 GX': unknown unit 'GX'",
             "wrong_type" => ":2:11: sockets: expected a whole number, found string",
             "empty" => "the profile is empty",
-            "unknown_comparison" => "unknown comparison 'atleast' (did you mean 'at_least'?)",
+            "unknown_comparison" => "unknown comparison 'atleast'; did you mean 'at_least'?",
             "bad_tolerance" => "tolerance 'lots'",
-            "bad_drive_kind" => ":2:8: drive kind 'floppy' is not one of nvme, ssd, hdd, virtual",
+            "bad_drive_kind" => {
+                ":2:8: kind 'floppy': not a drive kind; use one of nvme, ssd, hdd, virtual"
+            }
             "not_toml" => ":1:",
             "unknown_section" => "unknown field `gpu`",
             "negative_count" => "cores: expected a whole number",

@@ -53,9 +53,14 @@ fn odd_ones_out_are_the_x8_gpu_the_missing_dimm_and_the_bios() {
     let odd = v["odd_ones_out"].as_array().unwrap();
     let odd_hosts: Vec<&str> = odd.iter().map(|o| o["host"].as_str().unwrap()).collect();
     assert_eq!(odd_hosts, ["z8-03", "z8-04", "z8-05"]);
-    // Exactly one difference each, and which.
+    // Exactly the differences made, and nothing unknown: every report knows everything.
+    let counts: Vec<usize> = odd
+        .iter()
+        .map(|o| o["changes"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(counts, [1, 2, 1], "{odd:#?}");
     for o in odd {
-        assert_eq!(o["changes"].as_array().unwrap().len(), 1, "{o}");
+        assert_eq!(o["unknown_on_one_side"], serde_json::json!([]), "{o}");
     }
     let c = &odd[0]["changes"][0];
     assert_eq!(c["what"], "GPU PCIe link width changed");
@@ -63,6 +68,12 @@ fn odd_ones_out_are_the_x8_gpu_the_missing_dimm_and_the_bios() {
     assert_eq!(c["before"], "x16 (max x16)");
     assert_eq!(c["after"], "x8 (max x16)");
     let c = &odd[1]["changes"][0];
+    assert_eq!(c["what"], "memory installed changed");
+    assert_eq!(
+        (c["before"].as_str(), c["after"].as_str()),
+        (Some("96 GiB"), Some("88 GiB"))
+    );
+    let c = &odd[1]["changes"][1];
     assert_eq!(c["what"], "DIMM removed");
     assert_eq!(c["at"], "DIMM 7");
     assert_eq!(c["before"], "8 GiB DDR4 M393A1K43DB1-CVF");
@@ -139,14 +150,35 @@ fn bad_and_truncated_reports_are_listed_and_the_rest_reported() {
     // Not a report by name: ignored inside a directory; a half-written temp file too.
     std::fs::write(dir.path().join("README.txt"), "collected by ansible").unwrap();
     std::fs::write(dir.path().join(".z8-10.json.tmp"), "{").unwrap();
+    // A path typed on the command line that is not there is a usage error: exit 2, one
+    // line on stderr, nothing on stdout.
     let missing = dir.path().join("nowhere.json");
     let out = rigcheck()
         .arg("fleet")
         .arg(dir.path())
         .arg(&missing)
+        .assert()
+        .code(2);
+    assert!(out.get_output().stdout.is_empty());
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(
+        stderr,
+        format!(
+            "rigcheck: {}: no such file or directory; check the path\n",
+            missing.display()
+        )
+    );
+    let out = rigcheck()
+        .arg("fleet")
+        .arg(dir.path())
         .args(["--format", "json"])
         .assert()
         .code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.starts_with("rigcheck: fleet: 3 report(s) could not be read, first "),
+        "{stderr}"
+    );
     let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(v["hosts"].as_array().unwrap().len(), 6);
     assert_eq!(v["odd_ones_out"].as_array().unwrap().len(), 3);
@@ -164,13 +196,15 @@ fn bad_and_truncated_reports_are_listed_and_the_rest_reported() {
         })
         .collect();
     let names: Vec<&str> = errors.iter().map(|e| e.0.as_str()).collect();
-    assert_eq!(
-        names,
-        ["nowhere.json", "z8-07.json", "z8-08.json", "z8-09.json"]
+    assert_eq!(names, ["z8-07.json", "z8-08.json", "z8-09.json"]);
+    assert!(errors[0].1.contains("EOF while parsing"), "{errors:?}");
+    assert!(errors[2].1.contains("missing field"), "{errors:?}");
+    assert!(
+        errors[2]
+            .1
+            .ends_with("; make one with `rigcheck --format json`"),
+        "{errors:?}"
     );
-    assert!(errors[0].1.contains("No such file"), "{errors:?}");
-    assert!(errors[1].1.contains("EOF while parsing"), "{errors:?}");
-    assert!(errors[3].1.contains("missing field"), "{errors:?}");
 
     // The table names the files too.
     let out = rigcheck()

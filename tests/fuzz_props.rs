@@ -34,6 +34,13 @@ const CPUINFO: &[&str] = &[
 ];
 
 const MEMINFO: &str = include_str!("../fixtures/hp-z8-g4-dual-rtx6000/proc/meminfo");
+
+/// /proc/self/cgroup and mountinfo of this VM (hybrid v1 and v2), joined by a NUL byte.
+const CGROUP: &str = concat!(
+    include_str!("../fixtures/preflight-healthy/proc/self/cgroup"),
+    "\0",
+    include_str!("../fixtures/preflight-healthy/proc/self/mountinfo"),
+);
 const OS_RELEASE: &str = include_str!("../fixtures/hp-z8-g4-dual-rtx6000/etc/os-release");
 
 /// (entry point, table) pairs of real machines.
@@ -367,6 +374,35 @@ fn check_smbios(ep: &[u8], table: &[u8]) {
 }
 
 /// A profile: parse, then check the reference machine against it both ways.
+/// The cgroup parsers and the walk of each hierarchy (see fuzz/fuzz_targets/cgroup.rs): each
+/// level is looked at once, each directory visited lies inside the one before.
+fn check_cgroup(text: &str, cut: usize) {
+    use rigcheck::probe::limits::{cgroup_place, parse_cgroup, parse_mountinfo, walk_cgroup};
+    let (cgroup, mountinfo) = text.split_once('\0').unwrap_or((text, ""));
+    let mounts = parse_mountinfo(mountinfo);
+    let Ok(groups) = parse_cgroup(cgroup) else {
+        return;
+    };
+    for controller in [None, Some("cpu"), Some("memory")] {
+        let Some(place) = cgroup_place(&groups, &mounts, controller) else {
+            continue;
+        };
+        let (mut asked, mut seen) = (0usize, Vec::new());
+        walk_cgroup(
+            &place,
+            |d| {
+                asked += 1;
+                d.len() % 7 != cut
+            },
+            |d| seen.push(d.to_string()),
+        );
+        assert!(asked <= place.levels.len() + 1);
+        for w in seen.windows(2) {
+            assert!(w[1].starts_with(w[0].as_str()) && w[1].len() > w[0].len());
+        }
+    }
+}
+
 fn check_profile(text: &str) {
     if let Ok(p) = rigcheck::profile::parse(text, "fuzz.toml", "fuzz") {
         let r = rigcheck::verify::verify(z8_spec(), &p, false);
@@ -525,6 +561,11 @@ proptest! {
     }
 
     #[test]
+    fn cgroup_mutated(e in edits(), cut in 0..7usize) {
+        check_cgroup(&apply_text(CGROUP, &e), cut);
+    }
+
+    #[test]
     fn profile_mutated(seed in 0..PROFILES.len(), e in edits()) {
         check_profile(&apply_text(PROFILES[seed], &e));
     }
@@ -586,6 +627,7 @@ fn regressions_replay() {
                 "smbios_table" => check_smbios(SMBIOS[0].0, &bytes),
                 "smbios_entry_point" => check_smbios(&bytes, SMBIOS[0].1),
                 "profile" => check_profile(&text),
+                "cgroup" => check_cgroup(&text, 0),
                 "nvml" => check_nvml(&text, nvml.path()),
                 "report" => check_report(&text),
                 other => panic!("unknown regression target {other}"),

@@ -2,6 +2,8 @@
 //! the composed Quadro RTX 6000 machine), plus `#[ignore]`d live checks for a GPU host.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use rigcheck::probe::gpu;
 use rigcheck::source::Source;
 use rigcheck::spec::{Gpu, Notes};
@@ -43,11 +45,29 @@ fn hp_z8_two_quadro_rtx_6000_check_values() {
         assert_eq!(g.vram_bytes, Some(24576 * 1024 * 1024));
         assert_eq!(g.memory_bus_width_bits, Some(384));
         assert!(near(g.memory_bandwidth_bytes_per_s.unwrap() as f64, 672e9));
+        // Rated at the 1770 MHz boost of the datasheet, whatever NVML's max clock is.
         assert_eq!(g.fp32_tflops, Some(16.31));
         assert_eq!(g.fp16_tensor_tflops, Some(130.5));
         // Quadro: full-rate FP32 accumulate.
         assert_eq!(g.fp16_tensor_fp32_acc_tflops, Some(130.5));
-        assert_eq!(g.peak_clock_mhz, Some(1770));
+        assert_eq!(g.rated_clock_mhz, Some(1770));
+        assert_eq!(g.rated_clock_source.as_deref(), Some("datasheet"));
+        // At the 2100 MHz max SM clock the fixture assumes for the board.
+        assert_eq!(g.max_sm_clock_mhz, Some(2100));
+        assert_eq!(g.fp32_tflops_max_clock, Some(19.35));
+        assert_eq!(g.fp16_tensor_tflops_max_clock, Some(154.83));
+        assert_eq!(g.fact_sources["cuda_cores"], "nvml");
+        assert!(g.datasheet_mismatches.is_empty());
+        let d = g.datasheet.as_ref().unwrap();
+        assert_eq!(
+            (
+                d.name.as_str(),
+                d.pci_id.as_str(),
+                d.pci_subsystem.as_deref()
+            ),
+            ("Quadro RTX 6000", "10de:1e30", Some("10de:12ba"))
+        );
+        assert_eq!((d.fp32_tflops, d.board_power_w), (Some(16.3), Some(295)));
         assert_eq!((g.pcie.max_gen, g.pcie.max_width), (Some(3), Some(16)));
         assert_eq!(g.driver_version.as_deref(), Some("550.90.12"));
         assert_eq!(g.cuda_version.as_deref(), Some("12.4"));
@@ -55,11 +75,12 @@ fn hp_z8_two_quadro_rtx_6000_check_values() {
         assert_eq!(g.state.ecc_enabled, Some(false));
         assert_eq!(g.state.compute_processes, Some(vec![]));
         assert_eq!(g.mig_enabled, Some(false));
-        let peak = note(&notes, &format!("gpus[{i}].fp32_tflops"));
+        assert!(note(&notes, &format!("gpus[{i}].fp32_tflops")).is_empty());
+        let max = note(&notes, &format!("gpus[{i}].fp32_tflops_max_clock"));
         assert!(
-            peak.iter()
-                .any(|r| r.contains("NVML max SM clock 1770 MHz") && r.contains("boost")),
-            "{peak:?}"
+            max.iter()
+                .any(|r| r.contains("max SM clock 2100 MHz") && r.contains("1770 MHz rated")),
+            "{max:?}"
         );
     }
     // One GPU per socket.
@@ -85,6 +106,21 @@ fn tesla_t4_capture() {
     assert!(near(g.memory_bandwidth_bytes_per_s.unwrap() as f64, 320e9));
     assert_eq!(g.fp32_tflops, Some(8.14));
     assert_eq!(g.fp16_tensor_tflops, Some(65.13));
+    // Data-center board: rated boost = customer boost = max clock, so no note.
+    assert_eq!(
+        (
+            g.rated_clock_mhz,
+            g.max_customer_boost_clock_mhz,
+            g.max_sm_clock_mhz
+        ),
+        (Some(1590), Some(1590), Some(1590))
+    );
+    assert_eq!(g.fp32_tflops_max_clock, g.fp32_tflops);
+    assert!(note(&notes, "gpus[0].fp32_tflops_max_clock").is_empty());
+    assert!(note(&notes, "gpus[0].fp32_tflops").is_empty());
+    // ECC on takes 1/16 of the 16 GiB: 15360 MiB is no mismatch.
+    assert_eq!(g.vram_bytes, Some(15360 << 20));
+    assert!(g.datasheet_mismatches.is_empty());
     assert_eq!(g.driver_version.as_deref(), Some("515.105.01"));
     assert_eq!(g.cuda_version.as_deref(), Some("11.7"));
     // Link trained at x8 of x16 in the capture (cloud VM).
@@ -103,16 +139,41 @@ fn tesla_t4_capture() {
 }
 
 #[test]
-fn a100_sxm4_80gb_capture_is_mig_enabled_so_cores_are_null_with_a_note() {
+fn a100_sxm4_80gb_with_mig_keeps_its_counts_and_lists_its_instances() {
     let (gpus, notes) = fixture("x86_64-a100-sxm4-80gb");
     let g = &gpus[0];
     assert_eq!(g.mig_enabled, Some(true));
+    // NVML gives no core count with MIG on; the physical GPU still has them (datasheet).
     assert_eq!(
-        (g.cuda_cores, g.sm_count, g.tensor_cores),
-        (None, None, None)
+        (g.sm_count, g.cuda_cores, g.tensor_cores),
+        (Some(108), Some(6912), Some(432))
     );
-    assert_eq!(g.fp32_tflops, None);
-    assert!(note(&notes, "gpus[0].cuda_cores")[0].contains("MIG"));
+    for f in ["sm_count", "cuda_cores", "tensor_cores"] {
+        assert_eq!(g.fact_sources[f], "datasheet", "{f}");
+    }
+    assert_eq!(g.fact_sources["vram_bytes"], "nvml");
+    assert_eq!(g.fp32_tflops, Some(19.49));
+    assert_eq!(g.fp16_tensor_tflops, Some(311.87));
+    let n = note(&notes, "gpus[0].cuda_cores");
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert!(n[0].contains("datasheet") && n[0].contains("MIG"), "{n:?}");
+    // The capture's four MIG devices: 14 SMs and 19968 MiB each, GPU instances 3 to 6.
+    let m = &g.mig_instances;
+    assert_eq!(m.len(), 4);
+    for (k, inst) in m.iter().enumerate() {
+        assert_eq!(inst.index, k as u32);
+        assert_eq!(inst.gpu_instance_id, Some(3 + k as u32));
+        assert_eq!(inst.compute_instance_id, Some(0));
+        assert_eq!(inst.sm_count, Some(14));
+        assert_eq!((inst.cuda_cores, inst.tensor_cores), (Some(896), Some(56)));
+        assert_eq!(inst.memory_bytes, Some(19968 << 20));
+        assert_eq!((inst.copy_engines, inst.decoders), (Some(1), Some(1)));
+        // The XML has no MIG UUID or name: not recorded, not guessed.
+        assert_eq!(
+            (inst.uuid.as_deref(), inst.profile.as_deref()),
+            (None, None)
+        );
+    }
     // Bandwidth needs no core count: 5120-bit × 1593 MHz × 2 = 2039 GB/s.
     assert!(near(g.memory_bandwidth_bytes_per_s.unwrap() as f64, 2039e9));
     assert_eq!(g.serial.as_deref(), Some("1650522003820"));
@@ -144,15 +205,20 @@ fn rtx3090_geforce_halves_fp32_accumulate() {
         (Some(82), Some(10496), Some(328))
     );
     assert!(near(g.memory_bandwidth_bytes_per_s.unwrap() as f64, 936e9));
-    // At NVML's max 2100 MHz, not the 1695 MHz datasheet boost: 44.08, not 35.6 — noted.
+    // Rated at the 1695 MHz boost of the datasheet (GeForce: NVML has no customer boost).
+    assert_eq!(g.max_customer_boost_clock_mhz, None);
+    assert_eq!(g.rated_clock_mhz, Some(1695));
+    assert_eq!(g.fp32_tflops, Some(35.58));
+    assert_eq!(g.fp16_tensor_tflops, Some(142.33));
+    assert_eq!(g.fp16_tensor_fp32_acc_tflops, Some(71.17));
+    // At NVML's max 2100 MHz: 44.08, 24 % more, in its own fields with a note.
     assert_eq!(g.max_sm_clock_mhz, Some(2100));
-    assert_eq!(g.fp32_tflops, Some(44.08));
-    assert_eq!(g.fp16_tensor_tflops, Some(176.33));
-    assert_eq!(g.fp16_tensor_fp32_acc_tflops, Some(88.17));
-    assert!(note(&notes, "gpus[0].fp32_tflops")[0].contains("2100 MHz"));
-    // Datasheet check: at the rated boost the formula gives the published figures.
-    let at_boost = f64::from(g.cuda_cores.unwrap()) * 2.0 * 1695.0 / 1e6;
-    assert!(near(at_boost, 35.6));
+    assert_eq!(g.fp32_tflops_max_clock, Some(44.08));
+    assert_eq!(g.fp16_tensor_tflops_max_clock, Some(176.33));
+    assert_eq!(g.fp16_tensor_fp32_acc_tflops_max_clock, Some(88.17));
+    let n = note(&notes, "gpus[0].fp32_tflops_max_clock");
+    assert!(n[0].contains("2100 MHz") && n[0].contains("+24 %"), "{n:?}");
+    assert!(note(&notes, "gpus[0].fp32_tflops").is_empty());
 }
 
 #[test]
@@ -181,6 +247,13 @@ fn quadro_p2000_has_no_tensor_cores() {
     assert_eq!(g.tensor_core_generation, None);
     assert_eq!(g.fp16_tensor_tflops, None);
     assert!(note(&notes, "gpus[0].tensor_cores")[0].starts_with("none"));
+    // NVML's customer boost (1721 MHz) is not the clock of NVIDIA's 3.0 TFLOPS rating; the
+    // datasheet's 1480 MHz is, and the note names both.
+    assert_eq!(g.max_customer_boost_clock_mhz, Some(1721));
+    assert_eq!((g.rated_clock_mhz, g.fp32_tflops), (Some(1480), Some(3.03)));
+    assert_eq!(g.fp32_tflops_max_clock, Some(3.52));
+    let n = note(&notes, "gpus[0].fp32_tflops_max_clock");
+    assert!(n[0].contains("customer boost clock is 1721 MHz"), "{n:?}");
 }
 
 #[test]
@@ -194,14 +267,15 @@ fn h100_80gb_hbm3_check_values_and_tensor_clock_note() {
     assert_eq!(g.tensor_core_generation, Some(4));
     assert!(near(g.memory_bandwidth_bytes_per_s.unwrap() as f64, 3350e9));
     assert!(near(g.fp32_tflops.unwrap(), 67.0));
-    // 1070.5 at the 1980 MHz max clock; NVIDIA's 989.4 is at 1830 MHz, said in a note.
-    assert_eq!(g.fp16_tensor_tflops, Some(1070.53));
-    let n = note(&notes, "gpus[0].fp16_tensor_tflops");
-    assert!(
-        n.iter()
-            .any(|r| r.contains("1830 MHz") && r.contains("989.4")),
-        "{n:?}"
-    );
+    // Rated: NVIDIA's 989.4 at the 1830 MHz tensor clock; 1070.5 at the 1980 MHz max clock.
+    assert_eq!(g.rated_tensor_clock_mhz, Some(1830));
+    assert_eq!(g.fp16_tensor_tflops, Some(989.43));
+    assert_eq!(g.fp16_tensor_tflops_max_clock, Some(1070.53));
+    let n = note(&notes, "gpus[0].fp16_tensor_tflops_max_clock");
+    assert!(n.iter().any(|r| r.contains("1830 MHz")), "{n:?}");
+    // FP32 is rated at the max clock on this board: no note.
+    assert_eq!(g.fp32_tflops_max_clock, g.fp32_tflops);
+    assert!(note(&notes, "gpus[0].fp32_tflops_max_clock").is_empty());
     assert_eq!(g.numa_node, Some(0));
     assert_eq!(g.local_cpus.as_deref(), Some("0-19"));
     assert_eq!((g.pcie.max_gen, g.pcie.max_width), (Some(5), Some(16)));
@@ -209,17 +283,50 @@ fn h100_80gb_hbm3_check_values_and_tensor_clock_note() {
 }
 
 #[test]
-fn h100_mig_reports_mig_with_null_cores() {
+fn h100_mig_keeps_its_counts_and_lists_four_instances() {
     let (gpus, notes) = fixture("x86_64-h100-mig");
     let g = &gpus[0];
     assert_eq!(g.mig_enabled, Some(true));
     assert_eq!(
         (g.sm_count, g.cuda_cores, g.tensor_cores),
-        (None, None, None)
+        (Some(132), Some(16896), Some(528))
     );
-    assert_eq!((g.fp32_tflops, g.fp16_tensor_tflops), (None, None));
+    assert_eq!(g.fact_sources["cuda_cores"], "datasheet");
+    assert_eq!(
+        (g.fp32_tflops, g.fp16_tensor_tflops),
+        (Some(66.91), Some(989.43))
+    );
     assert!(note(&notes, "gpus[0].cuda_cores")[0].contains("MIG"));
     assert_eq!(g.state.utilization_percent, None);
+    // nvidia-smi -L and -q of the capture: 3g.40gb, 2g.20gb and two 1g.10gb.
+    let got: Vec<_> = g
+        .mig_instances
+        .iter()
+        .map(|m| {
+            (
+                m.profile.as_deref().unwrap(),
+                m.gpu_instance_id.unwrap(),
+                m.sm_count.unwrap(),
+                m.memory_bytes.unwrap() >> 20,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("3g.40gb", 2, 60, 40448),
+            ("2g.20gb", 3, 32, 20096),
+            ("1g.10gb", 9, 16, 9984),
+            ("1g.10gb", 10, 16, 9984)
+        ]
+    );
+    let m0 = &g.mig_instances[0];
+    assert_eq!(
+        m0.uuid.as_deref(),
+        Some("MIG-00000000-0000-0000-0000-000000000000")
+    );
+    assert_eq!((m0.cuda_cores, m0.tensor_cores), (Some(7680), Some(240)));
+    assert_eq!(m0.fp32_tflops, Some(30.41));
 }
 
 #[test]
@@ -239,18 +346,208 @@ fn degraded_x8_link_shows_width_8_of_16() {
 }
 
 #[test]
-fn no_driver_still_shows_two_gpus_from_pci() {
+fn no_driver_gives_datasheet_figures_marked_as_such() {
     let (gpus, notes) = fixture("gpu-no-driver");
     assert_eq!(gpus.len(), 2);
     for (i, g) in gpus.iter().enumerate() {
         assert_eq!(g.index, None);
-        assert_eq!(g.name.as_deref(), Some("Quadro RTX 6000"), "from pci.ids");
+        assert_eq!(g.name.as_deref(), Some("Quadro RTX 6000"));
         assert_eq!(g.pci_device_id.as_deref(), Some("0x1e30"));
+        // The link still comes from sysfs.
         assert_eq!((g.pcie.max_gen, g.pcie.max_width), (Some(3), Some(16)));
-        assert_eq!(g.cuda_cores, None);
-        assert!(note(&notes, &format!("gpus[{i}]"))[0].contains("nvml.json"));
+        assert_eq!(g.architecture.as_deref(), Some("Turing"));
+        assert_eq!(
+            (g.sm_count, g.cuda_cores, g.tensor_cores),
+            (Some(72), Some(4608), Some(576))
+        );
+        assert_eq!(g.vram_bytes, Some(24 << 30));
+        assert_eq!(g.memory_bandwidth_bytes_per_s, Some(672_000_000_000));
+        assert_eq!(g.fp32_tflops, Some(16.31));
+        assert_eq!(g.fp16_tensor_tflops, Some(130.5));
+        // Nothing measured: no max clock, so no max-clock figures.
+        assert_eq!((g.max_sm_clock_mhz, g.fp32_tflops_max_clock), (None, None));
+        for f in [
+            "name",
+            "architecture",
+            "sm_count",
+            "cuda_cores",
+            "tensor_cores",
+            "vram_bytes",
+            "memory_bandwidth_bytes_per_s",
+        ] {
+            assert_eq!(g.fact_sources[f], "datasheet", "{f}");
+        }
+        assert!(g.fact_sources.values().all(|v| v == "datasheet"));
+        let n = note(&notes, &format!("gpus[{i}]"));
+        assert!(
+            n[0].starts_with("no driver: datasheet figures for the Quadro RTX 6000")
+                && n[0].contains("nvml.json"),
+            "{n:?}"
+        );
     }
     assert_eq!((gpus[0].numa_node, gpus[1].numa_node), (Some(0), Some(1)));
+}
+
+/// A fresh copy of the fixture `name`, symlinks kept.
+fn copy_of(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let src = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    common::copy_tree(std::path::Path::new(&src), dir.path());
+    dir
+}
+
+/// A copy of `gpu-no-driver` whose first GPU has PCI device `id`.
+fn no_driver_with_device(id: &str) -> tempfile::TempDir {
+    let dir = copy_of("gpu-no-driver");
+    std::fs::write(
+        dir.path()
+            .join("sys/devices/pci0000:16/0000:16:00.0/0000:17:00.0/device"),
+        format!("{id}\n"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_gpu_the_table_does_not_know_stays_unknown_with_a_reason() {
+    // 0x1e36 is a second "Quadro RTX 6000" id in pci.ids whose board the table does not know.
+    let dir = no_driver_with_device("0x1e36");
+    let mut notes = Notes::default();
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &mut notes);
+    let g = &gpus[0];
+    assert_eq!(g.pci_device_id.as_deref(), Some("0x1e36"));
+    assert_eq!(g.datasheet, None);
+    assert_eq!(
+        (
+            g.architecture.as_deref(),
+            g.cuda_cores,
+            g.vram_bytes,
+            g.fp32_tflops
+        ),
+        (None, None, None, None)
+    );
+    assert!(g.fact_sources.is_empty());
+    let n = note(&notes, "gpus[0]");
+    assert!(
+        n[0].contains("not in this build's GPU product table") && n[0].contains("0x1e36"),
+        "{n:?}"
+    );
+    // The fixture's trimmed pci.ids has no 1e36 line either: the name is unknown, said why.
+    assert_eq!(g.name, None);
+    assert!(note(&notes, "gpus[0].name")[0].contains("not in this pci.ids"));
+    // The other GPU is still identified.
+    assert_eq!(gpus[1].cuda_cores, Some(4608));
+}
+
+/// Replaces answers of device 0 in a copy of the fixture `name`'s nvml.json.
+fn with_answers(name: &str, answers: &[(&str, serde_json::Value)]) -> tempfile::TempDir {
+    let dir = copy_of(name);
+    let path = dir.path().join("nvml.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for (call, answer) in answers {
+        v["devices"][0][*call] = answer.clone();
+    }
+    std::fs::write(&path, v.to_string()).unwrap();
+    dir
+}
+
+#[test]
+fn a_cut_down_relabelled_board_is_a_warning() {
+    // The RTX 3090's PCI id, but 68 SMs, 10 GiB and another name: what a buyer must catch.
+    let dir = with_answers(
+        "x86_64-rtx3090",
+        &[
+            ("num_cores", serde_json::json!({"ok": 68 * 128})),
+            ("name", serde_json::json!({"ok": "NVIDIA GeForce RTX 3080"})),
+            (
+                "memory_info",
+                serde_json::json!({"ok": {"total": 10u64 << 30, "used": 0, "free": 10u64 << 30, "reserved": 0}}),
+            ),
+        ],
+    );
+    let mut notes = Notes::default();
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &mut notes);
+    let g = &gpus[0];
+    assert_eq!(g.name.as_deref(), Some("NVIDIA GeForce RTX 3080"));
+    assert_eq!(g.sm_count, Some(68));
+    assert_eq!(
+        g.datasheet_mismatches,
+        [
+            "NVML names it 'NVIDIA GeForce RTX 3080', but PCI id 10de:2204 is the NVIDIA \
+             GeForce RTX 3090 in the product table",
+            "68 SMs, datasheet 82",
+            "10.0 GiB, datasheet 24 GiB"
+        ]
+    );
+    for f in ["name", "sm_count", "vram_bytes"] {
+        let n = note(&notes, &format!("gpus[0].{f}"));
+        assert!(n.iter().any(|r| r.starts_with("warning:")), "{f}: {n:?}");
+    }
+    // Rated from NVML's own count: a cut-down board is rated lower.
+    assert_eq!(g.fp32_tflops, Some(29.51));
+}
+
+#[test]
+fn a_board_sharing_its_pci_id_is_told_by_its_name() {
+    // 0x1e30 with a subsystem the table does not list defaults to the RTX 6000; NVML's name
+    // picks the RTX 8000 row, without a warning.
+    let dir = with_answers(
+        "hp-z8-g4-dual-rtx6000",
+        &[
+            ("name", serde_json::json!({"ok": "Quadro RTX 8000"})),
+            (
+                "memory_info",
+                serde_json::json!({"ok": {"total": 49152u64 << 20, "used": 0, "free": 49152u64 << 20, "reserved": 0}}),
+            ),
+        ],
+    );
+    let mut notes = Notes::default();
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &mut notes);
+    assert_eq!(
+        gpus[0].datasheet.as_ref().map(|d| d.name.as_str()),
+        Some("Quadro RTX 8000")
+    );
+    assert!(gpus[0].datasheet_mismatches.is_empty(), "{:?}", gpus[0]);
+    assert_eq!(gpus[1].datasheet.as_ref().unwrap().name, "Quadro RTX 6000");
+}
+
+#[test]
+fn every_fixture_gpu_is_rated_within_2_percent_of_its_datasheet() {
+    let root = format!("{}/fixtures", env!("CARGO_MANIFEST_DIR"));
+    let mut seen = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.join("sys/bus/pci/devices").is_dir() {
+            continue;
+        }
+        let mut notes = Notes::default();
+        for g in gpu::probe(&Source::sysroot(&dir), &mut notes) {
+            let d = g
+                .datasheet
+                .as_ref()
+                .expect("every fixture GPU is in the table");
+            let (Some(got), Some(want)) = (g.fp32_tflops, d.fp32_tflops) else {
+                panic!(
+                    "{}: {:?} rated, datasheet {:?}",
+                    dir.display(),
+                    g.fp32_tflops,
+                    d.fp32_tflops
+                );
+            };
+            assert!(
+                (got - want).abs() <= want * 0.02,
+                "{}: {} rated {got} TFLOPS, datasheet {want}",
+                dir.display(),
+                d.name
+            );
+            seen.push(d.name.clone());
+        }
+    }
+    seen.sort();
+    seen.dedup();
+    // RTX 2080, A100, RTX 3090, T4, P2000, H100 and the Quadro RTX 6000.
+    assert_eq!(seen.len(), 7, "{seen:?}");
 }
 
 #[test]
@@ -302,10 +599,30 @@ fn live_nvml_lists_gpus_with_derived_figures() {
         assert!(g.index.is_some(), "NVML did not list {:?}", g.pci_address);
         assert!(g.name.is_some() && g.uuid.is_some() && g.vram_bytes.is_some());
         assert!(g.driver_version.is_some() && g.cuda_version.is_some());
-        if g.mig_enabled != Some(true) {
-            assert!(g.cuda_cores.is_some() && g.sm_count.is_some());
-            assert!(g.fp32_tflops.is_some());
-            assert!(g.memory_bandwidth_bytes_per_s.is_some());
+        assert!(g.cuda_cores.is_some() && g.sm_count.is_some());
+        assert!(g.fp32_tflops_max_clock.is_some());
+        assert!(g.memory_bandwidth_bytes_per_s.is_some());
+        // Strings as nvidia-smi prints them, not nvml-wrapper's enum names.
+        let brand = g.brand.as_deref().unwrap_or("");
+        assert!(!["Nvidia", "NvidiaRTX", "QuadroRTX", "GeForceRTX"].contains(&brand));
+        assert_ne!(g.architecture.as_deref(), Some("Ada"));
+        if g.datasheet.is_some() {
+            assert!(
+                g.fp32_tflops.is_some(),
+                "rated figure of a board in the table"
+            );
+            assert!(
+                g.datasheet_mismatches.is_empty(),
+                "{:?}",
+                g.datasheet_mismatches
+            );
+        }
+        if g.mig_enabled == Some(true) {
+            assert!(
+                !g.mig_instances.is_empty(),
+                "MIG on, no instances: {:?}",
+                notes.0
+            );
         }
     }
 }
@@ -325,8 +642,6 @@ fn live_capture_replays_the_same() {
     let replay = gpu::probe(&Source::sysroot(dir.path()), &mut notes2);
     assert_eq!(live.len(), replay.len());
     for (a, b) in live.iter().zip(&replay) {
-        assert_eq!(a.uuid, b.uuid);
-        assert_eq!(a.cuda_cores, b.cuda_cores);
-        assert_eq!(a.fp32_tflops, b.fp32_tflops);
+        assert_eq!(a, b);
     }
 }

@@ -224,18 +224,49 @@ fn verify_as_nobody_keeps_the_exit_code() {
         "{}",
         String::from_utf8_lossy(&as_root.stdout)
     );
+    // Without root the DIMM lines cannot be checked: the verdict is INCOMPLETE (exit 3),
+    // never a pass of what was not seen, and never a failure either.
     assert_eq!(
         as_nobody.status.code(),
-        as_root.status.code(),
+        Some(3),
         "{}",
         String::from_utf8_lossy(&as_nobody.stdout)
     );
-    // The DIMM lines the nobody run cannot check say so rather than pass or fail.
-    let text = String::from_utf8_lossy(&as_nobody.stdout);
-    assert!(
-        text.contains("unknown") || text.contains("needs root"),
-        "{text}"
+    let v: Value = serde_json::from_slice(&as_nobody.stdout).unwrap();
+    assert_eq!(v["outcome"], "incomplete");
+    assert_eq!(v["summary"]["fail"], 0);
+    let unknown: Vec<&str> = v["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["status"] == "unknown")
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        unknown,
+        [
+            "memory.dimm_count",
+            "memory.dimm_size",
+            "memory.dimm_speed",
+            "memory.dimm_type"
+        ]
     );
+    // The total is still checked, against MemTotal, and passes.
+    let total = v["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == "memory.total")
+        .unwrap();
+    assert_eq!(total["status"], "pass", "{total}");
+    assert!(
+        total["found"].as_str().unwrap().contains("(MemTotal)"),
+        "{total}"
+    );
+    // --allow-unknown gives the old answer: exit 0, as root.
+    let mut allow = args.to_vec();
+    allow.push("--allow-unknown");
+    assert_eq!(run(&s, true, &allow).status.code(), Some(0));
 }
 
 #[test]

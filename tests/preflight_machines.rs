@@ -69,7 +69,11 @@ fn healthy_reference_machine_is_ready() {
     assert_eq!(code, 0);
     assert!(with(&checks, "fail").is_empty(), "{checks:?}");
     assert!(with(&checks, "warn").is_empty(), "{checks:?}");
-    assert_eq!(with(&checks, "pass").len(), 23, "{checks:?}");
+    assert_eq!(with(&checks, "pass").len(), 24, "{checks:?}");
+    assert!(
+        with(&checks, "pass").contains(&"mem.installed".to_string()),
+        "{checks:?}"
+    );
 }
 
 #[test]

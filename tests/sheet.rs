@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use rigcheck::cli::{Format, SheetFormat};
 use rigcheck::render::sheet::{self, Verify, VerifyRow};
 use rigcheck::spec::{MemorySlot, Spec};
-use rigcheck::verify::Status;
+use rigcheck::verify::{Outcome, Status};
 
 fn sheet_text(spec: &Spec, verify: Option<&Verify>, format: SheetFormat) -> String {
     let mut buf = Vec::new();
@@ -194,6 +194,7 @@ fn verify_rows_are_shown_with_their_status() {
                 status: Status::Fail,
             },
         ],
+        outcome: Outcome::Fail,
     };
     let spec = sheet_specs::reference();
     let md = sheet_text(&spec, Some(&v), SheetFormat::Markdown);

@@ -1,9 +1,11 @@
 //! Disk benchmark: sequential read of a file where the training data lives, with direct I/O so
 //! the page cache does not flatter it, next to what the drive's link allows.
 //!
-//! A directory gets a temporary test file of bounded size, deleted afterwards. Where O_DIRECT
-//! is refused (tmpfs, some network file systems) the read is buffered after
-//! `posix_fadvise(DONTNEED)`, and a note says so.
+//! A directory gets a temporary test file of bounded size, deleted afterwards, also when
+//! SIGINT, SIGTERM or SIGHUP stop the run (the process then ends by that signal). Only a
+//! regular file or a directory is accepted: a named pipe or device would block or never
+//! end. Where O_DIRECT is refused (tmpfs, some network file systems) the read is buffered
+//! after `posix_fadvise(DONTNEED)`, and a note says so.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -14,6 +16,7 @@ use std::time::{Duration, Instant};
 pub use crate::spec::bench::DiskBench;
 
 use super::rng::SplitMix;
+use crate::signals::Shield;
 use crate::source::Source;
 use crate::spec::{Notes, Spec};
 
@@ -54,30 +57,47 @@ pub fn run(
 ) -> Result<DiskBench, String> {
     let block = params.block_bytes.max(ALIGN).next_multiple_of(ALIGN);
     let meta = std::fs::metadata(path).map_err(|e| format!("--data '{}': {e}", path.display()))?;
+    if !meta.is_dir() && !meta.is_file() {
+        return Err(format!(
+            "--data '{}': not a regular file or a directory (a named pipe or device would \
+             block or never end); give a directory on the drive to measure, or a file on it",
+            path.display()
+        ));
+    }
     let temp = meta.is_dir();
+    // Held while a test file may exist: a signal then stops the run, the file is deleted,
+    // and the process ends by that signal.
+    let shield = temp.then(Shield::raise);
     let file = if temp {
         let size = bounded_size(path, params.file_bytes, block as u64);
-        make_test_file(path, size, block).map_err(|e| {
+        make_test_file(path, size, block, shield.as_ref()).map_err(|e| {
             format!(
                 "cannot write a test file in '{}': {e}; pass --data FILE to read an existing file",
                 path.display()
             )
-        })?
+        })
     } else {
-        path.to_path_buf()
+        Ok(path.to_path_buf())
     };
-    let result = read_file(&file, block, params, notes);
-    if temp {
-        // A leftover test file would waste the user's disk; a failed delete is worth a note.
-        if let Err(e) = std::fs::remove_file(&file) {
-            notes.add(
-                "bench.disk",
-                format!("could not delete {}: {e}", file.display()),
-            );
+    let result = file.and_then(|file| {
+        let r = read_file(&file, block, params, notes, shield.as_ref());
+        if temp {
+            // A leftover test file would waste the user's disk; a failed delete is worth a
+            // note.
+            if let Err(e) = std::fs::remove_file(&file) {
+                notes.add(
+                    "bench.disk",
+                    format!("could not delete {}: {e}", file.display()),
+                );
+            }
         }
+        r.map(|r| (file.clone(), r))
+            .map_err(|e| format!("reading '{}': {e}", file.display()))
+    });
+    if let Some(s) = shield {
+        s.end_if_interrupted();
     }
-    let (bytes_read, seconds, direct, file_bytes) =
-        result.map_err(|e| format!("reading '{}': {e}", file.display()))?;
+    let (file, (bytes_read, seconds, direct, file_bytes)) = result?;
     let (drive, link, link_bytes_per_s) = drive_link(&Source::live(), meta.dev(), spec, notes);
     Ok(DiskBench {
         path: file.display().to_string(),
@@ -121,8 +141,14 @@ fn free_bytes(dir: &Path) -> Option<u64> {
     Some(free)
 }
 
-/// Writes `size` bytes of incompressible data to a new file in `dir`, synced to the drive.
-fn make_test_file(dir: &Path, size: u64, block: usize) -> io::Result<PathBuf> {
+/// Writes `size` bytes of incompressible data to a new file in `dir`, synced to the drive;
+/// stops (and deletes it) once `shield` says a signal came.
+fn make_test_file(
+    dir: &Path,
+    size: u64,
+    block: usize,
+    shield: Option<&Shield>,
+) -> io::Result<PathBuf> {
     let path = dir.join(format!(".rigcheck-bench-{}.tmp", std::process::id()));
     let mut f = OpenOptions::new()
         .write(true)
@@ -133,6 +159,9 @@ fn make_test_file(dir: &Path, size: u64, block: usize) -> io::Result<PathBuf> {
     let mut left = size;
     let written = (|| {
         while left > 0 {
+            if shield.is_some_and(Shield::interrupted) {
+                return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+            }
             // Fresh random bytes per block, so compressing or deduplicating storage cannot
             // shrink what the drive has to deliver.
             for w in buf.chunks_exact_mut(8) {
@@ -158,15 +187,25 @@ fn read_file(
     block: usize,
     params: &DiskParams,
     notes: &mut Notes,
+    shield: Option<&Shield>,
 ) -> io::Result<(u64, f64, bool, u64)> {
-    let (file, direct) = match OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECT)
-        .open(path)
-    {
+    // O_NONBLOCK: a named pipe swapped in after the check above must not block the open;
+    // what was opened is checked to be a regular file before it is read.
+    let open = |flags: i32| -> io::Result<File> {
+        let f = OpenOptions::new()
+            .read(true)
+            .custom_flags(flags | libc::O_NONBLOCK)
+            .open(path)?;
+        if f.metadata()?.is_file() {
+            Ok(f)
+        } else {
+            Err(io::Error::other("not a regular file"))
+        }
+    };
+    let (file, direct) = match open(libc::O_DIRECT) {
         Ok(f) if probe_direct(&f, block) => (f, true),
         _ => {
-            let f = File::open(path)?;
+            let f = open(0)?;
             drop_cache(&f);
             notes.add(
                 "bench.disk.direct_io",
@@ -204,7 +243,7 @@ fn read_file(
                         file.read_exact_at(buf, i * block as u64)?;
                         done += block as u64;
                         i += readers;
-                        if Instant::now() >= deadline {
+                        if Instant::now() >= deadline || shield.is_some_and(Shield::interrupted) {
                             return Ok(done);
                         }
                     }

@@ -186,7 +186,11 @@ pub fn dimm_peak(dimms: &[Dimm]) -> Result<(u64, u32, bool), String> {
                 return Err(format!("DIMM {} has no known speed", d.locator));
             }
         };
-        sum += u64::from(speed) * 1_000_000 * 8;
+        // Checked: speeds from a broken table must not wrap to a small peak.
+        sum = u64::from(speed)
+            .checked_mul(8_000_000)
+            .and_then(|b| sum.checked_add(b))
+            .ok_or("the DIMM speeds add up past 2^64 bytes/s: the SMBIOS speeds are not real")?;
     }
     Ok((sum, dimms.len() as u32, rated_only))
 }
@@ -233,6 +237,15 @@ mod tests {
         assert!(dimm_peak(&[dimm("A1", None, None)])
             .unwrap_err()
             .contains("A1"));
+    }
+
+    #[test]
+    fn peak_of_speeds_past_any_machine_is_unknown_not_wrapped() {
+        // 540 DIMMs at u32::MAX MT/s: 1.86e19 bytes/s, past 2^64.
+        let d: Vec<_> = (0..540)
+            .map(|i| dimm(&format!("D{i}"), None, Some(u32::MAX)))
+            .collect();
+        assert!(dimm_peak(&d).unwrap_err().contains("past 2^64"));
     }
 
     #[test]

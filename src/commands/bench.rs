@@ -2,40 +2,92 @@
 
 use std::process::ExitCode;
 
-use crate::bench;
+use crate::bench::{self, BenchKind};
 use crate::cli::{BenchArgs, GlobalArgs};
 use crate::error::Error;
-use crate::io::emit;
-use crate::probe;
+use crate::io::{emit, error_line};
 use crate::render::bench::{write_table, BenchFormat};
 use crate::source::Source;
+use crate::verify::EXIT_INCOMPLETE;
+use crate::{probe, redact};
 
-/// Runs the benchmarks asked for; refuses a sysroot (exit 2).
+/// Runs the benchmarks asked for; refuses a sysroot (exit 2); exit 3 when the one benchmark
+/// asked for by name measured nothing.
 pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
-    if global.sysroot.is_some() {
-        eprintln!(
-            "rigcheck: bench measures this machine and cannot run on a recorded --sysroot; \
-             run it on the machine itself"
-        );
-        return Ok(ExitCode::from(2));
+    super::no_sysroot(
+        "bench",
+        global,
+        "measures this machine and cannot run on a recording; run it on the machine itself",
+    )?;
+    let format = super::pick_format("bench", global, args.format, BenchFormat::Table)?;
+    super::no_color("bench", global)?;
+    if !(args.seconds > 0.0 && args.seconds <= bench::MAX_SECONDS) {
+        // 1e308 is shown as 1e308, not as its 309 digits.
+        let given = if args.seconds.abs() >= 1e9 {
+            format!("{:e}", args.seconds)
+        } else {
+            args.seconds.to_string()
+        };
+        return Err(Error::Usage(format!(
+            "--seconds '{given}': not a number of seconds above 0 and at most {} (a day); \
+             give one such as 10",
+            bench::MAX_SECONDS
+        )));
     }
-    if !(args.seconds.is_finite() && args.seconds > 0.0) {
-        eprintln!(
-            "rigcheck: --seconds '{}': give a positive number",
-            args.seconds
-        );
-        return Ok(ExitCode::from(2));
+    if args.which == BenchKind::Gpu && !cfg!(feature = "gpu-bench") {
+        return Err(Error::Usage(
+            "bench gpu: this rigcheck was built without the GPU benchmark; rebuild it with \
+             `cargo build --release --features gpu-bench`"
+                .into(),
+        ));
+    }
+    if args.which == BenchKind::Disk && args.data.is_none() {
+        return Err(Error::Usage(
+            "bench disk: no --data; give --data DIR (a temporary file of at most 1 GiB is \
+             written there, read and deleted) or --data FILE (an existing file, only read)"
+                .into(),
+        ));
     }
     let mut spec = probe::inventory(&Source::live());
     let report = bench::run(&spec, args.which, args.seconds, args.data.as_deref());
+    let nothing = match args.which {
+        BenchKind::Disk => report.disk.is_none().then_some("bench.disk"),
+        BenchKind::Gpu => report.gpu.is_none().then_some("bench.gpu"),
+        _ => None,
+    };
     let mut buf = Vec::new();
-    match args.format {
-        BenchFormat::Table => write_table(&report, &mut buf).map_err(Error::output)?,
+    match format {
+        BenchFormat::Table => {
+            write_table(&report, &mut buf).map_err(Error::output)?;
+            if global.redact {
+                let text = String::from_utf8_lossy(&buf).into_owned();
+                buf = redact::scrub_text(&text, &redact::secrets(&spec)).into_bytes();
+            }
+        }
         BenchFormat::Json => {
-            spec.bench = Some(report);
+            spec.bench = Some(report.clone());
+            if global.redact {
+                redact::redact(&mut spec);
+            }
             crate::render::json::write(&spec, &mut buf).map_err(Error::output)?;
         }
     }
     emit(&buf)?;
+    if let Some(field) = nothing {
+        let why = report
+            .notes
+            .iter()
+            .find(|n| n.field == field)
+            .map_or("no result", |n| n.reason.as_str());
+        // The reason as the note gives it, without the OS's "(os error N)".
+        let why = why.split(" (os error ").next().unwrap_or(why);
+        eprintln!(
+            "rigcheck: {}",
+            error_line(&format!(
+                "{field}: measured nothing: {why}; see the report's notes"
+            ))
+        );
+        return Ok(ExitCode::from(EXIT_INCOMPLETE));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,23 +1,44 @@
 //! `rigcheck diff BEFORE AFTER`: what changed between two reports or sysroots.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{DiffArgs, GlobalArgs};
 use crate::diff;
 use crate::error::Error;
 use crate::io::emit_colored;
-use crate::render;
+use crate::render::diff::DiffFormat;
+use crate::{redact, render};
 
-/// Compares the two reports; exit 1 when hardware changed.
+/// Compares the two reports; exit 1 when hardware changed, 3 when nothing changed that both
+/// reports know but hardware facts are known in one only.
 pub fn exec(args: &DiffArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    super::no_sysroot(
+        "diff",
+        global,
+        "compares the two reports or sysroots given to it; name the sysroot as BEFORE or AFTER",
+    )?;
+    let format = super::pick_format("diff", global, args.format, DiffFormat::Table)?;
+    if args.before == Path::new("-") && args.after == Path::new("-") {
+        return Err(Error::Usage(
+            "diff: '-' given twice; standard input holds one report, give the other as a file"
+                .into(),
+        ));
+    }
     let a = super::load_report(&args.before)?;
     let b = super::load_report(&args.after)?;
-    let changes = diff::diff(&a, &b);
+    let mut d = diff::diff(&a, &b);
+    if global.redact {
+        let mut secrets = redact::secrets(&a);
+        secrets.extend(redact::secrets(&b));
+        secrets.sort_by(|x, y| y.len().cmp(&x.len()).then(x.cmp(y)));
+        secrets.dedup();
+        redact::redact_changes(&mut d.changes, &secrets);
+        redact::redact_changes(&mut d.unknown_on_one_side, &secrets);
+    }
     let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::diff::write(&changes, args.format, term, &mut buf).map_err(Error::output)?;
+    render::diff::write(&d, format, term, &mut buf).map_err(Error::output)?;
     emit_colored(&buf, term.color)?;
-    Ok(ExitCode::from(u8::from(diff::has_hardware_changes(
-        &changes,
-    ))))
+    Ok(ExitCode::from(d.exit_code()))
 }

@@ -7,30 +7,76 @@ use std::process::ExitCode;
 use crate::cli::{FleetArgs, GlobalArgs};
 use crate::error::Error;
 use crate::fleet::{self, BadReport, Loaded};
-use crate::io::emit_colored;
-use crate::{profile, render};
+use crate::io::{emit_colored, error_line};
+use crate::render::fleet::FleetFormat;
+use crate::{profile, redact, render};
 
-/// Reads, checks and prints the fleet; exit 1 when a host fails or a report is unreadable.
+/// Reads, checks and prints the fleet; exit 1 when a host fails or a report is unreadable,
+/// 3 when none does but a host's check is incomplete, 2 when a path given does not exist.
 pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    super::no_sysroot(
+        "fleet",
+        global,
+        "reads the reports and sysroots given to it; name each sysroot as a REPORT",
+    )?;
+    let format = super::pick_format("fleet", global, args.format, FleetFormat::Table)?;
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
+    // A path typed on the command line that is not there is a mistake in the command, not
+    // an unreadable report of the fleet.
+    for p in &args.reports {
+        if p != Path::new("-") {
+            if let Err(e) = std::fs::metadata(p) {
+                return Err(Error::Io {
+                    path: p.clone(),
+                    source: e,
+                });
+            }
+        }
+    }
+    if args.reports.iter().filter(|p| *p == Path::new("-")).count() > 1 {
+        return Err(Error::Usage(
+            "fleet: '-' given twice; standard input holds one report".into(),
+        ));
+    }
     let mut errors = Vec::new();
     let mut inputs = Vec::new();
     for p in &args.reports {
+        if p == Path::new("-") {
+            inputs.push(p.clone());
+            continue;
+        }
         collect(p, true, &mut inputs, &mut errors);
     }
     inputs.sort();
     inputs.dedup();
     let mut reports = fleet::par_map(inputs, |p| load(&p));
     reports.extend(errors.into_iter().map(Err));
-    let fleet = fleet::assemble(reports, profile.as_ref(), args.strict);
+    let unknowns = super::verify::unknowns(args.strict, args.allow_unknown);
+    let mut fleet = fleet::assemble(reports, profile.as_ref(), unknowns);
     if fleet.hosts.is_empty() && fleet.errors.is_empty() {
         return Err(Error::NoReports(args.reports.clone()));
     }
+    let code = fleet.exit_code();
+    if global.redact {
+        redact::redact_fleet(&mut fleet);
+    }
     let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::fleet::write(&fleet, args.format, term, &mut buf).map_err(Error::output)?;
+    render::fleet::write(&fleet, format, term, &mut buf).map_err(Error::output)?;
     emit_colored(&buf, term.color)?;
-    Ok(ExitCode::from(fleet.exit_code()))
+    if !fleet.errors.is_empty() {
+        eprintln!(
+            "rigcheck: {}",
+            error_line(&format!(
+                "fleet: {} report(s) could not be read, first {}: {}; they are listed with the \
+                 output",
+                fleet.errors.len(),
+                fleet.errors[0].file.display(),
+                fleet.errors[0].error
+            ))
+        );
+    }
+    Ok(ExitCode::from(code))
 }
 
 /// One report through the command layer's one loader; its failure names the file once.
@@ -61,7 +107,7 @@ fn collect(path: &Path, named: bool, out: &mut Vec<PathBuf>, errors: &mut Vec<Ba
         Err(e) => {
             errors.push(BadReport {
                 file: path.into(),
-                error: e.to_string(),
+                error: crate::error::describe(&e),
             });
             return;
         }
@@ -84,7 +130,7 @@ fn collect(path: &Path, named: bool, out: &mut Vec<PathBuf>, errors: &mut Vec<Ba
         Err(e) => {
             errors.push(BadReport {
                 file: path.into(),
-                error: e.to_string(),
+                error: crate::error::describe(&e),
             });
             return;
         }

@@ -4,45 +4,55 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, InventoryArgs};
 use crate::error::Error;
-use crate::io::emit_colored;
+use crate::io::{emit_colored, error_line};
 use crate::render::{Format, View};
 use crate::{probe, profile, redact, render, verify};
 
 /// Runs the inventory; exit 0 unless the run cannot start.
 pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
-    if !args.section.is_empty() && !matches!(args.format, Format::Table | Format::Markdown) {
-        eprintln!(
-            "rigcheck: --section picks parts of the table and markdown reports, not of \
-             --format {}; leave it out (or filter the JSON with jq)",
-            format_name(args.format)
-        );
-        return Ok(ExitCode::from(2));
+    let format = super::pick_format("inventory", global, args.format, Format::Table)?;
+    if !args.view.section.is_empty() && !matches!(format, Format::Table | Format::Markdown) {
+        return Err(Error::Usage(format!(
+            "--section: picks parts of the table and markdown reports, not of --format {}; \
+             leave it out (or filter the JSON with jq)",
+            format_name(format)
+        )));
     }
+    let profile = args.profile.as_deref().map(profile::load).transpose()?;
     let src = super::open_source(global.sysroot.as_deref())?;
     let mut spec = probe::inventory(&src);
-    let checked = match &args.profile {
-        Some(p) => {
-            let report = verify::verify(&spec, &profile::load(p)?, false);
-            if !matches!(args.format, Format::Prometheus | Format::Nfd) {
+    let checked = match (&profile, &args.profile) {
+        (Some(p), Some(name)) => {
+            if !matches!(format, Format::Prometheus | Format::Nfd) {
                 eprintln!(
-                    "rigcheck: --profile only shows in prometheus and nfd output; \
-                     `rigcheck verify --profile {p}` prints the check"
+                    "rigcheck: {}",
+                    error_line(&format!(
+                        "--profile: only prometheus and nfd output show it; \
+                         `rigcheck verify --profile {name}` prints the check"
+                    ))
                 );
             }
-            Some(report)
+            Some(verify::verify(&spec, p, false))
         }
-        None => None,
+        _ => None,
     };
-    if args.redact {
+    let checked = match (checked, global.redact) {
+        (Some(mut r), true) => {
+            redact::redact_verify(&mut r, &redact::secrets(&spec));
+            Some(r)
+        }
+        (r, _) => r,
+    };
+    if global.redact {
         redact::redact(&mut spec);
     }
     let view = View {
         term: super::term(global.color),
-        parts: args.section.clone(),
-        verbose: args.verbose,
+        parts: args.view.section.clone(),
+        verbose: args.view.verbose,
     };
     let mut buf = Vec::new();
-    render::inventory_checked(&spec, args.format, checked.as_ref(), view.clone(), &mut buf)
+    render::inventory_checked(&spec, format, checked.as_ref(), view.clone(), &mut buf)
         .map_err(Error::output)?;
     emit_colored(&buf, view.term.color)?;
     Ok(ExitCode::SUCCESS)

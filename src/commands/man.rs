@@ -3,12 +3,20 @@
 
 use std::process::ExitCode;
 
-use crate::cli::{self, ManArgs};
+use crate::cli::{self, GlobalArgs, ManArgs};
 use crate::error::Error;
 use crate::io::emit;
 
-/// Prints `rigcheck(1)`, or `rigcheck-COMMAND(1)`; an unknown command is a usage error.
-pub fn exec(args: &ManArgs) -> Result<ExitCode, Error> {
+/// Prints `rigcheck(1)`, or `rigcheck-COMMAND(1)`; an unknown command is a usage error. The
+/// page names no machine, so `--redact` holds as it is.
+pub fn exec(args: &ManArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    super::no_sysroot(
+        "man",
+        global,
+        "prints a page that does not depend on a machine; leave it out",
+    )?;
+    super::no_format("man", global)?;
+    super::no_color("man", global)?;
     let mut cmd = cli::command().disable_help_subcommand(true);
     // Building sets each subcommand's display name (`rigcheck-verify`) and its global
     // options, as its own page needs them.
@@ -19,11 +27,10 @@ pub fn exec(args: &ManArgs) -> Result<ExitCode, Error> {
             Some(sub) => sub.clone().version(env!("RIGCHECK_VERSION")),
             None => {
                 let names: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
-                eprintln!(
-                    "rigcheck: man: no command '{name}'; one of: {}",
+                return Err(Error::Usage(format!(
+                    "man: no command '{name}'; use one of {}",
                     names.join(", ")
-                );
-                return Ok(ExitCode::from(2));
+                )));
             }
         },
     };

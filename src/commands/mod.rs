@@ -18,7 +18,9 @@ pub mod verify;
 
 use std::path::Path;
 
-use crate::cli::ColorChoice;
+use clap::ValueEnum;
+
+use crate::cli::{ColorChoice, GlobalArgs};
 use crate::error::Error;
 use crate::fleet::{parse_report, Preflight};
 use crate::io::read_input;
@@ -44,16 +46,17 @@ pub fn open_source(sysroot: Option<&Path>) -> Result<Source, Error> {
 }
 
 /// A report for `diff`, `sheet --report` and `fleet`: a JSON file written by `--format json`
-/// (bare, or wrapped by Ansible's `setup` module), or a sysroot directory, which is probed.
+/// (bare, or wrapped by Ansible's `setup` module; `-` reads standard input), or a sysroot
+/// directory, which is probed.
 pub fn read_report(path: &Path) -> Result<(Spec, Option<Preflight>), Error> {
-    if path.is_dir() {
+    if path != Path::new("-") && path.is_dir() {
         return Ok((probe::inventory(&open_source(Some(path))?), None));
     }
     let bad = |detail: String| Error::Report {
         path: path.into(),
         detail,
     };
-    let bytes = read_input(path).map_err(|e| bad(e.to_string()))?;
+    let bytes = read_input(path).map_err(|e| bad(crate::error::describe(&e)))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| bad(format!("not UTF-8: {e}")))?;
     // A stranger's report may carry escape sequences in any string: cleaned before use.
     parse_report(&crate::text::clean_json(text)).map_err(bad)
@@ -94,5 +97,76 @@ pub fn term(choice: ColorChoice) -> Term {
     Term {
         color: use_color(choice),
         width: out_width(),
+    }
+}
+
+/// The output format of `command`: given after its name (`own`), or before it (`rigcheck
+/// -f json verify`), where it must be one of the command's formats; `default` when neither.
+/// Given in both places with different values, it is refused rather than one silently won.
+pub fn pick_format<F: ValueEnum + Copy + PartialEq>(
+    command: &str,
+    global: &GlobalArgs,
+    own: Option<F>,
+    default: F,
+) -> Result<F, Error> {
+    let name = |f: &dyn Fn() -> Option<clap::builder::PossibleValue>| {
+        f().map(|v| v.get_name().to_string()).unwrap_or_default()
+    };
+    let before = match global.format {
+        None => None,
+        Some(any) => {
+            let written = name(&|| any.to_possible_value());
+            match F::from_str(&written, false) {
+                Ok(f) => Some(f),
+                Err(_) => {
+                    let valid: Vec<String> = F::value_variants()
+                        .iter()
+                        .map(|v| name(&|| v.to_possible_value()))
+                        .collect();
+                    return Err(Error::Usage(format!(
+                        "--format {written}: {command} has no such format; use one of {}",
+                        valid.join(", ")
+                    )));
+                }
+            }
+        }
+    };
+    match (before, own) {
+        (Some(b), Some(a)) if a != b => Err(Error::Usage(format!(
+            "--format: given twice, {} before `{command}` and {} after it; give it once",
+            name(&|| b.to_possible_value()),
+            name(&|| a.to_possible_value())
+        ))),
+        (b, a) => Ok(a.or(b).unwrap_or(default)),
+    }
+}
+
+/// Refuses `--format` before a command that has a single output.
+pub fn no_format(command: &str, global: &GlobalArgs) -> Result<(), Error> {
+    match global.format {
+        Some(_) => Err(Error::Usage(format!(
+            "--format: {command} has one output and no --format; leave it out"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses `--sysroot` for a command that does not read a machine through it; `why` says
+/// what the command reads instead and what to do.
+pub fn no_sysroot(command: &str, global: &GlobalArgs, why: &str) -> Result<(), Error> {
+    match &global.sysroot {
+        Some(_) => Err(Error::Usage(format!("--sysroot: {command} {why}"))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses `--color always` for a command whose output is never coloured (files, HTML,
+/// TOML); `auto` and `never` already hold there.
+pub fn no_color(command: &str, global: &GlobalArgs) -> Result<(), Error> {
+    match global.color {
+        ColorChoice::Always => Err(Error::Usage(format!(
+            "--color always: {command} writes no colour; leave --color out"
+        ))),
+        _ => Ok(()),
     }
 }

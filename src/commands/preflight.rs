@@ -6,8 +6,8 @@ use crate::cli::{GlobalArgs, PreflightArgs};
 use crate::error::Error;
 use crate::io::emit_colored;
 use crate::preflight::{self, Options};
-use crate::probe;
-use crate::render;
+use crate::render::preflight::PreflightFormat;
+use crate::{probe, redact, render};
 
 /// The thresholds of the command line and the caller's CUDA_VISIBLE_DEVICES.
 fn options(args: &PreflightArgs) -> Options {
@@ -26,6 +26,7 @@ fn options(args: &PreflightArgs) -> Options {
 
 /// Probes, checks and prints; exit 0 ready (warnings allowed), 1 a check failed.
 pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    let format = super::pick_format("preflight", global, args.format, PreflightFormat::Table)?;
     let src = super::open_source(global.sysroot.as_deref())?;
     let spec = probe::inventory(&src);
     let opts = options(args);
@@ -34,10 +35,13 @@ pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         .data
         .as_deref()
         .map(|p| probe::limits::probe_path(&src, p));
-    let report = preflight::evaluate(&spec, data, &opts);
+    let mut report = preflight::evaluate(&spec, data, &opts);
+    if global.redact {
+        redact::redact_preflight(&mut report, &redact::secrets(&spec));
+    }
     let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::preflight::write(&report, args.format, term, &mut buf).map_err(Error::output)?;
+    render::preflight::write(&report, format, term, &mut buf).map_err(Error::output)?;
     emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(report.exit_code))
 }

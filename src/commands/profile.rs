@@ -4,27 +4,30 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, ProfileAction, ProfileArgs};
 use crate::error::Error;
-use crate::io::{emit, write_atomic};
-use crate::{probe, profile};
+use crate::io::write_output;
+use crate::{probe, profile, redact};
 
 /// Writes a profile from the machine (or `--sysroot`) to stdout or a file.
 pub fn exec(args: &ProfileArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    super::no_format("profile new", global)?;
+    super::no_color("profile new", global)?;
     match &args.action {
         ProfileAction::New {
             name,
             output,
             force,
         } => {
-            let spec = probe::inventory(&super::open_source(global.sysroot.as_deref())?);
+            let mut spec = probe::inventory(&super::open_source(global.sysroot.as_deref())?);
+            // Redacted, the host name is no default name: it is what --redact hides.
+            if global.redact {
+                redact::redact(&mut spec);
+            }
             let name = name
                 .clone()
-                .or_else(|| spec.hostname.clone())
+                .or_else(|| spec.hostname.clone().filter(|_| !global.redact))
                 .unwrap_or_else(|| "my-machine".into());
             let text = profile::from_spec(&spec, &name);
-            match output {
-                Some(path) => write_atomic(path, text.as_bytes(), *force)?,
-                None => emit(text.as_bytes())?,
-            }
+            write_output(output.as_deref(), text.as_bytes(), *force)?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -7,8 +7,16 @@ use crate::error::Error;
 use crate::io::emit;
 use crate::profile;
 
-/// Lists the built-in profiles, or prints one.
-pub fn exec(args: &ProfilesArgs, _global: &GlobalArgs) -> Result<ExitCode, Error> {
+/// Lists the built-in profiles, or prints one. Their text names no machine, so `--redact`
+/// holds as it is.
+pub fn exec(args: &ProfilesArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    super::no_sysroot(
+        "profiles",
+        global,
+        "prints the built-in profiles, which do not depend on a machine; leave it out",
+    )?;
+    super::no_format("profiles", global)?;
+    super::no_color("profiles", global)?;
     match &args.action {
         None => {
             let mut out = String::new();

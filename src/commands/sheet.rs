@@ -5,19 +5,27 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, SheetArgs};
 use crate::error::Error;
-use crate::io::{emit, write_atomic};
-use crate::render::sheet::{self, Verify};
+use crate::io::write_output;
+use crate::render::sheet::{self, SheetFormat, Verify};
 use crate::{probe, profile, redact, verify};
 
 /// Writes the sheet to `-o FILE`, or to stdout when it is not a terminal (or `--stdout`).
 pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    let format = super::pick_format("sheet", global, args.format, SheetFormat::Html)?;
+    super::no_color("sheet", global)?;
+    // clap sees the conflict only when both follow `sheet`; `--sysroot` before it too.
+    if args.report.is_some() && global.sysroot.is_some() {
+        return Err(Error::Usage(
+            "--report: cannot be used with --sysroot; give only one of them".into(),
+        ));
+    }
     // A sheet is a file to keep: 40 KB of HTML scrolling past is no use to anyone.
     if args.output.is_none() && !args.stdout && std::io::stdout().is_terminal() {
-        eprintln!(
-            "rigcheck: sheet: not writing a spec sheet to the terminal; \
-             write it to a file with -o FILE, or print it with --stdout"
-        );
-        return Ok(ExitCode::from(2));
+        return Err(Error::Usage(
+            "sheet: not writing a spec sheet to the terminal; write it to a file with -o FILE, \
+             or print it with --stdout"
+                .into(),
+        ));
     }
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
     let mut spec = match &args.report {
@@ -26,15 +34,18 @@ pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     };
     // The order is checked before redaction: serials are never part of an order, but the
     // check must see the machine as it is.
-    let checked = profile.map(|p| Verify::from_report(&verify::verify(&spec, &p, false)));
-    if args.redact {
+    let checked = profile.map(|p| {
+        let mut report = verify::verify(&spec, &p, false);
+        if global.redact {
+            redact::redact_verify(&mut report, &redact::secrets(&spec));
+        }
+        Verify::from_report(&report)
+    });
+    if global.redact {
         redact::redact(&mut spec);
     }
     let mut buf = Vec::new();
-    sheet::write(&spec, checked.as_ref(), args.format, &mut buf).map_err(Error::output)?;
-    match &args.output {
-        Some(path) => write_atomic(path, &buf, args.force)?,
-        None => emit(&buf)?,
-    }
+    sheet::write(&spec, checked.as_ref(), format, &mut buf).map_err(Error::output)?;
+    write_output(args.output.as_deref(), &buf, args.force)?;
     Ok(ExitCode::SUCCESS)
 }

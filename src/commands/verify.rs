@@ -5,16 +5,34 @@ use std::process::ExitCode;
 use crate::cli::{GlobalArgs, VerifyArgs};
 use crate::error::Error;
 use crate::io::emit_colored;
-use crate::{probe, profile, render, verify};
+use crate::render::verify::VerifyFormat;
+use crate::verify::Unknowns;
+use crate::{probe, profile, redact, render, verify};
 
-/// Checks the machine against the profile; exit 0 all pass, 1 a line failed.
+/// The verify policy of `--strict` and `--allow-unknown` (clap keeps them apart).
+pub fn unknowns(strict: bool, allow_unknown: bool) -> Unknowns {
+    if strict {
+        Unknowns::Fail
+    } else if allow_unknown {
+        Unknowns::Allow
+    } else {
+        Unknowns::Incomplete
+    }
+}
+
+/// Checks the machine against the profile; exit 0 pass, 1 a line failed, 3 incomplete.
 pub fn exec(args: &VerifyArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
+    let format = super::pick_format("verify", global, args.format, VerifyFormat::Table)?;
     let profile = profile::load(&args.profile)?;
     let spec = probe::inventory(&super::open_source(global.sysroot.as_deref())?);
-    let report = verify::verify(&spec, &profile, args.strict);
+    let mut report =
+        verify::verify_with(&spec, &profile, unknowns(args.strict, args.allow_unknown));
+    if global.redact {
+        redact::redact_verify(&mut report, &redact::secrets(&spec));
+    }
     let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::verify::write(&report, args.format, term, &mut buf).map_err(Error::output)?;
+    render::verify::write(&report, format, term, &mut buf).map_err(Error::output)?;
     emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(report.exit_code()))
 }

@@ -324,6 +324,19 @@ fn version_check(id: &'static str, found: Option<&str>, min: Option<&str>, fix: 
     }
 }
 
+/// Checks a minimum version given on the command line (`--min-driver 535.104`): numbers
+/// separated by dots, so it can be compared with what the driver reports.
+pub fn parse_min_version(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    if !t.is_empty() && t.split('.').count() <= 4 && version_key(t).is_some() {
+        Ok(t.to_string())
+    } else {
+        Err(format!(
+            "'{text}' is not a version; give numbers separated by dots, e.g. 535.104 or 12.2"
+        ))
+    }
+}
+
 /// `550.54.15` → [550, 54, 15, 0, ...] padded, so `12.2` < `12.10` and `535` = `535.0`.
 fn version_key(v: &str) -> Option<[u64; 4]> {
     let mut key = [0u64; 4];

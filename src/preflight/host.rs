@@ -129,7 +129,8 @@ fn workers(spec: &Spec, l: &Limits, visible: &[&Gpu], opts: &Options) -> Check {
         return c;
     };
     let hard = f64::from(w) * f64::from(procs);
-    let ideal = f64::from(w + 1) * f64::from(procs);
+    // In f64: `--workers 4294967295` plus the trainer must not overflow a u32.
+    let ideal = (f64::from(w) + 1.0) * f64::from(procs);
     let expected = format!(
         "≥ {} ({w} workers + 1 trainer) × {procs} process(es)",
         fmt_cpus(ideal)
@@ -229,16 +230,44 @@ fn numa(spec: &Spec, l: &Limits, visible: &[&Gpu]) -> Check {
     }
 }
 
-/// mem.available, mem.swap, mem.shm, os.open_files, os.thp.
+/// mem.installed (when the DIMMs are known), mem.available, mem.swap, mem.shm,
+/// os.open_files, os.thp.
 pub fn memory_checks(spec: &Spec) -> Vec<Check> {
     let l = limits(spec);
-    vec![
+    let mut checks: Vec<Check> = installed(spec).into_iter().collect();
+    checks.extend([
         available(spec, &l),
         swap(spec, &l),
         shm(spec, &l),
         open_files(spec, &l),
         thp(spec, &l),
-    ]
+    ]);
+    checks
+}
+
+/// Whether the OS sees the memory the DIMMs add up to: a module the firmware disabled
+/// leaves the machine with far less than it was bought with.
+fn installed(spec: &Spec) -> Option<Check> {
+    let m = &spec.memory;
+    let dimms = m
+        .total_bytes
+        .filter(|_| m.total_source.as_deref() == Some("dimms"))?;
+    let usable = m.usable_bytes?;
+    let found = format!(
+        "{} usable of {} installed",
+        bytes_bin(usable),
+        bytes_bin(dimms)
+    );
+    let expected = format!(
+        "≥ {:.0}% of installed",
+        (1.0 - crate::spec::MEMORY_UNSEEN_FRACTION) * 100.0
+    );
+    Some(match m.unseen_note() {
+        Some(why) => Check::new("mem.installed", Status::Warn, found)
+            .expect(expected)
+            .advise(why),
+        None => Check::new("mem.installed", Status::Pass, found).expect(expected),
+    })
 }
 
 fn available(spec: &Spec, l: &Limits) -> Check {

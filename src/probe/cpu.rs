@@ -61,7 +61,7 @@ pub fn detect_arch(info: &CpuInfo) -> Arch {
 
 /// Reads processor identity, topology, clocks, caches, NUMA nodes and ISA.
 pub fn probe(src: &Source, notes: &mut Notes) -> Cpu {
-    let info = match src.read_string("/proc/cpuinfo") {
+    let info = match src.read_string_within("/proc/cpuinfo", crate::source::Budget::Large) {
         Ok(text) => parse_cpuinfo(&text),
         Err(e) => {
             notes.add("cpu.model", e);
@@ -71,6 +71,9 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Cpu {
     let arch = detect_arch(&info);
     let mut cpu = Cpu::default();
     identity(&info, arch, &mut cpu, notes);
+    if arch == Arch::X86 {
+        mixed_models(&info, &mut cpu, notes);
+    }
 
     let present = read_cpuset(src, "present");
     let online = match read_cpuset(src, "online") {
@@ -192,6 +195,52 @@ fn identity(info: &CpuInfo, arch: Arch, cpu: &mut Cpu, notes: &mut Notes) {
     flags.sort();
     flags.dedup();
     cpu.flags = flags;
+}
+
+/// Sockets holding different models (a Gold and a Silver Xeon side by side, from a repair
+/// with the wrong part): every socket's model goes to `socket_models`, with a note, so the
+/// order is checked against each and not just the first.
+fn mixed_models(info: &CpuInfo, cpu: &mut Cpu, notes: &mut Notes) {
+    let mut by_socket: BTreeMap<u32, String> = BTreeMap::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for p in &info.processors {
+        let Some(model) = p.fields.get("model name").filter(|m| !m.is_empty()) else {
+            continue;
+        };
+        if !seen.contains(&model.as_str()) {
+            seen.push(model);
+        }
+        if let Some(pkg) = p
+            .fields
+            .get("physical id")
+            .and_then(|v| v.parse::<u32>().ok())
+        {
+            by_socket.entry(pkg).or_insert_with(|| model.clone());
+        }
+    }
+    if seen.len() < 2 {
+        return;
+    }
+    let described: Vec<String> = if by_socket.len() >= seen.len() {
+        cpu.socket_models = by_socket.values().cloned().collect();
+        by_socket
+            .iter()
+            .map(|(pkg, m)| format!("socket {pkg}: {m}"))
+            .collect()
+    } else {
+        // No `physical id` to place them: the models as cpuinfo lists them.
+        cpu.socket_models = seen.iter().map(|m| m.to_string()).collect();
+        seen.iter().map(|m| m.to_string()).collect()
+    };
+    cpu.model = cpu.socket_models.first().cloned();
+    notes.add(
+        "cpu.model",
+        format!(
+            "the sockets hold different CPU models ({}); `model` shows the first, \
+             `socket_models` lists each",
+            described.join("; ")
+        ),
+    );
 }
 
 fn arm_model(implementer: u32, part: u32, notes: &mut Notes) -> String {
@@ -382,20 +431,33 @@ fn clocks(src: &Source, arch: Arch, online: &[u32], cpu: &mut Cpu, notes: &mut N
     let mut min_khz: Option<u64> = None;
     let mut base_khz: Option<u64> = None;
     let mut cppc_mhz: Option<u64> = None;
+    // A value no CPU runs at makes its field unknown (base: the next source is used), with
+    // a note naming the file; never a wrapped or truncated clock.
+    let mut wild: BTreeMap<&'static str, String> = BTreeMap::new();
+    // (0 in cpuinfo_min_freq and base_frequency means "not given"; a maximum of 0 is wild.)
+    let mut khz = |field: &'static str, path: String| -> Option<u64> {
+        let v = src.read_parse::<u64>(&path).ok()?;
+        if v == 0 && field != "cpu.max_mhz" {
+            return None;
+        }
+        if khz_to_mhz(v).is_none() {
+            wild.entry(field)
+                .or_insert_with(|| implausible_clock(&path, v, "kHz"));
+            return None;
+        }
+        Some(v)
+    };
+    let mut cppc_wild = None;
     for &c in online {
         let dir = format!("{SYS_CPU}/cpu{c}/cpufreq");
-        if let Ok(v) = src.read_parse::<u64>(format!("{dir}/cpuinfo_max_freq")) {
+        if let Some(v) = khz("cpu.max_mhz", format!("{dir}/cpuinfo_max_freq")) {
             max_khz = Some(max_khz.map_or(v, |m| m.max(v)));
         }
-        if let Ok(v) = src.read_parse::<u64>(format!("{dir}/cpuinfo_min_freq")) {
-            if v > 0 {
-                min_khz = Some(min_khz.map_or(v, |m| m.min(v)));
-            }
+        if let Some(v) = khz("cpu.min_mhz", format!("{dir}/cpuinfo_min_freq")) {
+            min_khz = Some(min_khz.map_or(v, |m| m.min(v)));
         }
-        if let Ok(v) = src.read_parse::<u64>(format!("{dir}/base_frequency")) {
-            if v > 0 {
-                base_khz = Some(base_khz.map_or(v, |m| m.max(v)));
-            }
+        if let Some(v) = khz("cpu.base_mhz", format!("{dir}/base_frequency")) {
+            base_khz = Some(base_khz.map_or(v, |m| m.max(v)));
         }
         if cpu.scaling_driver.is_none() {
             cpu.scaling_driver = src.read_value(format!("{dir}/scaling_driver")).ok();
@@ -403,19 +465,32 @@ fn clocks(src: &Source, arch: Arch, online: &[u32], cpu: &mut Cpu, notes: &mut N
         if cpu.governor.is_none() {
             cpu.governor = src.read_value(format!("{dir}/scaling_governor")).ok();
         }
-        if let Ok(v) = src.read_parse::<u64>(format!("{SYS_CPU}/cpu{c}/acpi_cppc/nominal_freq")) {
-            if v > 0 {
+        let path = format!("{SYS_CPU}/cpu{c}/acpi_cppc/nominal_freq");
+        if let Ok(v) = src.read_parse::<u64>(&path) {
+            if v > 0 && !PLAUSIBLE_MHZ.contains(&v) {
+                cppc_wild.get_or_insert_with(|| implausible_clock(&path, v, "MHz"));
+            } else if v > 0 {
                 cppc_mhz = Some(cppc_mhz.map_or(v, |m| m.max(v)));
             }
         }
     }
-    cpu.max_mhz = max_khz.map(khz_to_mhz);
-    cpu.min_mhz = min_khz.map(khz_to_mhz);
+    for (field, why) in &wild {
+        notes.add(*field, why);
+    }
+    if let Some(why) = cppc_wild {
+        notes.add("cpu.base_mhz", why);
+        cppc_mhz = None;
+    }
+    let known = |field: &str, v: Option<u64>| v.filter(|_| !wild.contains_key(field));
+    let (max_khz, min_khz) = (known("cpu.max_mhz", max_khz), known("cpu.min_mhz", min_khz));
+    let base_khz = known("cpu.base_mhz", base_khz);
+    cpu.max_mhz = max_khz.and_then(khz_to_mhz);
+    cpu.min_mhz = min_khz.and_then(khz_to_mhz);
     for (field, value, file) in [
         ("cpu.max_mhz", max_khz, "cpuinfo_max_freq"),
         ("cpu.min_mhz", min_khz, "cpuinfo_min_freq"),
     ] {
-        if value.is_none() {
+        if value.is_none() && !wild.contains_key(field) {
             notes.add(
                 field,
                 format!("no cpufreq: cpuN/cpufreq/{file} is not present (usual in VMs)"),
@@ -440,8 +515,7 @@ fn clocks(src: &Source, arch: Arch, online: &[u32], cpu: &mut Cpu, notes: &mut N
     } else {
         Err("CPUID leaf 0x16 exists only on x86".to_string())
     };
-    let (base, source, why) = if let Some(k) = base_khz {
-        let mhz = khz_to_mhz(k);
+    let (base, source, why) = if let Some(mhz) = base_khz.and_then(khz_to_mhz) {
         let mut why =
             format!("from cpufreq base_frequency (intel_pstate): the guaranteed clock, {mhz} MHz");
         if let Some(n) = named.filter(|n| n.abs_diff(mhz) > 50) {
@@ -457,8 +531,7 @@ fn clocks(src: &Source, arch: Arch, online: &[u32], cpu: &mut Cpu, notes: &mut N
             "cpuid 0x16",
             format!("from CPUID leaf 0x16 (processor base frequency): {m} MHz"),
         )
-    } else if let Some(m) = cppc_mhz {
-        let m = m as u32;
+    } else if let Some(m) = cppc_mhz.and_then(|m| u32::try_from(m).ok()) {
         (
             Some(m),
             "acpi_cppc nominal_freq",
@@ -516,8 +589,27 @@ fn cpuid_base_mhz(src: &Source) -> Result<u32, String> {
     }
 }
 
-fn khz_to_mhz(khz: u64) -> u32 {
-    ((khz + 500) / 1000) as u32
+/// The clocks any real processor runs at, in MHz (the fastest today boost past 6 GHz):
+/// a cpufreq or CPPC value outside is not a clock but a broken or hostile file.
+const PLAUSIBLE_MHZ: std::ops::RangeInclusive<u64> = 1..=100_000;
+
+/// cpufreq's kHz to MHz, rounded; `None` outside `PLAUSIBLE_MHZ` (so never wrapped to
+/// 0 MHz or truncated to 32 bits).
+fn khz_to_mhz(khz: u64) -> Option<u32> {
+    let mhz = khz / 1000 + u64::from(khz % 1000 >= 500);
+    if PLAUSIBLE_MHZ.contains(&mhz) {
+        u32::try_from(mhz).ok()
+    } else {
+        None
+    }
+}
+
+/// The note for a clock file holding a value no CPU runs at.
+fn implausible_clock(path: &str, value: u64, unit: &str) -> String {
+    format!(
+        "{path} says {value} {unit}, outside any CPU's clock (1 MHz to 100 GHz): \
+         left unknown"
+    )
 }
 
 /// One cache instance as read from one CPU's `cache/indexN`.
@@ -731,18 +823,24 @@ fn core_types(
     for (name, cpus) in groups {
         let cores: BTreeSet<&Vec<u32>> = cpus.iter().filter_map(|c| topo.threads.get(c)).collect();
         let mut max_khz: Option<u64> = None;
+        let mut wild = None;
         for c in &cpus {
-            if let Ok(v) =
-                src.read_parse::<u64>(format!("{SYS_CPU}/cpu{c}/cpufreq/cpuinfo_max_freq"))
-            {
+            let path = format!("{SYS_CPU}/cpu{c}/cpufreq/cpuinfo_max_freq");
+            if let Ok(v) = src.read_parse::<u64>(&path) {
+                if khz_to_mhz(v).is_none() {
+                    wild.get_or_insert_with(|| implausible_clock(&path, v, "kHz"));
+                }
                 max_khz = Some(max_khz.map_or(v, |m| m.max(v)));
             }
         }
-        if max_khz.is_none() {
-            notes.add(
-                format!("cpu.core_types[{name}].max_mhz"),
-                "no cpufreq for these CPUs",
-            );
+        let field = format!("cpu.core_types[{name}].max_mhz");
+        match wild {
+            Some(why) => {
+                notes.add(field, why);
+                max_khz = None;
+            }
+            None if max_khz.is_none() => notes.add(field, "no cpufreq for these CPUs"),
+            None => {}
         }
         out.push(CoreType {
             name,
@@ -752,7 +850,7 @@ fn core_types(
                 cores.len() as u32
             },
             threads: cpus.len() as u32,
-            max_mhz: max_khz.map(khz_to_mhz),
+            max_mhz: max_khz.and_then(khz_to_mhz),
         });
     }
     // Slowest first (LITTLE before big), as lscpu lists them; equal clocks by name.

@@ -128,6 +128,20 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
         (_, Some(false)) => Some(DriveKind::Ssd),
         _ => None,
     };
+    if removable == Some(true) || transport.as_deref() == Some("usb") {
+        let how = match (removable, transport.as_deref()) {
+            (Some(true), Some("usb")) => "removable, on USB",
+            (Some(true), _) => "removable",
+            _ => "on USB",
+        };
+        notes.add(
+            field("kind"),
+            format!(
+                "{name} is {how}: a medium that comes and goes, not one of the machine's own \
+                 drives; verify and diff do not count it as one"
+            ),
+        );
+    }
     let pci_address = canon.and_then(|c| nvme_pci_address(src, &base, c));
     let pcie = pci_address
         .as_ref()

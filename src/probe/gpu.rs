@@ -4,26 +4,28 @@
 //! PCI comes first and needs no driver, so a machine without drivers still shows its GPUs
 //! and links. NVML is asked through `access::GpuAccess`: live (`live::Live`, loaded at run
 //! time, only when the source is live) or recorded (`access::Recorded`). With a sysroot
-//! NVML is never loaded. Peak figures are computed from facts (`derive`), never looked up
-//! by product name.
+//! NVML is never loaded. Each GPU is then found in the product table by its PCI ids
+//! (`products`): what NVML cannot say (no driver, MIG, an old driver) comes from the
+//! datasheet, marked so, and where NVML and the datasheet disagree a warning says so
+//! (`rated`). Peaks are computed from counts and clocks (`derive`): rated at the rated boost
+//! clock, and again at NVML's max SM clock.
 
 pub mod access;
 pub mod derive;
 #[cfg(feature = "nvml")]
 pub mod live;
+pub mod mig;
 pub mod pci;
 pub mod products;
+pub mod rated;
 
 use serde_json::Value;
 
 use crate::source::Source;
 use crate::spec::{Gpu, GpuProcess, GpuState, Notes, Pcie};
 use access::{Answer, GpuAccess, Recorded, Recorder, NVML_FILE};
-use derive::ArchFacts;
 use pci::PciGpu;
-
-/// Tensor clock NVIDIA uses for Hopper's published tensor rates (H100/H200 datasheets).
-const HOPPER_TENSOR_CLOCK_MHZ: u32 = 1830;
+use rated::PciIds;
 
 /// Names of NVML's clock throttle ("clocks event") reason bits, from nvml.h.
 const THROTTLE_REASONS: [(u64, &str); 9] = [
@@ -64,15 +66,39 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Gpu> {
                 format!("no NVIDIA GPUs on PCI; NVML unavailable: {why}"),
             );
         } else {
-            for (i, _) in gpus.iter().enumerate().filter(|(_, g)| g.index.is_none()) {
-                notes.add(
-                    format!("gpus[{i}]"),
-                    format!("seen on PCI only, NVML facts unknown: {why}"),
-                );
+            for (i, g) in gpus.iter().enumerate().filter(|(_, g)| g.index.is_none()) {
+                notes.add(format!("gpus[{i}]"), no_driver_reason(g, &why));
             }
         }
     }
     gpus
+}
+
+/// Why a GPU seen only on PCI has the facts it has: datasheet figures for a board the
+/// product table knows, nothing more otherwise.
+fn no_driver_reason(g: &Gpu, why: &str) -> String {
+    match &g.datasheet {
+        Some(d) => format!(
+            "no driver: datasheet figures for the {} (PCI {}{}), not measured; NVML \
+             unavailable: {why}",
+            d.name,
+            d.pci_id,
+            d.pci_subsystem
+                .as_deref()
+                .map(|s| format!(", subsystem {s}"))
+                .unwrap_or_default()
+        ),
+        None => format!(
+            "seen on PCI only, NVML facts unknown: {why}{}",
+            g.pci_device_id
+                .as_deref()
+                .map(|d| format!(
+                    "; PCI device {d} is not in this build's GPU product table, so no \
+                     datasheet figures either"
+                ))
+                .unwrap_or_default()
+        ),
+    }
 }
 
 /// An access plus, in capture mode, the means to write what it answered.
@@ -182,6 +208,10 @@ fn probe_with(
             .as_ref()
             .and_then(|a| pci_gpus.iter().position(|p| &p.address == a))
             .map(|k| pci_gpus.remove(k));
+        let ids = pci
+            .as_ref()
+            .and_then(PciGpu::ids)
+            .or_else(|| nvml_pci_ids(&mut dev));
         let mut g = nvml_gpu(&mut dev, pci.as_ref(), address);
         g.driver_version.clone_from(&driver_version);
         g.cuda_version.clone_from(&cuda_version);
@@ -197,7 +227,10 @@ fn probe_with(
                 "NVML gave no CUDA driver version (libcuda missing?)",
             );
         }
-        derive_capability(&mut g, i, notes);
+        complete(&mut g, ids, i, true, notes);
+        if g.mig_enabled == Some(true) {
+            mig_instances(&mut *access, index, &mut g, i, notes);
+        }
         gpus.push(g);
     }
     let first = gpus.len();
@@ -214,6 +247,68 @@ fn probe_with(
     }
     gpus.extend(rest);
     (gpus, why)
+}
+
+/// Identifies a GPU in the product table, fills what NVML did not give from its datasheet,
+/// derives counts and peaks, and cross-checks NVML against the datasheet.
+fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut Notes) {
+    let nvml_name = if nvml { g.name.clone() } else { None };
+    let (product, mismatch) = rated::identify(ids, nvml_name.as_deref());
+    if let Some(what) = mismatch {
+        rated::name_mismatch(g, i, what, notes);
+    }
+    g.datasheet = product.map(|p| p.datasheet(ids.and_then(|d| d.subsystem)));
+    rated::fill_from_datasheet(g, product, i, nvml, notes);
+    note_narrow_link(g, i, notes);
+    rated::derive_capability(g, product, i, notes);
+    if let (Some(p), true) = (product, nvml) {
+        rated::cross_check(g, p, i, notes);
+    }
+}
+
+/// PCI ids as NVML packs them (`pci_device_ids`: device << 16 | 0x10de, subsystem device
+/// << 16 | subsystem vendor), for GPUs the sysfs PCI tree does not show (WSL, containers).
+fn nvml_pci_ids(dev: &mut Dev<'_>) -> Option<PciIds> {
+    let v = dev.ask("pci_device_ids").ok()?;
+    let dev_id = v.get("device")?.as_u64()?;
+    if dev_id & 0xffff != 0x10de {
+        return None;
+    }
+    let device = u16::try_from((dev_id >> 16) & 0xffff).ok()?;
+    let subsystem = v
+        .get("subsystem")
+        .and_then(Value::as_u64)
+        .filter(|s| *s != 0)
+        .and_then(|s| {
+            Some((
+                u16::try_from(s & 0xffff).ok()?,
+                u16::try_from(s >> 16).ok()?,
+            ))
+        });
+    Some(PciIds { device, subsystem })
+}
+
+/// The MIG instances of a MIG-enabled GPU, with their slice sizes.
+fn mig_instances(access: &mut dyn Access, index: u32, g: &mut Gpu, i: usize, notes: &mut Notes) {
+    match access.device(index, "mig_devices") {
+        Ok(answer) => {
+            let facts = g
+                .compute_capability
+                .as_deref()
+                .and_then(derive::parse_cc)
+                .and_then(|(a, b)| derive::arch_facts(a, b));
+            let tc = g.tensor_cores.is_some_and(|t| t > 0);
+            g.mig_instances = mig::instances(&answer, facts.as_ref(), tc, g.rated_clock_mhz);
+            if g.mig_instances.is_empty() {
+                notes.add(
+                    format!("gpus[{i}].mig_instances"),
+                    "MIG is enabled but no MIG instance exists (create them with nvidia-smi mig \
+                     -cgi ... -C)",
+                );
+            }
+        }
+        Err(e) => notes.add(format!("gpus[{i}].mig_instances"), e.reason()),
+    }
 }
 
 /// One NVML device's calls, with unknowns turned into notes on `prefix.field`.
@@ -366,6 +461,14 @@ fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) ->
         memory_bus_width_bits: dev.u32("memory_bus_width", "memory_bus_width_bits"),
         max_sm_clock_mhz: dev.u32("max_clock_sm", "max_sm_clock_mhz"),
         max_memory_clock_mhz: dev.u32("max_clock_memory", "max_memory_clock_mhz"),
+        // Optional: only a fallback for boards the product table has no clock for, and N/A
+        // on GeForce, so its absence is not noted.
+        max_customer_boost_clock_mhz: dev
+            .ask("max_customer_boost_clock")
+            .ok()
+            .and_then(|v| v.as_u64())
+            .and_then(|v| u32::try_from(v).ok())
+            .filter(|v| *v > 0),
         pcie,
         numa_node: pci.and_then(|p| p.numa_node),
         local_cpus: pci.and_then(|p| p.local_cpulist.clone()),
@@ -481,179 +584,65 @@ fn note_narrow_link(g: &Gpu, i: usize, notes: &mut Notes) {
     }
 }
 
-/// GPUs known only from PCI (no driver, no recording): model from pci.ids, link, NUMA.
+/// GPUs known only from PCI (no driver, no recording): identity, counts, memory and rated
+/// peaks from the product table by PCI id, marked as datasheet figures; the link and NUMA
+/// node from sysfs; the name from pci.ids for a board the table does not know.
 fn from_pci_only(pci_gpus: Vec<PciGpu>, first: usize, src: &Source, notes: &mut Notes) -> Vec<Gpu> {
     if pci_gpus.is_empty() {
         return Vec::new();
     }
-    let ids = match pci::read_pci_ids(src) {
-        Ok(t) => Some(t),
-        Err(e) => {
-            notes.add(
-                "gpus",
-                format!("no pci.ids to name GPUs (install pciutils or hwdata): {e}"),
-            );
-            None
+    // pci.ids (about 1.3 MB) is read only when a GPU is not in the product table.
+    let needs_ids = pci_gpus.iter().any(|p| {
+        p.ids()
+            .and_then(|d| products::lookup(d.device, d.subsystem))
+            .is_none()
+    });
+    let ids = if needs_ids {
+        match pci::read_pci_ids(src) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                notes.add(
+                    "gpus",
+                    format!("no pci.ids to name GPUs (install pciutils or hwdata): {e}"),
+                );
+                None
+            }
         }
+    } else {
+        None
     };
     pci_gpus
         .into_iter()
         .enumerate()
         .map(|(k, p)| {
-            let sub = p.subsystem_vendor.zip(p.subsystem_device);
-            let name = ids
-                .as_deref()
-                .and_then(|t| pci::lookup_pci_name(t, 0x10de, p.device_id, sub));
-            if name.is_none() && ids.is_some() {
-                notes.add(
-                    format!("gpus[{}].name", first + k),
-                    format!(
-                        "device 10de:{:04x} is not in this pci.ids (update it: update-pciids)",
-                        p.device_id
-                    ),
-                );
-            }
-            let pcie = p.link.to_pcie();
-            let g = Gpu {
+            let i = first + k;
+            let mut g = Gpu {
                 pci_address: Some(p.address.clone()),
                 pci_device_id: Some(format!("0x{:04x}", p.device_id)),
-                name,
-                pcie,
+                pcie: p.link.to_pcie(),
                 numa_node: p.numa_node,
                 local_cpus: p.local_cpulist.clone(),
                 ..Gpu::default()
             };
-            note_narrow_link(&g, first + k, notes);
+            complete(&mut g, p.ids(), i, false, notes);
+            if g.name.is_none() {
+                let sub = p.subsystem_vendor.zip(p.subsystem_device);
+                g.name = ids
+                    .as_deref()
+                    .and_then(|t| pci::lookup_pci_name(t, 0x10de, p.device_id, sub));
+                if g.name.is_none() && ids.is_some() {
+                    notes.add(
+                        format!("gpus[{i}].name"),
+                        format!(
+                            "device 10de:{:04x} is not in this pci.ids (update it: update-pciids)",
+                            p.device_id
+                        ),
+                    );
+                }
+            }
             g
         })
         .collect()
-}
-
-/// SMs, tensor cores, peak TFLOPS and bandwidth from NVML's facts and the architecture.
-fn derive_capability(g: &mut Gpu, i: usize, notes: &mut Notes) {
-    let field = |f: &str| format!("gpus[{i}].{f}");
-    note_narrow_link(g, i, notes);
-    if let (Some(bus), Some(clk)) = (g.memory_bus_width_bits, g.max_memory_clock_mhz) {
-        g.memory_bandwidth_bytes_per_s = Some(derive::bandwidth_bytes_per_s(bus, clk));
-    } else {
-        notes.add(
-            field("memory_bandwidth_bytes_per_s"),
-            "needs the memory bus width and max memory clock from NVML",
-        );
-    }
-    let facts: Option<ArchFacts> = g
-        .compute_capability
-        .as_deref()
-        .and_then(derive::parse_cc)
-        .and_then(|(a, b)| derive::arch_facts(a, b));
-    let Some(f) = facts else {
-        notes.add(
-            field("sm_count"),
-            format!(
-                "compute capability {} is not in this build's architecture table: SMs, tensor \
-                 cores and peaks unknown",
-                g.compute_capability.as_deref().unwrap_or("unknown")
-            ),
-        );
-        return;
-    };
-    let no_tc = g
-        .name
-        .as_deref()
-        .is_some_and(derive::is_turing_without_tensor_cores)
-        || f.tensor_per_sm == 0;
-    if no_tc {
-        g.tensor_cores = Some(0);
-        notes.add(
-            field("tensor_cores"),
-            format!(
-                "none: {} has no tensor cores",
-                if f.tensor_per_sm == 0 {
-                    f.name
-                } else {
-                    "GTX 16xx (TU116/TU117)"
-                }
-            ),
-        );
-        notes.add(field("fp16_tensor_tflops"), "no tensor cores");
-    } else {
-        g.tensor_core_generation = f.tensor_gen;
-    }
-    let Some(cores) = g.cuda_cores else {
-        // The reason for the missing core count is already noted on cuda_cores.
-        notes.add(
-            field("sm_count"),
-            "unknown without NVML's core count (not derived from the product name)",
-        );
-        if !no_tc {
-            notes.add(field("tensor_cores"), "unknown without the SM count");
-        }
-        notes.add(field("fp32_tflops"), "unknown without the CUDA core count");
-        return;
-    };
-    let Some(sms) = derive::sm_count(cores, &f) else {
-        notes.add(
-            field("sm_count"),
-            format!(
-                "{cores} CUDA cores is not a multiple of {} per SM ({}): SMs unknown",
-                f.fp32_per_sm, f.name
-            ),
-        );
-        return;
-    };
-    g.sm_count = Some(sms);
-    if !no_tc {
-        g.tensor_cores = Some(sms * f.tensor_per_sm);
-    }
-    let Some(clk) = g.max_sm_clock_mhz else {
-        notes.add(field("fp32_tflops"), "unknown without NVML's max SM clock");
-        return;
-    };
-    g.peak_clock_mhz = Some(clk);
-    g.fp32_tflops = Some(derive::fp32_tflops(cores, clk));
-    notes.add(
-        field("fp32_tflops"),
-        format!(
-            "peak TFLOPS at NVML max SM clock {clk} MHz; datasheet figures use the rated boost \
-             clock, which NVML does not report and can be lower on GeForce/Quadro"
-        ),
-    );
-    if let Some(tc) = g.tensor_cores.filter(|t| *t > 0) {
-        let dense = derive::fp16_tensor_tflops(tc, &f, clk);
-        g.fp16_tensor_tflops = Some(dense);
-        let geforce = derive::is_geforce(g.name.as_deref(), g.brand.as_deref());
-        g.fp16_tensor_fp32_acc_tflops = Some(if geforce {
-            ((dense / 2.0) * 100.0).round() / 100.0
-        } else {
-            dense
-        });
-        if geforce {
-            notes.add(
-                field("fp16_tensor_fp32_acc_tflops"),
-                "GeForce runs FP16 tensor math with FP32 accumulate at half rate",
-            );
-        }
-        if f.name == "Hopper" {
-            notes.add(
-                field("fp16_tensor_tflops"),
-                format!(
-                    "NVIDIA quotes Hopper tensor rates at a lower tensor clock \
-                     ({HOPPER_TENSOR_CLOCK_MHZ} MHz): {:.1} TFLOPS dense FP16 at that clock",
-                    derive::fp16_tensor_tflops(tc, &f, HOPPER_TENSOR_CLOCK_MHZ)
-                ),
-            );
-        }
-        if f.approximate {
-            notes.add(
-                field("fp16_tensor_tflops"),
-                format!(
-                    "approximate: NVIDIA publishes no SM count or tensor clock for {} data-center \
-                     parts; the per-core rate is inferred from the datasheet",
-                    f.name
-                ),
-            );
-        }
-    }
 }
 
 #[cfg(test)]

@@ -259,8 +259,9 @@ struct Fill {
     groups: Vec<SocketMemory>,
     /// Empty slots on sockets that have (or may have) a CPU.
     usable_free: u32,
-    /// Per memory array: installed bytes and usable free slots.
-    per_array: BTreeMap<Option<u16>, (u64, u32)>,
+    /// Per memory array: installed bytes (`None` once the sum overflows) and usable free
+    /// slots.
+    per_array: BTreeMap<Option<u16>, (Option<u64>, u32)>,
     /// Sum of the modules; `None` when one module's size is unknown (or the sum overflows).
     installed: Option<u64>,
     /// The largest module and its type: the one an upgrade would repeat.
@@ -274,8 +275,8 @@ fn tally(slots: &[MemSlot], sockets: Option<&[CpuSocket]>) -> Fill {
     let mut groups: BTreeMap<Option<u32>, SocketMemory> = BTreeMap::new();
     let mut chan_counts: BTreeMap<Option<u32>, Option<BTreeMap<String, u32>>> = BTreeMap::new();
     let mut usable_free = 0u32;
-    // Per array: installed bytes, usable free slots.
-    let mut per_array: BTreeMap<Option<u16>, (u64, u32)> = BTreeMap::new();
+    // Per array: installed bytes (checked: huge modules must not wrap), usable free slots.
+    let mut per_array: BTreeMap<Option<u16>, (Option<u64>, u32)> = BTreeMap::new();
     let mut installed: Option<u64> = Some(0);
     let mut largest: Option<(u64, Option<&'static str>)> = None;
     for s in slots {
@@ -294,13 +295,13 @@ fn tally(slots: &[MemSlot], sockets: Option<&[CpuSocket]>) -> Fill {
         });
         g.slots += 1;
         let used = s.size != DeviceSize::Empty;
-        let arr = per_array.entry(s.array).or_insert((0, 0));
+        let arr = per_array.entry(s.array).or_insert((Some(0), 0));
         if used {
             g.used += 1;
             match s.size {
                 DeviceSize::Bytes(b) => {
                     installed = installed.and_then(|i| i.checked_add(b));
-                    arr.0 += b;
+                    arr.0 = arr.0.and_then(|a| a.checked_add(b));
                     if largest.is_none_or(|(l, _)| b > l) {
                         largest = Some((b, s.kind));
                     }
@@ -367,7 +368,18 @@ fn capacity(
             );
         }
         // Checked: two huge arrays must not wrap to a small ceiling.
-        caps.and_then(|c| c.iter().try_fold(0u64, |sum, x| sum.checked_add(*x)))
+        let sum = caps
+            .as_ref()
+            .and_then(|c| c.iter().try_fold(0u64, |sum, x| sum.checked_add(*x)));
+        if caps.is_some() && sum.is_none() {
+            note(
+                "headroom.memory.max_capacity_bytes",
+                "the memory arrays' maximum capacities add up past 2^64 bytes: the SMBIOS \
+                 table's sizes are not real"
+                    .into(),
+            );
+        }
+        sum
     };
     let cap_of = |h: Option<u16>| -> Option<u64> {
         arrays
@@ -377,12 +389,23 @@ fn capacity(
     };
     let max_with_installed = match (fill.largest, fill.installed) {
         (Some((size, _)), Some(_)) => {
-            fill.per_array
+            let ceiling = fill
+                .per_array
                 .iter()
                 .try_fold(0u64, |sum, (h, (inst, free))| {
-                    let want = u64::from(*free).checked_mul(size)?.checked_add(*inst)?;
-                    sum.checked_add(cap_of(*h).map_or(want, |c| want.min(c.max(*inst))))
-                })
+                    let inst = (*inst)?;
+                    let want = u64::from(*free).checked_mul(size)?.checked_add(inst)?;
+                    sum.checked_add(cap_of(*h).map_or(want, |c| want.min(c.max(inst))))
+                });
+            if ceiling.is_none() {
+                note(
+                    "headroom.memory.max_with_installed_module_bytes",
+                    "the installed modules and free slots add up past 2^64 bytes: the SMBIOS \
+                     table's sizes are not real"
+                        .into(),
+                );
+            }
+            ceiling
         }
         _ => {
             note(
@@ -637,12 +660,21 @@ fn power(t: &Table, gpus: &[Gpu], note: &mut impl FnMut(&str, String)) -> PowerH
                     let e = groups.entry(g).or_insert(0);
                     *e = (*e).max(u32::from(w));
                 }
-                (Some(w), _) => sum = sum.map(|s| s + u32::from(w)),
+                (Some(w), _) => sum = sum.and_then(|s| s.checked_add(u32::from(w))),
                 (None, _) => sum = None,
             }
         }
-        let cap = sum.map(|s| s + groups.values().sum::<u32>());
-        if cap.is_none() {
+        // Checked: a table of many huge supplies must not wrap to a small capacity.
+        let stated = present.iter().all(|p| p.max_power_w.is_some());
+        let cap = sum.and_then(|s| groups.values().try_fold(s, |a, g| a.checked_add(*g)));
+        if stated && cap.is_none() {
+            note(
+                "headroom.power.capacity_w",
+                "the power supplies' outputs add up past 2^32 W: the SMBIOS table's \
+                 figures are not real"
+                    .into(),
+            );
+        } else if cap.is_none() {
             note(
                 "headroom.power.capacity_w",
                 "a power supply does not state its maximum output".into(),

@@ -90,16 +90,19 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
         ),
     }
 
-    let mounts = match src.read_string("/proc/self/mountinfo") {
+    let mounts = match src.read_string_within("/proc/self/mountinfo", crate::source::Budget::Large)
+    {
         Ok(t) => parse_mountinfo(&t),
         Err(e) => {
             notes.add("limits.filesystems", e);
             Vec::new()
         }
     };
-    match src.read_string("/proc/self/cgroup") {
-        Ok(text) => {
-            let groups = parse_cgroup(&text);
+    let groups = src.read_string("/proc/self/cgroup").and_then(|text| {
+        parse_cgroup(&text).map_err(|d| Unknown::unparsable("/proc/self/cgroup", d))
+    });
+    match groups {
+        Ok(groups) => {
             limits.cpu_quota = cpu_quota(src, &groups, &mounts);
             limits.memory_limit = memory_limit(src, &groups, &mounts);
         }
@@ -241,7 +244,7 @@ pub fn probe_path(src: &Source, path: &Path) -> Result<Filesystem, Unknown> {
     } else {
         crate::source::normalize(path)
     };
-    let text = src.read_string("/proc/self/mountinfo")?;
+    let text = src.read_string_within("/proc/self/mountinfo", crate::source::Budget::Large)?;
     let mounts = parse_mountinfo(&text);
     let m = mount_of(&mounts, &real.to_string_lossy()).ok_or_else(|| {
         Unknown::unparsable(
@@ -374,32 +377,33 @@ fn governors(src: &Source) -> Vec<String> {
 /// The tightest CPU quota on the path from this process's cgroup up to its mount root.
 fn cpu_quota(src: &Source, groups: &[CgroupLine], mounts: &[MountInfo]) -> Option<CpuQuota> {
     let mut best: Option<CpuQuota> = None;
+    // Outermost first: on a tie the innermost file is the one named.
     let mut consider = |q: CpuQuota| {
-        if best.as_ref().is_none_or(|b| q.cpus < b.cpus) {
+        if best.as_ref().is_none_or(|b| q.cpus <= b.cpus) {
             best = Some(q);
         }
     };
-    for dir in cgroup_dirs(groups, mounts, None) {
+    each_cgroup_dir(src, groups, mounts, None, |dir| {
         let file = format!("{dir}/cpu.max");
         if let Ok(text) = src.read_value(&file) {
             if let Some((q, p)) = parse_cpu_max(&text) {
                 consider(quota(q, p, file));
             }
         }
-    }
-    for dir in cgroup_dirs(groups, mounts, Some("cpu")) {
+    });
+    each_cgroup_dir(src, groups, mounts, Some("cpu"), |dir| {
         let qf = format!("{dir}/cpu.cfs_quota_us");
         let Ok(q) = src.read_parse::<i64>(&qf) else {
-            continue;
+            return;
         };
         let Ok(p) = src.read_parse::<u64>(format!("{dir}/cpu.cfs_period_us")) else {
-            continue;
+            return;
         };
         // -1 is "no limit" (Documentation/scheduler/sched-bwc.rst).
         if let Ok(q) = u64::try_from(q) {
             consider(quota(q, p, qf));
         }
-    }
+    });
     best
 }
 
@@ -423,12 +427,13 @@ const V1_UNLIMITED: u64 = 1 << 62;
 /// The tightest memory limit on the path from this process's cgroup up to its mount root.
 fn memory_limit(src: &Source, groups: &[CgroupLine], mounts: &[MountInfo]) -> Option<MemoryLimit> {
     let mut best: Option<MemoryLimit> = None;
+    // Outermost first: on a tie the innermost file is the one named.
     let mut consider = |l: MemoryLimit| {
-        if best.as_ref().is_none_or(|b| l.max_bytes < b.max_bytes) {
+        if best.as_ref().is_none_or(|b| l.max_bytes <= b.max_bytes) {
             best = Some(l);
         }
     };
-    for dir in cgroup_dirs(groups, mounts, None) {
+    each_cgroup_dir(src, groups, mounts, None, |dir| {
         let file = format!("{dir}/memory.max");
         if let Ok(max) = src.read_parse::<u64>(&file) {
             let used_bytes = src.read_parse(format!("{dir}/memory.current")).ok();
@@ -438,8 +443,8 @@ fn memory_limit(src: &Source, groups: &[CgroupLine], mounts: &[MountInfo]) -> Op
                 file,
             });
         }
-    }
-    for dir in cgroup_dirs(groups, mounts, Some("memory")) {
+    });
+    each_cgroup_dir(src, groups, mounts, Some("memory"), |dir| {
         let file = format!("{dir}/memory.limit_in_bytes");
         if let Ok(max) = src.read_parse::<u64>(&file) {
             if max < V1_UNLIMITED {
@@ -451,8 +456,22 @@ fn memory_limit(src: &Source, groups: &[CgroupLine], mounts: &[MountInfo]) -> Op
                 });
             }
         }
-    }
+    });
     best
+}
+
+/// Calls `visit` with each directory of this process's cgroup in one hierarchy, from the
+/// mount point down, while the directory is there.
+fn each_cgroup_dir(
+    src: &Source,
+    groups: &[CgroupLine],
+    mounts: &[MountInfo],
+    controller: Option<&str>,
+    visit: impl FnMut(&str),
+) {
+    if let Some(place) = cgroup_place(groups, mounts, controller) {
+        walk_cgroup(&place, |dir| src.exists(dir), visit);
+    }
 }
 
 /// One line of /proc/self/cgroup: `id:controllers:path`.
@@ -464,48 +483,64 @@ pub struct CgroupLine {
     pub path: String,
 }
 
-/// Parses /proc/self/cgroup (cgroups(7)).
-pub fn parse_cgroup(text: &str) -> Vec<CgroupLine> {
-    text.lines()
-        .filter_map(|l| {
-            let mut it = l.splitn(3, ':');
-            let id = it.next()?.to_string();
-            let ctl = it.next()?;
-            let path = it.next()?.to_string();
-            Some(CgroupLine {
-                id,
-                controllers: ctl
-                    .split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-                path,
-            })
-        })
-        .collect()
+/// The longest cgroup path the kernel writes in /proc/self/cgroup: it formats the path into
+/// one PATH_MAX buffer (`proc_cgroup_show` in kernel/cgroup/cgroup.c). So no real path is
+/// more than 2048 levels deep.
+pub const MAX_CGROUP_PATH: usize = 4096;
+
+/// Parses /proc/self/cgroup (cgroups(7)). A path longer than the kernel writes is an error
+/// naming its length (the limits under it are then unknown, not "none").
+pub fn parse_cgroup(text: &str) -> Result<Vec<CgroupLine>, String> {
+    let mut out = Vec::new();
+    for l in text.lines() {
+        let mut it = l.splitn(3, ':');
+        let (Some(id), Some(ctl), Some(path)) = (it.next(), it.next(), it.next()) else {
+            continue;
+        };
+        if path.len() > MAX_CGROUP_PATH {
+            return Err(format!(
+                "a cgroup path of {} bytes; the kernel writes at most {MAX_CGROUP_PATH}",
+                path.len()
+            ));
+        }
+        out.push(CgroupLine {
+            id: id.to_string(),
+            controllers: ctl
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+            path: path.to_string(),
+        });
+    }
+    Ok(out)
 }
 
-/// Directories of this process's cgroup and its ancestors up to the mount root, for the
-/// v1 hierarchy with `controller`, or for v2 when `None`. Innermost first.
-pub fn cgroup_dirs(
-    groups: &[CgroupLine],
+/// Where this process sits in one cgroup hierarchy: the hierarchy's directory at its mount
+/// point, and the path components from there down to this process's cgroup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CgroupPlace<'a> {
+    /// The mount point (`/sys/fs/cgroup`, `/sys/fs/cgroup/memory`).
+    pub top: String,
+    /// Components below it, outermost first (`user.slice`, `user-1000.slice`, ...).
+    pub levels: Vec<&'a str>,
+}
+
+/// This process's place in the v1 hierarchy with `controller`, or in v2 when `None`; `None`
+/// when the hierarchy is not listed or not mounted.
+pub fn cgroup_place<'a>(
+    groups: &'a [CgroupLine],
     mounts: &[MountInfo],
     controller: Option<&str>,
-) -> Vec<String> {
+) -> Option<CgroupPlace<'a>> {
     let line = groups.iter().find(|g| match controller {
         None => g.id == "0" && g.controllers.is_empty(),
         Some(c) => g.controllers.iter().any(|x| x == c),
-    });
-    let Some(line) = line else {
-        return Vec::new();
-    };
+    })?;
     let mount = mounts.iter().rev().find(|m| match controller {
         None => m.fstype == "cgroup2",
         Some(c) => m.fstype == "cgroup" && m.super_options.split(',').any(|o| o == c),
-    });
-    let Some(mount) = mount else {
-        return Vec::new();
-    };
+    })?;
     // cgroup dir = mount point + (path − mount root); a path outside the mount's root
     // (another namespace) leaves only the mount point to look at.
     let rel = if mount.root == "/" {
@@ -515,27 +550,44 @@ pub fn cgroup_dirs(
             .strip_prefix(mount.root.as_str())
             .filter(|r| r.is_empty() || r.starts_with('/'))
     };
-    let rel = rel.unwrap_or("");
-    let mut parts: Vec<&str> = rel
+    let levels = rel
+        .unwrap_or("")
         .split('/')
         .filter(|s| !s.is_empty() && *s != "." && *s != "..")
         .collect();
-    let mut dirs = Vec::new();
-    loop {
-        let mut d = mount.mount_point.trim_end_matches('/').to_string();
-        for p in &parts {
-            d.push('/');
-            d.push_str(p);
-        }
-        if d.is_empty() {
-            d.push('/');
-        }
-        dirs.push(d);
-        if parts.pop().is_none() {
-            break;
-        }
+    let top = match mount.mount_point.trim_end_matches('/') {
+        "" => "/".to_string(),
+        t => t.to_string(),
+    };
+    Some(CgroupPlace { top, levels })
+}
+
+/// Calls `visit` with the directories from the mount point down to this process's cgroup,
+/// outermost first, while `exists` says the directory is there: nothing lies below a
+/// missing one. One path grows a level at a time and each level is looked at once, so the
+/// walk is linear in the depth. (It used to list every level innermost first and read each
+/// level's files even where its directory was missing, and a sysroot resolves every
+/// ancestor of a missing path afresh: cubic in the depth.)
+pub fn walk_cgroup(
+    place: &CgroupPlace<'_>,
+    mut exists: impl FnMut(&str) -> bool,
+    mut visit: impl FnMut(&str),
+) {
+    let mut dir = place.top.clone();
+    if !exists(&dir) {
+        return;
     }
-    dirs
+    visit(&dir);
+    for level in &place.levels {
+        if !dir.ends_with('/') {
+            dir.push('/');
+        }
+        dir.push_str(level);
+        if !exists(&dir) {
+            return;
+        }
+        visit(&dir);
+    }
 }
 
 /// Parses /proc/self/mountinfo. Octal escapes (`\040` for space) in paths are decoded.
@@ -694,6 +746,16 @@ mod tests {
 0::/
 ";
 
+    /// The directories walked when every one of them exists, innermost first.
+    fn cgroup_dirs(g: &[CgroupLine], m: &[MountInfo], ctl: Option<&str>) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(place) = cgroup_place(g, m, ctl) {
+            walk_cgroup(&place, |_| true, |d| out.push(d.to_string()));
+        }
+        out.reverse();
+        out
+    }
+
     #[test]
     fn mountinfo_vm() {
         let m = parse_mountinfo(VM_MOUNTINFO);
@@ -720,7 +782,7 @@ mod tests {
 
     #[test]
     fn cgroup_dirs_vm_hybrid() {
-        let g = parse_cgroup(VM_CGROUP);
+        let g = parse_cgroup(VM_CGROUP).unwrap();
         let m = parse_mountinfo(VM_MOUNTINFO);
         assert_eq!(g.len(), 5);
         assert_eq!(cgroup_dirs(&g, &m, Some("cpu")), vec!["/sys/fs/cgroup/cpu"]);
@@ -742,7 +804,7 @@ mod tests {
         let m = parse_mountinfo(
             "700 690 0:29 /docker/5b27 /sys/fs/cgroup/cpu,cpuacct ro,nosuid - cgroup cgroup rw,cpu,cpuacct\n",
         );
-        let g = parse_cgroup("4:cpu,cpuacct:/docker/5b27\n");
+        let g = parse_cgroup("4:cpu,cpuacct:/docker/5b27\n").unwrap();
         assert_eq!(
             cgroup_dirs(&g, &m, Some("cpu")),
             vec!["/sys/fs/cgroup/cpu,cpuacct"]
@@ -752,7 +814,7 @@ mod tests {
     #[test]
     fn cgroup_dirs_v2_systemd_slice() {
         let m = parse_mountinfo("35 24 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw,nsdelegate\n");
-        let g = parse_cgroup("0::/user.slice/user-1000.slice/session-3.scope\n");
+        let g = parse_cgroup("0::/user.slice/user-1000.slice/session-3.scope\n").unwrap();
         assert_eq!(
             cgroup_dirs(&g, &m, None),
             vec![
@@ -762,6 +824,36 @@ mod tests {
                 "/sys/fs/cgroup",
             ]
         );
+    }
+
+    #[test]
+    fn cgroup_walk_stops_at_the_first_missing_directory() {
+        let m = parse_mountinfo("35 24 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        let g = parse_cgroup(&format!("0::{}\n", "/a".repeat(2048))).unwrap();
+        let place = cgroup_place(&g, &m, None).unwrap();
+        assert_eq!(place.levels.len(), 2048);
+        let (mut asked, mut seen) = (0, Vec::new());
+        let there = "/sys/fs/cgroup/a/a".len();
+        walk_cgroup(
+            &place,
+            |d| {
+                asked += 1;
+                d.len() <= there
+            },
+            |d| seen.push(d.to_string()),
+        );
+        assert_eq!(
+            seen,
+            ["/sys/fs/cgroup", "/sys/fs/cgroup/a", "/sys/fs/cgroup/a/a"]
+        );
+        assert_eq!(asked, 4);
+        // One byte past what the kernel writes is refused, with the length.
+        let e = parse_cgroup(&format!("0::/{}\n", "a".repeat(4096))).unwrap_err();
+        assert!(e.contains("4097 bytes"), "{e}");
+        // A hierarchy mounted at / walks from "/".
+        let m = parse_mountinfo("35 24 0:30 / / rw - cgroup2 cgroup2 rw\n");
+        let g = parse_cgroup("0::/x\n").unwrap();
+        assert_eq!(cgroup_dirs(&g, &m, None), ["/x", "/"]);
     }
 
     #[test]

@@ -165,6 +165,9 @@ pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -
             "neither a DIMM list nor /proc/meminfo could be read",
         ),
     }
+    if let Some(why) = mem.unseen_note() {
+        notes.add("memory.usable_bytes", why);
+    }
     mem
 }
 

@@ -1,9 +1,13 @@
-//! Renders `diff` results as a table or JSON.
+//! Renders `diff` results as a table or JSON: the changes, then the facts known on one side
+//! only, apart, since they are not changes.
 
 use std::io::{self, Write};
 
-use crate::diff::Change;
-use crate::render::report::Grid;
+use serde::Serialize;
+
+use crate::diff::{Change, Diff};
+use crate::render::layout::{Grid, StatusColumn};
+use crate::render::style::Tone;
 use crate::render::table;
 use crate::render::verdict::{Summary, Verdict};
 use crate::render::view::Term;
@@ -13,53 +17,120 @@ use crate::render::view::Term;
 pub enum DiffFormat {
     /// Readable table.
     Table,
-    /// JSON list of changes.
+    /// JSON: changes, facts unknown on one side, summary.
     Json,
 }
 
-/// Writes the changes in `format`; the table fits `term`.
+/// The JSON document of `diff --format json`.
+#[derive(Serialize)]
+struct DiffJson<'a> {
+    changes: &'a [Change],
+    unknown_on_one_side: &'a [Change],
+    summary: SummaryJson,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    hardware_changes: usize,
+    software_changes: usize,
+    unknown_on_one_side: usize,
+    exit_code: u8,
+}
+
+/// Writes the diff in `format`; the table fits `term`, the class of each change painted.
 pub fn write(
-    changes: &[Change],
+    d: &Diff,
     format: DiffFormat,
     term: impl Into<Term>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let term = &term.into();
+    let hw = d.changes.iter().filter(|c| c.class == "hardware").count();
     match format {
         DiffFormat::Json => {
-            serde_json::to_writer_pretty(&mut *out, changes)?;
+            let doc = DiffJson {
+                changes: &d.changes,
+                unknown_on_one_side: &d.unknown_on_one_side,
+                summary: SummaryJson {
+                    hardware_changes: hw,
+                    software_changes: d.changes.len() - hw,
+                    unknown_on_one_side: d.unknown_on_one_side.len(),
+                    exit_code: d.exit_code(),
+                },
+            };
+            serde_json::to_writer_pretty(&mut *out, &doc)?;
             writeln!(out)
         }
         DiffFormat::Table => {
-            if !changes.is_empty() {
-                let mut g = Grid::new(&["Class", "Change", "Where", "Before", "After"]);
-                for c in changes {
-                    g.rows.push(vec![
-                        c.class.to_string(),
-                        c.what.clone(),
-                        c.at.clone(),
-                        c.before.clone(),
-                        c.after.clone(),
-                    ]);
-                }
+            if !d.changes.is_empty() {
+                write!(
+                    out,
+                    "{}",
+                    table::grid(&grid(&d.changes, "Change", true), term)
+                )?;
+                writeln!(out)?;
+            }
+            if !d.unknown_on_one_side.is_empty() {
+                write!(
+                    out,
+                    "{}",
+                    table::line("Unknown on one side (not compared, not a change):", term)
+                )?;
+                let g = grid(&d.unknown_on_one_side, "Fact", false);
                 write!(out, "{}", table::grid(&g, term))?;
                 writeln!(out)?;
             }
-            write!(
-                out,
-                "{}",
-                table::line(&summary(changes).line(term.color), term)
-            )
+            write!(out, "{}", table::line(&summary(d).line(term.color), term))
         }
     }
 }
 
+/// The changes (or facts) as a table; `painted` colours the class of each: a hardware change
+/// is what makes `diff` exit 1.
+fn grid(changes: &[Change], what: &str, painted: bool) -> Grid {
+    let mut g = Grid::new(&["Class", what, "Where", "Before", "After"]);
+    for c in changes {
+        g.rows.push(vec![
+            c.class.to_string(),
+            c.what.clone(),
+            c.at.clone(),
+            c.before.clone(),
+            c.after.clone(),
+        ]);
+    }
+    if painted {
+        g.status = Some(StatusColumn {
+            column: 0,
+            tones: changes
+                .iter()
+                .map(|c| match c.class {
+                    "hardware" => Tone::Bad,
+                    _ => Tone::Warn,
+                })
+                .collect(),
+        });
+    }
+    g
+}
+
 /// The summary line: `FAIL: 24 hardware changes, 2 software changes` (a hardware change is
-/// what makes `diff` exit 1).
-pub fn summary(changes: &[Change]) -> Summary {
-    let hw = changes.iter().filter(|c| c.class == "hardware").count();
-    let sw = changes.len() - hw;
-    Summary::new(if hw > 0 { Verdict::Fail } else { Verdict::Pass })
+/// what makes `diff` exit 1), or `INCOMPLETE: 0 hardware changes, 0 software changes, 2
+/// unknown on one side` when hardware facts are known in one report only (exit 3).
+pub fn summary(d: &Diff) -> Summary {
+    let hw = d.changes.iter().filter(|c| c.class == "hardware").count();
+    let sw = d.changes.len() - hw;
+    let verdict = if hw > 0 {
+        Verdict::Fail
+    } else if d.is_incomplete() {
+        Verdict::Incomplete
+    } else {
+        Verdict::Pass
+    };
+    let mut s = Summary::new(verdict)
         .counted(hw, "hardware change", "hardware changes")
-        .counted(sw, "software change", "software changes")
+        .counted(sw, "software change", "software changes");
+    if !d.unknown_on_one_side.is_empty() {
+        s = s.count(d.unknown_on_one_side.len(), "unknown on one side");
+    }
+    s
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::fleet::{BadReport, Configuration, Fleet, Host, OddOne};
+use crate::fleet::{BadReport, Configuration, DuplicateName, Fleet, Host, OddOne};
 use crate::render::report::{Grid, StatusColumn};
 use crate::render::style::{bold, Tone};
 use crate::render::unknown::UNKNOWN;
@@ -15,6 +15,7 @@ use crate::render::verdict::{plural, Summary, Verdict, STATUS};
 use crate::render::view::Term;
 use crate::render::{markdown, prometheus, table, verify};
 use crate::units::bytes_bin;
+use crate::verify::{Outcome, EXIT_INCOMPLETE};
 
 /// Output formats of `fleet`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,11 +88,12 @@ pub fn write(
             let figures = prometheus::FleetFigures {
                 hosts: fleet.hosts.len(),
                 report_errors: fleet.errors.len(),
-                majority_hosts: fleet.majority_hosts(),
+                majority_hosts: fleet.configurations.first().map_or(0, |c| c.hosts),
+                tie: fleet.tie,
                 matches: fleet
                     .hosts
                     .iter()
-                    .map(|h| (h.name.clone(), h.configuration == 0))
+                    .map(|h| (h.name.clone(), !fleet.tie && h.configuration == 0))
                     .collect(),
             };
             prometheus::write(&machines, Some(&figures), out)
@@ -128,7 +130,12 @@ fn model(h: &Host) -> String {
 
 fn cpus(h: &Host) -> String {
     let c = &h.spec.cpu;
-    let name = c.model.as_deref().map_or_else(|| UNKNOWN.into(), short_cpu);
+    let name = if c.socket_models.len() > 1 {
+        let names: Vec<String> = c.socket_models.iter().map(|m| short_cpu(m)).collect();
+        return names.join(" + ");
+    } else {
+        c.model.as_deref().map_or_else(|| UNKNOWN.into(), short_cpu)
+    };
     let mut s = match c.sockets {
         Some(n) if n > 1 => format!("{n} × {name}"),
         _ => name,
@@ -178,36 +185,37 @@ fn verdict(h: &Host) -> (String, Option<Tone>) {
         return ("-".into(), None);
     };
     let word = verify::verdict(v).word().to_lowercase();
-    let text = if !v.passed {
-        format!("{word} ({})", v.summary.fail)
-    } else if v.summary.unknown > 0 {
-        format!("{word} ({} unknown)", v.summary.unknown)
-    } else {
-        word
+    let text = match v.outcome {
+        Outcome::Fail => format!("{word} ({})", v.summary.fail),
+        Outcome::Incomplete | Outcome::Pass if v.summary.unknown > 0 => {
+            format!("{word} ({} unknown)", v.summary.unknown)
+        }
+        _ => word,
     };
     (text, Some(verify::verdict(v).tone()))
 }
 
 /// The summary line: `FAIL: 4 fail, 1 pass, 0 unreadable · 5 hosts against NAME · 3
-/// configurations, 2 odd ones out`.
+/// configurations, 2 odd ones out`; `N incomplete` counts the hosts whose check could not
+/// see everything, when there are any.
 pub fn summary(fleet: &Fleet) -> Summary {
-    let verdict = if fleet.exit_code() == 0 {
-        Verdict::Pass
-    } else {
-        Verdict::Fail
+    let verdict = match fleet.exit_code() {
+        0 => Verdict::Pass,
+        EXIT_INCOMPLETE => Verdict::Incomplete,
+        _ => Verdict::Fail,
     };
     let mut s = Summary::new(verdict);
     let hosts = plural(fleet.hosts.len(), "host", "hosts");
     match &fleet.profile {
         Some(p) => {
-            let failed = fleet
-                .hosts
-                .iter()
-                .filter(|h| h.verify.as_ref().is_some_and(|v| !v.passed))
-                .count();
+            let failed = fleet.failed_hosts();
+            let incomplete = fleet.incomplete_hosts();
+            s = s.count(failed, "fail");
+            if incomplete > 0 {
+                s = s.count(incomplete, "incomplete");
+            }
             s = s
-                .count(failed, "fail")
-                .count(fleet.hosts.len() - failed, "pass")
+                .count(fleet.hosts.len() - failed - incomplete, "pass")
                 .count(fleet.errors.len(), "unreadable")
                 .scope(format!("{hosts} against {p}"));
         }
@@ -222,6 +230,28 @@ pub fn summary(fleet: &Fleet) -> Summary {
         ),
         plural(fleet.odd_ones_out.len(), "odd one out", "odd ones out")
     ))
+}
+
+/// The host's configuration in words: the majority's, one that differs, one that could
+/// only be partly compared, or one side of a tie.
+fn config(fleet: &Fleet, h: &Host) -> String {
+    let n = h.configuration + 1;
+    if fleet.tie && fleet.configurations[h.configuration].hosts == fleet.configurations[0].hosts {
+        return format!("tie ({n})");
+    }
+    if h.configuration == 0 {
+        return "majority".into();
+    }
+    let odd = fleet
+        .odd_ones_out
+        .iter()
+        .find(|o| o.file == h.file && o.host == h.name);
+    match odd {
+        Some(o) if o.changes.is_empty() && !o.unknown_on_one_side.is_empty() => {
+            format!("partly unknown ({n})")
+        }
+        _ => format!("differs ({n})"),
+    }
 }
 
 /// Titled grids in reading order; a title without a grid is a sentence.
@@ -248,11 +278,7 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
             cpus(h),
             gpus(h),
             memory(h),
-            if h.configuration == 0 {
-                "majority".into()
-            } else {
-                format!("differs ({})", h.configuration + 1)
-            },
+            config(fleet, h),
         ]);
         hosts.rows.push(row);
     }
@@ -269,7 +295,23 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
     out.push((title, Some(hosts)));
 
     if let Some(m) = fleet.configurations.first() {
-        out.push((
+        let sentence = if fleet.tie {
+            let tied: Vec<String> = fleet
+                .configurations
+                .iter()
+                .take_while(|c| c.hosts == m.hosts)
+                .map(|c| format!("like {}", c.example))
+                .collect();
+            format!(
+                "No majority: {} configurations have {} of {} hosts each ({}); differences \
+                 are shown against the first; {} configurations in all",
+                tied.len(),
+                m.hosts,
+                fleet.hosts.len(),
+                tied.join(", "),
+                fleet.configurations.len()
+            )
+        } else {
             format!(
                 "Most common configuration: {} of {} (like {}); {} in all",
                 m.hosts,
@@ -280,17 +322,31 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
                     "configuration",
                     "configurations"
                 )
-            ),
-            None,
-        ));
+            )
+        };
+        out.push((sentence, None));
     }
     if !fleet.odd_ones_out.is_empty() {
-        let mut g = Grid::new(&["Host", "What differs", "Where", "Majority", "This host"]);
+        let against = if fleet.tie {
+            "Configuration 1"
+        } else {
+            "Majority"
+        };
+        let mut g = Grid::new(&["Host", "What differs", "Where", against, "This host"]);
         for o in &fleet.odd_ones_out {
             for c in &o.changes {
                 g.rows.push(vec![
                     o.host.clone(),
                     c.what.clone(),
+                    c.at.clone(),
+                    c.before.clone(),
+                    c.after.clone(),
+                ]);
+            }
+            for c in &o.unknown_on_one_side {
+                g.rows.push(vec![
+                    o.host.clone(),
+                    format!("{}: unknown on one side, not compared", c.what),
                     c.at.clone(),
                     c.before.clone(),
                     c.after.clone(),
@@ -302,6 +358,17 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
                 "Odd ones out: {}",
                 plural(fleet.odd_ones_out.len(), "host", "hosts")
             ),
+            Some(g),
+        ));
+    }
+    if !fleet.duplicate_names.is_empty() {
+        let mut g = Grid::new(&["Host name", "Reports"]);
+        for d in &fleet.duplicate_names {
+            let files: Vec<String> = d.files.iter().map(|f| f.display().to_string()).collect();
+            g.rows.push(vec![d.host.clone(), files.join(", ")]);
+        }
+        out.push((
+            "Host names in more than one report (each kept, named with its file)".into(),
             Some(g),
         ));
     }
@@ -323,6 +390,7 @@ struct FleetJson<'a> {
     hosts: Vec<HostJson<'a>>,
     configurations: &'a [Configuration],
     odd_ones_out: &'a [OddOne],
+    duplicate_names: &'a [DuplicateName],
     errors: &'a [BadReport],
     summary: SummaryJson,
 }
@@ -349,6 +417,7 @@ struct HostJson<'a> {
 #[derive(Serialize)]
 struct VerifyJson<'a> {
     profile: &'a str,
+    outcome: Outcome,
     passed: bool,
     pass: usize,
     fail: usize,
@@ -360,9 +429,13 @@ struct VerifyJson<'a> {
 #[derive(Serialize)]
 struct SummaryJson {
     hosts: usize,
-    majority_hosts: usize,
+    /// Hosts in the majority configuration; `null` on a tie.
+    majority_hosts: Option<usize>,
+    /// The largest configurations have as many hosts each.
+    tie: bool,
     odd_ones_out: usize,
     failed_verify: usize,
+    incomplete_verify: usize,
     report_errors: usize,
     exit_code: u8,
 }
@@ -386,6 +459,7 @@ fn json(fleet: &Fleet) -> FleetJson<'_> {
             configuration: h.configuration,
             verify: h.verify.as_ref().map(|v| VerifyJson {
                 profile: &v.profile,
+                outcome: v.outcome,
                 passed: v.passed,
                 pass: v.summary.pass,
                 fail: v.summary.fail,
@@ -405,16 +479,15 @@ fn json(fleet: &Fleet) -> FleetJson<'_> {
         hosts,
         configurations: &fleet.configurations,
         odd_ones_out: &fleet.odd_ones_out,
+        duplicate_names: &fleet.duplicate_names,
         errors: &fleet.errors,
         summary: SummaryJson {
             hosts: fleet.hosts.len(),
             majority_hosts: fleet.majority_hosts(),
+            tie: fleet.tie,
             odd_ones_out: fleet.odd_ones_out.len(),
-            failed_verify: fleet
-                .hosts
-                .iter()
-                .filter(|h| h.verify.as_ref().is_some_and(|v| !v.passed))
-                .count(),
+            failed_verify: fleet.failed_hosts(),
+            incomplete_verify: fleet.incomplete_hosts(),
             report_errors: fleet.errors.len(),
             exit_code: fleet.exit_code(),
         },

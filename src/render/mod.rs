@@ -7,6 +7,7 @@ pub mod bench;
 pub mod diff;
 pub mod fleet;
 pub mod glance;
+pub mod gpu_figures;
 pub mod json;
 pub mod layout;
 pub mod markdown;

@@ -123,7 +123,7 @@ fn declare() -> Families {
         f("rigcheck_gpu_tensor_cores", "Tensor cores of each GPU."),
         f(
             "rigcheck_gpu_fp32_peak_flops",
-            "Peak FP32 floating-point operations per second of each GPU.",
+            "Rated peak FP32 floating-point operations per second of each GPU (at its rated boost clock).",
         ),
         f(
             "rigcheck_gpu_pcie_link_width",
@@ -163,8 +163,13 @@ fn declare() -> Families {
             "Hosts sharing the most common hardware configuration.",
         ),
         f(
+            "rigcheck_fleet_majority_tie",
+            "1 when the largest hardware configurations have as many hosts each: no majority.",
+        ),
+        f(
             "rigcheck_fleet_matches_majority",
-            "1 when the host has the fleet's most common hardware configuration, else 0.",
+            "1 when the host has the fleet's majority hardware configuration, else 0 (0 for \
+             every host on a tie).",
         ),
     ])
 }
@@ -333,7 +338,10 @@ fn add(fams: &mut Families, m: &Machine) {
 pub struct FleetFigures {
     pub hosts: usize,
     pub report_errors: usize,
+    /// Hosts in the largest configuration.
     pub majority_hosts: usize,
+    /// The largest configurations have as many hosts each.
+    pub tie: bool,
     /// (host, matches the majority configuration)
     pub matches: Vec<(String, bool)>,
 }
@@ -381,6 +389,12 @@ pub fn write(
             None,
             none,
             Some(f.majority_hosts as f64),
+        );
+        fams.put(
+            "rigcheck_fleet_majority_tie",
+            None,
+            none,
+            Some(f64::from(u8::from(f.tie))),
         );
         for (host, ok) in &f.matches {
             fams.put(

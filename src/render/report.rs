@@ -2,6 +2,7 @@
 
 use crate::cpulist::format_cpulist;
 use crate::render::glance::{count_label, glance, gpu_label};
+use crate::render::gpu_figures::{self, mark};
 pub use crate::render::layout::{Grid, Section, StatusColumn};
 use crate::render::notes::{in_words, Kind, Said};
 use crate::render::unknown::{show, show_str};
@@ -363,10 +364,6 @@ fn num(v: Option<u32>) -> String {
     show(v, |n| n.to_string())
 }
 
-fn tflops(v: Option<f64>) -> String {
-    show(v, |t| format!("{t:.1} TFLOPS"))
-}
-
 fn link(gen: Option<u32>, w: Option<u32>) -> String {
     match (gen, w) {
         (Some(g), Some(w)) => format!("Gen{g} x{w}"),
@@ -377,45 +374,67 @@ fn link(gen: Option<u32>, w: Option<u32>) -> String {
 }
 
 /// The facts of a GPU in reading order: the model, where it sits, its state, its identity.
-/// FP32-accumulate and MIG rows appear only when some GPU of `gpus` has them.
+/// FP32-accumulate, datasheet-check and MIG rows appear only when some GPU of `gpus` has them.
 fn gpu_facts(gpus: &[&Gpu]) -> Vec<GpuFact> {
     let mut v = vec![
         fact("PCI address", "PCI address", |g| show_str(&g.pci_address)),
+        fact("Facts from", "Facts from", gpu_figures::facts_from),
+    ];
+    if gpus
+        .iter()
+        .any(|g| gpu_figures::datasheet_check(g).is_some())
+    {
+        v.push(fact("Datasheet check", "Datasheet check", |g| {
+            gpu_figures::datasheet_check(g).unwrap_or_else(|| "-".into())
+        }));
+    }
+    v.extend([
+        // Model facts say `(datasheet)` when they came from the product table.
         fact("Architecture", "Architecture", |g| {
-            show_str(&g.architecture)
+            mark(g, "architecture", show_str(&g.architecture))
         }),
         fact("Compute capability", "Compute", |g| {
-            show_str(&g.compute_capability)
+            mark(g, "compute_capability", show_str(&g.compute_capability))
         }),
-        fact("SMs", "SMs", |g| num(g.sm_count)),
-        fact("CUDA cores", "CUDA cores", |g| num(g.cuda_cores)),
+        fact("SMs", "SMs", |g| mark(g, "sm_count", num(g.sm_count))),
+        fact("CUDA cores", "CUDA cores", |g| {
+            mark(g, "cuda_cores", num(g.cuda_cores))
+        }),
         fact("Tensor cores", "Tensor cores", |g| {
-            match (g.tensor_cores, g.tensor_core_generation) {
+            let text = match (g.tensor_cores, g.tensor_core_generation) {
                 (Some(0), _) => "none".into(),
                 (Some(t), Some(gen)) => format!("{t} ({})", ordinal_gen(gen)),
                 (t, _) => num(t),
-            }
+            };
+            mark(g, "tensor_cores", text)
         }),
-        fact("Memory", "Memory", |g| show(g.vram_bytes, bytes_bin)),
+        fact("Memory", "Memory", |g| {
+            mark(g, "vram_bytes", show(g.vram_bytes, bytes_bin))
+        }),
         fact("Memory bus", "Bus", |g| {
-            show(g.memory_bus_width_bits, |b| format!("{b}-bit"))
+            let text = show(g.memory_bus_width_bits, |b| format!("{b}-bit"));
+            mark(g, "memory_bus_width_bits", text)
         }),
         fact("Memory bandwidth", "Bandwidth", |g| {
-            show(g.memory_bandwidth_bytes_per_s, |b| {
+            let text = show(g.memory_bandwidth_bytes_per_s, |b| {
                 format!("{:.0} GB/s", b as f64 / 1e9)
-            })
+            });
+            mark(g, "memory_bandwidth_bytes_per_s", text)
         }),
+        fact("Rated boost clock", "Rated boost", gpu_figures::rated_clock),
         fact("Max SM clock", "Max SM clock", |g| {
             show(g.max_sm_clock_mhz, mhz)
         }),
         fact("Max memory clock", "Max mem clock", |g| {
             show(g.max_memory_clock_mhz, mhz)
         }),
-        fact("FP32 peak", "FP32", |g| tflops(g.fp32_tflops)),
-        fact("FP16 Tensor peak (dense)", "FP16 Tensor", |g| {
-            tflops(g.fp16_tensor_tflops)
-        }),
-    ];
+        fact("FP32 peak", "FP32", gpu_figures::fp32),
+        fact(
+            "FP16 Tensor peak (dense)",
+            "FP16 Tensor",
+            gpu_figures::fp16_tensor,
+        ),
+    ]);
     if gpus.iter().any(|g| {
         g.fp16_tensor_fp32_acc_tflops.is_some()
             && g.fp16_tensor_fp32_acc_tflops != g.fp16_tensor_tflops
@@ -423,7 +442,7 @@ fn gpu_facts(gpus: &[&Gpu]) -> Vec<GpuFact> {
         v.push(fact(
             "FP16 Tensor, FP32 accumulate",
             "FP16 Tensor, FP32 acc",
-            |g| tflops(g.fp16_tensor_fp32_acc_tflops),
+            gpu_figures::fp16_tensor_fp32_acc,
         ));
     }
     v.extend([
@@ -446,7 +465,10 @@ fn gpu_facts(gpus: &[&Gpu]) -> Vec<GpuFact> {
             join_opt(&[&g.driver_version, &g.cuda_version])
         }),
     ]);
-    if gpus.iter().any(|g| g.mig_enabled.is_some()) {
+    if gpus
+        .iter()
+        .any(|g| g.mig_enabled.is_some() || !g.mig_instances.is_empty())
+    {
         v.push(fact("MIG", "MIG", |g| {
             show(g.mig_enabled, |m| {
                 if m { "enabled" } else { "disabled" }.to_string()
@@ -559,6 +581,11 @@ fn gpu(i: usize, g: &Gpu) -> Section {
     let mut sec = Section::new(format!("{} · {}", gpu_label(i, g), show_str(&g.name)));
     for f in gpu_facts(&[g]) {
         sec.field(f.label, (f.show)(g));
+        // Each MIG instance right under the MIG mode.
+        if f.label == "MIG" {
+            sec.fields
+                .extend(g.mig_instances.iter().map(gpu_figures::mig_row));
+        }
     }
     sec
 }
@@ -588,6 +615,13 @@ fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
         } else {
             each.header.push(f.column.to_string());
             each_cols.push(values);
+        }
+    }
+    // MIG instances are a GPU's own: each under its GPU's number.
+    for (n, g) in indices.iter().zip(&gpus) {
+        for mig in &g.mig_instances {
+            let (k, v) = gpu_figures::mig_row(mig);
+            sec.fields.push((format!("GPU {n} {k}"), v));
         }
     }
     for (grid, cols) in [(&mut each, each_cols), (&mut ids, id_cols)] {

@@ -9,7 +9,8 @@
 //! FAIL: 6 fail, 0 unknown, 16 pass · 22 checks of hp-z8-g4-dual-rtx8000
 //! PASS: 0 fail, 4 warn, 21 pass, 6 skip · 31 checks · ready to train
 //! FAIL: 4 fail, 1 pass · 5 hosts against hp-z8-g4-dual-rtx6000 · 5 configurations
-//! FAIL: 24 hardware changes, 2 software changes · z8-ref → z8-ref
+//! FAIL: 24 hardware changes, 2 software changes
+//! INCOMPLETE: 0 fail, 2 unknown, 20 pass · 22 checks of hp-z8-g4-dual-rtx6000
 //! ```
 //!
 //! The verdict is what the exit code says, so a script and a person read the same thing.
@@ -34,9 +35,8 @@ pub enum Verdict {
     Pass,
     /// Something failed (exit 1).
     Fail,
-    /// Nothing failed, but something could not be read and the run does not pass on it.
-    Unknown,
-    /// A required fact could not be read, so the check could not finish.
+    /// Nothing failed, but a fact asked for could not be read (exit 3): the run is neither
+    /// a pass nor a failure. The facts themselves are counted as `unknown`.
     Incomplete,
 }
 
@@ -46,7 +46,6 @@ impl Verdict {
         match self {
             Verdict::Pass => "PASS",
             Verdict::Fail => "FAIL",
-            Verdict::Unknown => "UNKNOWN",
             Verdict::Incomplete => "INCOMPLETE",
         }
     }
@@ -56,7 +55,7 @@ impl Verdict {
         match self {
             Verdict::Pass => Tone::Good,
             Verdict::Fail => Tone::Bad,
-            Verdict::Unknown | Verdict::Incomplete => Tone::Warn,
+            Verdict::Incomplete => Tone::Warn,
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::render::verdict::{
 };
 use crate::render::view::Term;
 use crate::text::escape_markup;
-use crate::verify::{Line, Status, VerifyReport};
+use crate::verify::{Line, Outcome, Status, VerifyReport};
 
 /// Output formats of `verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,14 +80,20 @@ fn heading(r: &VerifyReport) -> String {
 
 /// What the exit code says of `r`.
 pub fn verdict(r: &VerifyReport) -> Verdict {
-    if r.passed {
-        Verdict::Pass
-    } else {
-        Verdict::Fail
+    outcome_verdict(r.outcome)
+}
+
+/// The summary word of a verify outcome.
+pub fn outcome_verdict(o: Outcome) -> Verdict {
+    match o {
+        Outcome::Pass => Verdict::Pass,
+        Outcome::Fail => Verdict::Fail,
+        Outcome::Incomplete => Verdict::Incomplete,
     }
 }
 
-/// The summary line, e.g. `FAIL: 2 fail, 1 unknown, 20 pass · 23 checks of NAME`.
+/// The summary line, e.g. `FAIL: 2 fail, 1 unknown, 20 pass · 23 checks of NAME`, or
+/// `INCOMPLETE: 0 fail, 4 unknown, 18 pass · 22 checks of NAME` when a line could not be read.
 pub fn summary(r: &VerifyReport) -> Summary {
     let mut s = Summary::new(verdict(r))
         .count(r.summary.fail, Status::Fail.as_str())
@@ -100,6 +106,8 @@ pub fn summary(r: &VerifyReport) -> Summary {
         ));
     if r.strict {
         s = s.scope("strict: unknown counts as fail");
+    } else if r.allow_unknown {
+        s = s.scope("unknown allowed");
     }
     s
 }
@@ -162,6 +170,12 @@ fn junit(r: &VerifyReport, out: &mut dyn Write) -> io::Result<()> {
         r.lines.len(),
         r.summary.fail,
         r.summary.unknown
+    )?;
+    // The verdict, so a CI system that only counts failures still sees "incomplete".
+    writeln!(
+        out,
+        "    <properties>\n      <property name=\"outcome\" value=\"{}\"/>\n    </properties>",
+        r.outcome.as_str().to_ascii_lowercase()
     )?;
     for l in &r.lines {
         let name = format!("{}: {}", l.id, l.requirement);

@@ -32,3 +32,211 @@ pub fn reference_copy() -> tempfile::TempDir {
     copy_tree(Path::new(REFERENCE), dir.path());
     dir
 }
+
+/// The machine as an unprivileged user sees it: the SMBIOS tables (mode 0400 on a real
+/// host) are not readable, so the DIMM list is unknown.
+pub fn without_smbios(root: &Path) {
+    fs::remove_dir_all(root.join("sys/firmware/dmi/tables")).unwrap();
+}
+
+/// Sets `MemTotal` of the copy's /proc/meminfo, in kB.
+pub fn set_mem_total(root: &Path, kb: u64) {
+    let p = root.join("proc/meminfo");
+    let text = fs::read_to_string(&p).unwrap();
+    let out: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("MemTotal:") {
+                format!("MemTotal:       {kb} kB")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    fs::write(&p, out.join("\n") + "\n").unwrap();
+}
+
+/// The type-17 records of an SMBIOS table: (offset, length, strings) each.
+fn dmi_records(t: &[u8]) -> Vec<(usize, usize, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut off = 0;
+    while off + 4 <= t.len() {
+        let (ty, len) = (t[off], usize::from(t[off + 1]));
+        if ty == 127 {
+            break;
+        }
+        let strings = off + len;
+        let mut end = strings;
+        while !(t[end] == 0 && t[end + 1] == 0) {
+            end += 1;
+        }
+        if ty == 17 {
+            let set = t[strings..end]
+                .split(|b| *b == 0)
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .collect();
+            out.push((off, len, set));
+        }
+        off = end + 2;
+    }
+    out
+}
+
+/// Marks the first populated DIMM (whose bank locator is `bank`, when given) as an empty
+/// slot in the copy's SMBIOS table; returns its locator.
+pub fn remove_dimm(root: &Path, bank: Option<&str>) -> String {
+    let p = root.join("sys/firmware/dmi/tables/DMI");
+    let mut t = fs::read(&p).unwrap();
+    for (off, _, set) in dmi_records(&t) {
+        let string = |i: u8| set.get(usize::from(i).wrapping_sub(1)).cloned();
+        let size = u16::from_le_bytes([t[off + 0x0c], t[off + 0x0d]]);
+        if size != 0 && bank.is_none_or(|b| string(t[off + 0x11]).as_deref() == Some(b)) {
+            t[off + 0x0c] = 0;
+            t[off + 0x0d] = 0;
+            fs::write(&p, &t).unwrap();
+            return string(t[off + 0x10]).unwrap();
+        }
+    }
+    panic!("no populated DIMM in bank {bank:?}");
+}
+
+/// Replaces `from` by `to` (same length) in every string of the copy's SMBIOS table.
+pub fn replace_dmi_text(root: &Path, from: &str, to: &str) {
+    assert_eq!(from.len(), to.len());
+    let p = root.join("sys/firmware/dmi/tables/DMI");
+    let mut t = fs::read(&p).unwrap();
+    let (f, r) = (from.as_bytes(), to.as_bytes());
+    let mut i = 0;
+    let mut n = 0;
+    while i + f.len() <= t.len() {
+        if &t[i..i + f.len()] == f {
+            t[i..i + f.len()].copy_from_slice(r);
+            n += 1;
+            i += f.len();
+        } else {
+            i += 1;
+        }
+    }
+    assert!(n > 0, "'{from}' is not in the table");
+    fs::write(&p, &t).unwrap();
+}
+
+/// Puts a second CPU model in socket 1 (`physical id : 1`) of the copy's /proc/cpuinfo.
+pub fn mix_cpu_models(root: &Path, socket1_model: &str) {
+    let p = root.join("proc/cpuinfo");
+    let text = fs::read_to_string(&p).unwrap();
+    let blocks: Vec<String> = text
+        .split("\n\n")
+        .map(|b| {
+            if b.lines()
+                .any(|l| l.starts_with("physical id") && l.ends_with(": 1"))
+            {
+                b.lines()
+                    .map(|l| {
+                        if l.starts_with("model name") {
+                            format!("model name\t: {socket1_model}")
+                        } else {
+                            l.to_string()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            } else {
+                b.to_string()
+            }
+        })
+        .collect();
+    fs::write(&p, blocks.join("\n\n")).unwrap();
+}
+
+/// Plugs a USB stick (SanDisk Cruzer Blade, 32 GB, removable) into the copy, as sysfs shows
+/// one: `sys/block/sdz` linking into the USB controller's tree.
+pub fn add_usb_stick(root: &Path) {
+    let rel = "devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/host6/target6:0:0/6:0:0:0";
+    let dev = root.join("sys").join(rel);
+    let block = dev.join("block/sdz");
+    fs::create_dir_all(block.join("queue")).unwrap();
+    fs::write(dev.join("vendor"), "SanDisk \n").unwrap();
+    fs::write(dev.join("model"), "Cruzer Blade    \n").unwrap();
+    fs::write(dev.join("rev"), "1.00\n").unwrap();
+    symlink("../../../6:0:0:0", block.join("device")).unwrap();
+    fs::write(block.join("size"), "60063744\n").unwrap();
+    fs::write(block.join("removable"), "1\n").unwrap();
+    fs::write(block.join("queue/rotational"), "0\n").unwrap();
+    fs::write(block.join("queue/logical_block_size"), "512\n").unwrap();
+    fs::write(block.join("dev"), "8:0\n").unwrap();
+    symlink(format!("../{rel}/block/sdz"), root.join("sys/block/sdz")).unwrap();
+}
+
+/// The rigcheck binary, without colour from the environment.
+pub fn rigcheck() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("rigcheck").unwrap();
+    c.env_remove("NO_COLOR").env("TERM", "dumb");
+    c
+}
+
+/// Runs rigcheck; returns (exit code, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    run_with(args, None)
+}
+
+/// Runs rigcheck with `stdin` as its standard input; returns (exit code, stdout, stderr).
+pub fn run_with(args: &[&str], stdin: Option<Vec<u8>>) -> (i32, String, String) {
+    let mut c = rigcheck();
+    c.args(args);
+    if let Some(input) = stdin {
+        c.write_stdin(input);
+    }
+    let out = c.output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes the reference machine's report (`--format json`) into `dir` as `ref.json`;
+/// returns its path and text.
+pub fn reference_report(dir: &Path) -> (std::path::PathBuf, String) {
+    let (code, json, err) = run(&["--sysroot", REFERENCE, "-f", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let path = dir.join("ref.json");
+    fs::write(&path, &json).unwrap();
+    (path, json)
+}
+
+/// The reasons of every note on `field` in a JSON report.
+pub fn notes_on(report: &serde_json::Value, field: &str) -> Vec<String> {
+    report["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["field"] == field)
+        .map(|n| n["reason"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Fails unless a note on `field` contains `needle`.
+pub fn assert_note(report: &serde_json::Value, field: &str, needle: &str) {
+    let notes = notes_on(report, field);
+    assert!(
+        notes.iter().any(|r| r.contains(needle)),
+        "no note on {field} containing '{needle}': {notes:?}"
+    );
+}
+
+/// Leftovers of captures (`.DIR.rigcheck-tmp-PID`, `.DIR.rigcheck-old-PID`) in `parent`.
+pub fn temporaries(parent: &Path) -> Vec<String> {
+    fs::read_dir(parent)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("rigcheck-tmp") || n.contains("rigcheck-old"))
+        .collect()
+}
+
+/// Fails if a capture left anything temporary in `parent`.
+pub fn assert_no_temporaries(parent: &Path) {
+    let left = temporaries(parent);
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -93,6 +93,7 @@ fn xeon(
     Cpu {
         vendor: s("GenuineIntel"),
         model: s(model),
+        socket_models: Vec::new(),
         family: Some(6),
         model_id: Some(85),
         stepping: Some(7),

@@ -8,7 +8,7 @@
 /// What one architecture (one compute capability) puts in each SM.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArchFacts {
-    /// Architecture name as NVML spells it (`Turing`, `Ampere`, ...).
+    /// Architecture name as nvidia-smi prints it (`Turing`, `Ada Lovelace`, ...).
     pub name: &'static str,
     /// FP32 lanes ("CUDA cores") per SM (CUDA C++ Programming Guide throughput table).
     pub fp32_per_sm: u32,
@@ -45,7 +45,7 @@ pub fn arch_facts(major: u32, minor: u32) -> Option<ArchFacts> {
         (7, 5) => facts("Turing", 64, 8, 2, 128),
         (8, 0) => facts("Ampere", 64, 4, 3, 512),
         (8, 6 | 7) => facts("Ampere", 128, 4, 3, 256),
-        (8, 9) => facts("Ada", 128, 4, 4, 256),
+        (8, 9) => facts("Ada Lovelace", 128, 4, 4, 256),
         (9, 0) => facts("Hopper", 128, 4, 4, 1024),
         (10, 0 | 3) => ArchFacts {
             approximate: true,

@@ -4,9 +4,11 @@
 //! Each call answers in the JSON shape that nvml.json stores (docs/nvml-json.md), so the
 //! probe's logic is the same live and in replay.
 
-use nvml_wrapper::enum_wrappers::device::{Clock, EccCounter, MemoryError, TemperatureSensor};
-use nvml_wrapper::enums::device::UsedGpuMemory;
-use nvml_wrapper::error::NvmlError;
+use nvml_wrapper::enum_wrappers::device::{
+    Brand, Clock, EccCounter, MemoryError, TemperatureSensor,
+};
+use nvml_wrapper::enums::device::{DeviceArchitecture, UsedGpuMemory};
+use nvml_wrapper::error::{nvml_try, NvmlError};
 use nvml_wrapper::{Device, Nvml};
 use serde_json::{json, Value};
 
@@ -45,15 +47,120 @@ fn answer<T>(r: Result<T, NvmlError>, f: impl FnOnce(T) -> Value) -> Answer {
     r.map(f).map_err(|e| call_error(&e))
 }
 
-fn device_call(d: &Device<'_>, call: &str) -> Answer {
+/// The brand as nvidia-smi prints `Product Brand` (`NVIDIA RTX`, not the enum's `NvidiaRTX`),
+/// so a live report and one converted from nvidia-smi output say the same. The virtual
+/// brands are the licensed-product names of NVIDIA's driver (`NV_GRID_LICENSED_PRODUCT_*`).
+pub fn brand_name(b: &Brand) -> &'static str {
+    match b {
+        Brand::Unknown => "Unknown",
+        Brand::Quadro => "Quadro",
+        Brand::Tesla => "Tesla",
+        Brand::NVS => "NVS",
+        Brand::GRID => "Grid",
+        Brand::GeForce => "GeForce",
+        Brand::Titan => "Titan",
+        Brand::VApps => "NVIDIA Virtual Applications",
+        Brand::VPC => "NVIDIA Virtual PC",
+        Brand::VCS => "NVIDIA Virtual Compute Server",
+        Brand::VWS => "NVIDIA RTX Virtual Workstation",
+        Brand::CloudGaming | Brand::VGaming => "NVIDIA Cloud Gaming",
+        Brand::QuadroRTX => "Quadro RTX",
+        Brand::NvidiaRTX => "NVIDIA RTX",
+        Brand::Nvidia => "NVIDIA",
+        Brand::GeForceRTX => "GeForce RTX",
+        Brand::TitanRTX => "Titan RTX",
+    }
+}
+
+/// The architecture as nvidia-smi prints `Product Architecture`: `Ada Lovelace` where the
+/// crate says `Ada`.
+pub fn architecture_name(a: &DeviceArchitecture) -> &'static str {
+    match a {
+        DeviceArchitecture::Kepler => "Kepler",
+        DeviceArchitecture::Maxwell => "Maxwell",
+        DeviceArchitecture::Pascal => "Pascal",
+        DeviceArchitecture::Volta => "Volta",
+        DeviceArchitecture::Turing => "Turing",
+        DeviceArchitecture::Ampere => "Ampere",
+        DeviceArchitecture::Ada => "Ada Lovelace",
+        DeviceArchitecture::Hopper => "Hopper",
+        DeviceArchitecture::Blackwell => "Blackwell",
+        DeviceArchitecture::Unknown => "Unknown",
+    }
+}
+
+/// A value of one MIG device, or null where NVML gave none (each instance is asked as a
+/// whole, so one unsupported query does not lose the others).
+fn or_null<T: Into<Value>>(r: Result<T, NvmlError>) -> Value {
+    r.map(Into::into).unwrap_or(Value::Null)
+}
+
+/// GPU or compute instance id of a MIG device handle. nvml-wrapper 0.13 does not wrap
+/// `nvmlDeviceGetGpuInstanceId` / `nvmlDeviceGetComputeInstanceId`, so the symbol is called
+/// from the library it loaded; a driver without it gives `FailedToLoadSymbol`, not a panic.
+#[allow(unsafe_code)]
+fn instance_id(nvml: &Nvml, d: &Device<'_>, compute: bool) -> Result<u32, NvmlError> {
+    let lib = nvml.lib();
+    let sym = if compute {
+        lib.nvmlDeviceGetComputeInstanceId.as_ref()
+    } else {
+        lib.nvmlDeviceGetGpuInstanceId.as_ref()
+    };
+    let f = sym.map_err(|e| NvmlError::FailedToLoadSymbol(e.to_string()))?;
+    let mut id: std::os::raw::c_uint = 0;
+    // SAFETY: `f` was resolved from the NVML library `nvml` keeps loaded for its lifetime;
+    // `d.handle()` is a live MIG device handle of that library (from
+    // `mig_device_by_index`), and `id` is a valid place for the one `unsigned int` it writes.
+    nvml_try(unsafe { f(d.handle(), &mut id) })?;
+    Ok(id)
+}
+
+/// The MIG devices of a MIG-enabled GPU: NVML's maximum count, of which the empty slots
+/// answer NotFound (or InvalidArg) and are skipped.
+fn mig_devices(nvml: &Nvml, d: &Device<'_>) -> Answer {
+    let max = d.mig_device_count().map_err(|e| call_error(&e))?;
+    let mut list = Vec::new();
+    for i in 0..max {
+        let m = match d.mig_device_by_index(i) {
+            Ok(m) => m,
+            Err(NvmlError::NotFound | NvmlError::InvalidArg) => continue,
+            Err(e) => return Err(call_error(&e)),
+        };
+        let attrs = m.attributes().ok();
+        let attr = |f: fn(&nvml_wrapper::struct_wrappers::device::DeviceAttributes) -> u32| {
+            attrs.as_ref().map_or(Value::Null, |a| json!(f(a)))
+        };
+        let mem = m.memory_info().ok();
+        list.push(json!({
+            "index": i,
+            "uuid": or_null(m.uuid()),
+            "name": or_null(m.name()),
+            "gpu_instance_id": or_null(instance_id(nvml, &m, false)),
+            "compute_instance_id": or_null(instance_id(nvml, &m, true)),
+            "multiprocessor_count": attr(|a| a.multiprocessor_count),
+            "gpu_instance_slice_count": attr(|a| a.gpu_instance_slice_count),
+            "compute_instance_slice_count": attr(|a| a.compute_instance_slice_count),
+            "copy_engine_count": attr(|a| a.shared_copy_engine_count),
+            "decoder_count": attr(|a| a.shared_decoder_count),
+            "encoder_count": attr(|a| a.shared_encoder_count),
+            "jpeg_count": attr(|a| a.shared_jpeg_count),
+            "ofa_count": attr(|a| a.shared_ofa_count),
+            "memory_total": mem.as_ref().map_or(Value::Null, |m| json!(m.total)),
+            "memory_used": mem.as_ref().map_or(Value::Null, |m| json!(m.used)),
+        }));
+    }
+    Ok(Value::Array(list))
+}
+
+fn device_call(nvml: &Nvml, d: &Device<'_>, call: &str) -> Answer {
     match call {
         "name" => answer(d.name(), Value::from),
-        "brand" => answer(d.brand(), |b| json!(format!("{b:?}"))),
+        "brand" => answer(d.brand(), |b| json!(brand_name(&b))),
         "uuid" => answer(d.uuid(), Value::from),
         "serial" => answer(d.serial(), Value::from),
         "board_part_number" => answer(d.board_part_number(), Value::from),
         "vbios_version" => answer(d.vbios_version(), Value::from),
-        "architecture" => answer(d.architecture(), |a| json!(a.to_string())),
+        "architecture" => answer(d.architecture(), |a| json!(architecture_name(&a))),
         "cuda_compute_capability" => answer(
             d.cuda_compute_capability(),
             |c| json!({"major": c.major, "minor": c.minor}),
@@ -66,7 +173,17 @@ fn device_call(d: &Device<'_>, call: &str) -> Answer {
         "memory_bus_width" => answer(d.memory_bus_width(), Value::from),
         "max_clock_sm" => answer(d.max_clock_info(Clock::SM), Value::from),
         "max_clock_memory" => answer(d.max_clock_info(Clock::Memory), Value::from),
+        // nvidia-smi's "Max Customer Boost Clocks: Graphics".
+        "max_customer_boost_clock" => {
+            answer(d.max_customer_boost_clock(Clock::Graphics), Value::from)
+        }
         "pci_bus_id" => answer(d.pci_info(), |p| json!(p.bus_id)),
+        // As NVML packs them: device << 16 | 0x10de, subsystem device << 16 | vendor.
+        "pci_device_ids" => answer(
+            d.pci_info(),
+            |p| json!({"device": p.pci_device_id, "subsystem": p.pci_sub_system_id}),
+        ),
+        "mig_devices" => mig_devices(nvml, d),
         "current_pcie_link_gen" => answer(d.current_pcie_link_gen(), Value::from),
         "current_pcie_link_width" => answer(d.current_pcie_link_width(), Value::from),
         "max_pcie_link_gen" => answer(d.max_pcie_link_gen(), Value::from),
@@ -146,6 +263,58 @@ impl GpuAccess for Live {
     fn device(&mut self, index: u32, call: &str) -> Answer {
         let nvml = self.nvml.as_ref().map_err(Clone::clone)?;
         let d = nvml.device_by_index(index).map_err(|e| call_error(&e))?;
-        device_call(&d, call)
+        device_call(nvml, &d, call)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brands_read_as_nvidia_smi_prints_them() {
+        // NVIDIA, GeForce and Quadro are what the real captures print (A100, T4, H100; RTX
+        // 2080, RTX 3090; P2000); NVIDIA RTX is nvidia-smi's brand of an RTX A6000, and the
+        // virtual brands are the driver's licensed-product names.
+        let table = [
+            (Brand::Unknown, "Unknown"),
+            (Brand::Quadro, "Quadro"),
+            (Brand::Tesla, "Tesla"),
+            (Brand::NVS, "NVS"),
+            (Brand::GRID, "Grid"),
+            (Brand::GeForce, "GeForce"),
+            (Brand::Titan, "Titan"),
+            (Brand::VApps, "NVIDIA Virtual Applications"),
+            (Brand::VPC, "NVIDIA Virtual PC"),
+            (Brand::VCS, "NVIDIA Virtual Compute Server"),
+            (Brand::VWS, "NVIDIA RTX Virtual Workstation"),
+            (Brand::CloudGaming, "NVIDIA Cloud Gaming"),
+            (Brand::VGaming, "NVIDIA Cloud Gaming"),
+            (Brand::QuadroRTX, "Quadro RTX"),
+            (Brand::NvidiaRTX, "NVIDIA RTX"),
+            (Brand::Nvidia, "NVIDIA"),
+            (Brand::GeForceRTX, "GeForce RTX"),
+            (Brand::TitanRTX, "Titan RTX"),
+        ];
+        for (b, want) in table {
+            assert_eq!(brand_name(&b), want, "{b:?}");
+        }
+        // The enum's own spellings ("Nvidia", "NvidiaRTX") are what a live run used to store.
+        assert_ne!(brand_name(&Brand::Nvidia), format!("{:?}", Brand::Nvidia));
+        assert_ne!(
+            brand_name(&Brand::NvidiaRTX),
+            format!("{:?}", Brand::NvidiaRTX)
+        );
+    }
+
+    #[test]
+    fn architectures_read_as_nvidia_smi_prints_them() {
+        assert_eq!(architecture_name(&DeviceArchitecture::Ada), "Ada Lovelace");
+        assert_eq!(architecture_name(&DeviceArchitecture::Turing), "Turing");
+        assert_eq!(architecture_name(&DeviceArchitecture::Hopper), "Hopper");
+        assert_eq!(
+            architecture_name(&DeviceArchitecture::Blackwell),
+            "Blackwell"
+        );
     }
 }

@@ -28,6 +28,21 @@ pub struct PciGpu {
     pub local_cpulist: Option<String>,
 }
 
+impl PciGpu {
+    /// The ids the product table is keyed by; `None` for a device id past 16 bits (a
+    /// damaged sysfs file).
+    pub fn ids(&self) -> Option<super::rated::PciIds> {
+        let subsystem = self
+            .subsystem_vendor
+            .zip(self.subsystem_device)
+            .and_then(|(v, d)| Some((u16::try_from(v).ok()?, u16::try_from(d).ok()?)));
+        Some(super::rated::PciIds {
+            device: u16::try_from(self.device_id).ok()?,
+            subsystem,
+        })
+    }
+}
+
 /// Lists NVIDIA GPUs (class 0x0300 VGA or 0x0302 3D controller; the audio function is not
 /// one). `Err` only when the PCI directory itself cannot be listed.
 pub fn read_pci_gpus(src: &Source) -> Result<Vec<PciGpu>, Unknown> {
@@ -120,7 +135,7 @@ pub fn lookup_pci_name(
 pub fn read_pci_ids(src: &Source) -> Result<String, Unknown> {
     let mut last = Unknown::NotFound(Path::new(PCI_IDS[0]).to_path_buf());
     for p in PCI_IDS {
-        match src.read_string(p) {
+        match src.read_string_within(p, crate::source::Budget::Large) {
             Ok(t) => return Ok(t),
             Err(e) => last = e,
         }

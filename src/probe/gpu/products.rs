@@ -9,6 +9,8 @@
 //! unless the row's `note` says it is derived or taken from elsewhere, and figures nobody
 //! publishes are `None`. `docs/gpu-products.md` explains the units and how to add a row.
 
+use crate::spec::GpuDatasheet;
+
 /// Market segment of a board, as NVIDIA sells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Segment {
@@ -159,6 +161,100 @@ impl Product {
     pub fn bandwidth_from_bus_gb_s(&self) -> Option<f64> {
         Some(f64::from(self.bus_width_bits?) / 8.0 * self.data_rate_gbps?)
     }
+}
+
+impl Segment {
+    /// How the report and JSON name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Segment::DataCenter => "data center",
+            Segment::Workstation => "workstation",
+            Segment::GeForce => "geforce",
+        }
+    }
+}
+
+impl MemoryType {
+    /// As datasheets write it: `GDDR6X`, `HBM2e`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryType::Gddr5 => "GDDR5",
+            MemoryType::Gddr5x => "GDDR5X",
+            MemoryType::Gddr6 => "GDDR6",
+            MemoryType::Gddr6x => "GDDR6X",
+            MemoryType::Gddr7 => "GDDR7",
+            MemoryType::Hbm2 => "HBM2",
+            MemoryType::Hbm2e => "HBM2e",
+            MemoryType::Hbm3 => "HBM3",
+            MemoryType::Hbm3e => "HBM3e",
+        }
+    }
+
+    /// True for GDDR memory, where turning ECC on takes 1/16 of it for check bits (a Tesla
+    /// T4 with ECC on reports 15360 of its 16384 MiB); HBM keeps ECC out of band.
+    pub fn is_gddr(self) -> bool {
+        !matches!(
+            self,
+            MemoryType::Hbm2 | MemoryType::Hbm2e | MemoryType::Hbm3 | MemoryType::Hbm3e
+        )
+    }
+}
+
+impl Product {
+    /// The row as the report's `datasheet` object, with the PCI ids it was found by.
+    pub fn datasheet(&self, subsystem: Option<(u16, u16)>) -> GpuDatasheet {
+        let (major, minor) = self.compute_capability;
+        let note = (!self.note.is_empty()).then(|| self.note.to_string());
+        GpuDatasheet {
+            name: self.name.to_string(),
+            pci_id: format!("10de:{:04x}", self.device),
+            pci_subsystem: subsystem.map(|(v, d)| format!("{v:04x}:{d:04x}")),
+            chip: self.chip.to_string(),
+            architecture: self.architecture.to_string(),
+            compute_capability: format!("{major}.{minor}"),
+            segment: self.segment.as_str().to_string(),
+            sm_count: self.sms,
+            cuda_cores: self.cuda_cores,
+            tensor_cores: self.tensor_cores,
+            base_clock_mhz: self.base_clock_mhz,
+            boost_clock_mhz: self.boost_clock_mhz,
+            tensor_clock_mhz: self.tensor_clock_mhz,
+            memory_bytes: self.memory_bytes,
+            memory_type: self.memory_type.as_str().to_string(),
+            memory_bus_width_bits: self.bus_width_bits,
+            memory_data_rate_gbps: self.data_rate_gbps,
+            memory_bandwidth_bytes_per_s: self.bandwidth_gb_s.map(|g| (g * 1e9).round() as u64),
+            fp32_tflops: self.fp32_tflops,
+            fp16_tensor_tflops: self.fp16_tensor_tflops,
+            board_power_w: self.board_power_w,
+            pcie_gen: self.pcie.map(|p| u32::from(p.gen)),
+            pcie_width: self.pcie.map(|p| u32::from(p.lanes)),
+            source: self.source.to_string(),
+            note,
+        }
+    }
+}
+
+/// True when two product names are the same board as nvidia-smi would print it: case, spacing
+/// and the `NVIDIA ` prefix that older drivers leave off GeForce names do not count.
+pub fn same_name(a: &str, b: &str) -> bool {
+    fn norm(s: &str) -> String {
+        let words: Vec<String> = s.split_whitespace().map(str::to_lowercase).collect();
+        let words = match words.first().map(String::as_str) {
+            Some("nvidia") => &words[1..],
+            _ => &words[..],
+        };
+        words.join(" ")
+    }
+    norm(a) == norm(b)
+}
+
+/// The row of `device` whose name is `name`, among the boards sharing that id (a Quadro RTX
+/// 8000 with a subsystem the table does not list is still found by its name).
+pub fn lookup_by_name(device: u16, name: &str) -> Option<&'static Product> {
+    PRODUCTS
+        .iter()
+        .find(|p| p.device == device && same_name(p.name, name))
 }
 
 /// Finds the board for a PCI device id and subsystem: the row listing that subsystem, else

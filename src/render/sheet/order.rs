@@ -2,9 +2,9 @@
 //! with the status kept as an enum until it is written.
 
 use crate::render::report::{Grid, Section, StatusColumn};
-use crate::render::verdict::{plural, rank, Summary, Verdict, CHECK, EXPECTED, FOUND, STATUS};
-use crate::render::verify::tone;
-use crate::verify::{Status, VerifyReport};
+use crate::render::verdict::{plural, rank, Summary, CHECK, EXPECTED, FOUND, STATUS};
+use crate::render::verify::{self, tone};
+use crate::verify::{Outcome, Status, VerifyReport};
 
 /// One line of an order check (`verify --profile`), as the sheet shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +25,8 @@ pub struct Verify {
     pub profile: String,
     /// One row per requirement, in the profile's order.
     pub rows: Vec<VerifyRow>,
+    /// The verdict of `verify`: pass, fail, or incomplete when a line could not be read.
+    pub outcome: Outcome,
 }
 
 impl Verify {
@@ -42,6 +44,7 @@ impl Verify {
                     status: l.status,
                 })
                 .collect(),
+            outcome: report.outcome,
         }
     }
 }
@@ -64,12 +67,7 @@ pub fn verify_section(v: &Verify) -> Section {
         tones.push(tone(r.status));
     }
     g.status = Some(StatusColumn { column: 0, tones });
-    let verdict = if count(Status::Fail) > 0 {
-        Verdict::Fail
-    } else {
-        Verdict::Pass
-    };
-    let summary = Summary::new(verdict)
+    let summary = Summary::new(verify::outcome_verdict(v.outcome))
         .count(count(Status::Fail), Status::Fail.as_str())
         .count(count(Status::Unknown), Status::Unknown.as_str())
         .count(count(Status::Pass), Status::Pass.as_str())

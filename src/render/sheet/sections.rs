@@ -4,6 +4,7 @@
 
 use super::topology::{bandwidth, link_label, Slot, Topology};
 pub use crate::render::glance::{glance, heading};
+use crate::render::gpu_figures;
 use crate::render::notes::{in_words, Kind};
 use crate::render::report::{self, Grid, Section};
 use crate::render::unknown::{show, show_str, UNKNOWN};
@@ -255,10 +256,13 @@ fn gpu_section(spec: &Spec) -> Section {
             "Max SM clock",
             Box::new(|g: &Gpu| show(g.max_sm_clock_mhz, mhz)),
         ),
-        ("FP32 peak", Box::new(move |g: &Gpu| tf(g.fp32_tflops))),
         (
-            "FP16 Tensor peak",
-            Box::new(move |g: &Gpu| tf(g.fp16_tensor_tflops)),
+            "FP32 peak (rated)",
+            Box::new(move |g: &Gpu| rated_at(g, g.fp32_tflops, g.rated_clock_mhz)),
+        ),
+        (
+            "FP16 Tensor peak (rated)",
+            Box::new(move |g: &Gpu| rated_at(g, g.fp16_tensor_tflops, g.rated_tensor_clock_mhz)),
         ),
         (
             "PCIe link",
@@ -287,6 +291,35 @@ fn gpu_section(spec: &Spec) -> Section {
         ("UUID", Box::new(|g: &Gpu| show_str(&g.uuid))),
         ("Serial", Box::new(|g: &Gpu| show_str(&g.serial))),
     ];
+    let mut rows = rows;
+    // The max-clock figure only where some GPU's differs from its rated one.
+    if spec
+        .gpus
+        .iter()
+        .any(|g| g.fp32_tflops_max_clock.is_some() && g.max_sm_clock_mhz != g.rated_clock_mhz)
+    {
+        rows.insert(
+            rows.iter()
+                .position(|(n, _)| *n == "FP16 Tensor peak (rated)")
+                .unwrap_or(0),
+            (
+                "FP32 at max clock",
+                Box::new(
+                    move |g: &Gpu| match (g.fp32_tflops_max_clock, g.max_sm_clock_mhz) {
+                        (Some(t), Some(c)) => format!("{} ({c} MHz)", tf(Some(t))),
+                        _ => UNKNOWN.into(),
+                    },
+                ),
+            ),
+        );
+    }
+    if spec
+        .gpus
+        .iter()
+        .any(|g| !g.fact_sources.values().all(|v| v == "nvml"))
+    {
+        rows.insert(1, ("Facts from", Box::new(gpu_figures::facts_from)));
+    }
     let mut grid = Grid::new(&[]);
     grid.header = header;
     for (name, f) in rows {
@@ -299,6 +332,17 @@ fn gpu_section(spec: &Spec) -> Section {
         fields: Vec::new(),
         grids: vec![grid],
     }
+}
+
+/// A rated peak with its clock, marked where it rests on datasheet counts: `16.3 TFLOPS
+/// (1770 MHz)`.
+fn rated_at(g: &Gpu, t: Option<f64>, clock: Option<u32>) -> String {
+    let text = match (t, clock) {
+        (Some(t), Some(c)) => format!("{t:.1} TFLOPS ({c} MHz)"),
+        (Some(t), None) => format!("{t:.1} TFLOPS"),
+        (None, _) => return UNKNOWN.into(),
+    };
+    gpu_figures::mark(g, "cuda_cores", text)
 }
 
 /// The detail sections in reading order: system, CPUs, memory, GPUs, drives, and headroom

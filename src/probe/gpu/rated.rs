@@ -1,0 +1,678 @@
+//! What a GPU is rated at and what it can reach: the product table joined with NVML's
+//! answers. Fills facts NVML could not give from the datasheet (no driver, MIG, old drivers),
+//! marking each; computes rated peaks at the rated boost clock and the same peaks at NVML's
+//! max SM clock; and says where NVML and the datasheet disagree.
+//!
+//! Rated figures use the datasheet's boost clock first: it is the clock NVIDIA's rating is
+//! computed at, while NVML's "max customer boost clock" is not always it (a Quadro P2000
+//! reports 1721 MHz there against the 1480 MHz its 3.0 TFLOPS rating implies). NVML's
+//! customer boost is used only for boards the table has no clock for.
+
+use crate::spec::{Gpu, Notes};
+
+use super::derive::{self, ArchFacts};
+use super::products::{self, Product, TensorRate};
+
+/// `fact_sources` value for a fact the driver gave.
+pub const NVML: &str = "nvml";
+/// `fact_sources` value for a fact taken from the product table.
+pub const DATASHEET: &str = "datasheet";
+
+/// PCI ids of a GPU: device (vendor 0x10de) and subsystem (vendor, device).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PciIds {
+    pub device: u16,
+    pub subsystem: Option<(u16, u16)>,
+}
+
+impl PciIds {
+    /// `10de:1e30 (subsystem 10de:12ba)`.
+    pub fn describe(&self) -> String {
+        match self.subsystem {
+            Some((v, d)) => format!("10de:{:04x} (subsystem {v:04x}:{d:04x})", self.device),
+            None => format!("10de:{:04x}", self.device),
+        }
+    }
+}
+
+/// The product row of a GPU: by PCI ids, then, among the boards sharing the device id, by
+/// the name NVML gives. Returns the row and, where NVML's name matches no board of that id,
+/// the mismatch in words.
+pub fn identify(
+    ids: Option<PciIds>,
+    nvml_name: Option<&str>,
+) -> (Option<&'static Product>, Option<String>) {
+    let Some(ids) = ids else {
+        return (None, None);
+    };
+    let Some(p) = products::lookup(ids.device, ids.subsystem) else {
+        return (None, None);
+    };
+    match nvml_name {
+        Some(n) if !products::same_name(p.name, n) => match products::lookup_by_name(ids.device, n)
+        {
+            Some(q) => (Some(q), None),
+            None => (
+                Some(p),
+                Some(format!(
+                    "NVML names it '{n}', but PCI id {} is the {} in the product table",
+                    ids.describe(),
+                    p.name
+                )),
+            ),
+        },
+        _ => (Some(p), None),
+    }
+}
+
+/// Sets the source of every identity fact NVML gave, and fills the ones it did not give
+/// from the datasheet. `nvml` says whether the driver answered for this GPU at all: with
+/// it, a filled fact gets a note saying why NVML had none; without it one note on the GPU
+/// says so for all of them (written by the caller).
+pub fn fill_from_datasheet(
+    g: &mut Gpu,
+    p: Option<&Product>,
+    i: usize,
+    nvml: bool,
+    notes: &mut Notes,
+) {
+    let mark = |g: &mut Gpu, field: &str, had: bool, filled: bool, notes: &mut Notes| {
+        if had {
+            if nvml {
+                g.fact_sources.insert(field.to_string(), NVML.to_string());
+            }
+        } else if filled {
+            g.fact_sources
+                .insert(field.to_string(), DATASHEET.to_string());
+            if nvml {
+                replace_notes(notes, &format!("gpus[{i}].{field}"), |old| {
+                    format!(
+                        "from the datasheet ({}){}",
+                        p.map_or("", |p| p.name),
+                        if old.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": NVML gave none ({old})")
+                        }
+                    )
+                });
+            }
+        }
+    };
+    let had = g.name.is_some();
+    if !had {
+        g.name = p.map(|p| p.name.to_string());
+    }
+    mark(g, "name", had, g.name.is_some(), notes);
+    let had = g.architecture.is_some();
+    if !had {
+        g.architecture = p.map(|p| p.architecture.to_string());
+    }
+    mark(g, "architecture", had, g.architecture.is_some(), notes);
+    let had = g.compute_capability.is_some();
+    if !had {
+        g.compute_capability = p.map(|p| {
+            let (a, b) = p.compute_capability;
+            format!("{a}.{b}")
+        });
+    }
+    mark(
+        g,
+        "compute_capability",
+        had,
+        g.compute_capability.is_some(),
+        notes,
+    );
+    let had = g.cuda_cores.is_some();
+    if !had {
+        g.cuda_cores = p.and_then(|p| p.cuda_cores);
+    }
+    mark(g, "cuda_cores", had, g.cuda_cores.is_some(), notes);
+    let had = g.vram_bytes.is_some();
+    if !had {
+        g.vram_bytes = p.and_then(|p| p.memory_bytes);
+    }
+    mark(g, "vram_bytes", had, g.vram_bytes.is_some(), notes);
+    let had = g.memory_bus_width_bits.is_some();
+    if !had {
+        g.memory_bus_width_bits = p.and_then(|p| p.bus_width_bits);
+    }
+    mark(
+        g,
+        "memory_bus_width_bits",
+        had,
+        g.memory_bus_width_bits.is_some(),
+        notes,
+    );
+}
+
+/// Replaces the notes on `field` with one note made from their joined reasons.
+fn replace_notes(notes: &mut Notes, field: &str, make: impl FnOnce(&str) -> String) {
+    let old: Vec<String> = notes
+        .0
+        .iter()
+        .filter(|n| n.field == field)
+        .map(|n| n.reason.clone())
+        .collect();
+    notes.0.retain(|n| n.field != field);
+    notes.add(field, make(&old.join("; ")));
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// Dense FP16 tensor TFLOPS of `tc` tensor cores at `clock`, FP16 and FP32 accumulate, by
+/// the board's tensor rate class.
+fn tensor_pair(tc: u32, f: &ArchFacts, clock: u32, rate: TensorRate) -> (f64, f64) {
+    let full = derive::fp16_tensor_tflops(tc, f, clock);
+    match rate {
+        TensorRate::Half => (round2(full / 2.0), round2(full / 2.0)),
+        TensorRate::HalfWithFp32Accumulate => (full, round2(full / 2.0)),
+        TensorRate::Full | TensorRate::NoTensorCores => (full, full),
+    }
+}
+
+/// SMs, tensor cores, bandwidth, rated peaks and max-clock peaks, with notes where a
+/// figure is unknown or where the rated and max-clock figures differ.
+pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut Notes) {
+    let field = |f: &str| format!("gpus[{i}].{f}");
+    let cores_source = g.fact_sources.get("cuda_cores").cloned();
+    if let (Some(bus), Some(clk)) = (g.memory_bus_width_bits, g.max_memory_clock_mhz) {
+        g.memory_bandwidth_bytes_per_s = Some(derive::bandwidth_bytes_per_s(bus, clk));
+        if g.index.is_some() {
+            g.fact_sources
+                .insert("memory_bandwidth_bytes_per_s".into(), NVML.into());
+        }
+    } else if let Some(bw) = p.and_then(|p| p.bandwidth_gb_s) {
+        g.memory_bandwidth_bytes_per_s = Some((bw * 1e9).round() as u64);
+        g.fact_sources
+            .insert("memory_bandwidth_bytes_per_s".into(), DATASHEET.into());
+    } else if g.index.is_some() {
+        notes.add(
+            field("memory_bandwidth_bytes_per_s"),
+            "needs the memory bus width and max memory clock from NVML",
+        );
+    }
+    let facts: Option<ArchFacts> = g
+        .compute_capability
+        .as_deref()
+        .and_then(derive::parse_cc)
+        .and_then(|(a, b)| derive::arch_facts(a, b));
+    let Some(f) = facts else {
+        if g.index.is_some() || g.compute_capability.is_some() {
+            notes.add(
+                field("sm_count"),
+                format!(
+                    "compute capability {} is not in this build's architecture table: SMs, \
+                     tensor cores and peaks unknown",
+                    g.compute_capability.as_deref().unwrap_or("unknown")
+                ),
+            );
+        }
+        return;
+    };
+    let rate = match p {
+        Some(p) => p.tensor_rate,
+        None if g
+            .name
+            .as_deref()
+            .is_some_and(derive::is_turing_without_tensor_cores)
+            || f.tensor_per_sm == 0 =>
+        {
+            TensorRate::NoTensorCores
+        }
+        None if derive::is_geforce(g.name.as_deref(), g.brand.as_deref()) => {
+            TensorRate::HalfWithFp32Accumulate
+        }
+        None => TensorRate::Full,
+    };
+    let no_tc = rate == TensorRate::NoTensorCores;
+    if no_tc {
+        g.tensor_cores = Some(0);
+        notes.add(
+            field("tensor_cores"),
+            format!(
+                "none: {} has no tensor cores",
+                if f.tensor_per_sm == 0 {
+                    f.name
+                } else {
+                    "GTX 16xx (TU116/TU117)"
+                }
+            ),
+        );
+        notes.add(field("fp16_tensor_tflops"), "no tensor cores");
+    } else {
+        g.tensor_core_generation = f.tensor_gen;
+    }
+    // Rated clocks: the datasheet's boost, else NVML's max customer boost clock.
+    let (rated, source) = match (
+        p.and_then(|p| p.boost_clock_mhz),
+        g.max_customer_boost_clock_mhz,
+    ) {
+        (Some(c), _) => (Some(c), Some(DATASHEET)),
+        (None, Some(c)) => (Some(c), Some(NVML)),
+        (None, None) => (None, None),
+    };
+    g.rated_clock_mhz = rated;
+    g.rated_clock_source = source.map(str::to_string);
+    // The tensor rating's own clock (Hopper, L40S), else the boost; a board whose datasheet
+    // gives a tensor rating but no clock keeps the published figure.
+    let published_tensor_only =
+        p.is_some_and(|p| p.rated_tensor_clock_mhz().is_none() && p.fp16_tensor_tflops.is_some());
+    let tensor_clock = match p.and_then(Product::rated_tensor_clock_mhz) {
+        Some(c) => Some(c),
+        None if published_tensor_only => None,
+        None => rated,
+    };
+    g.rated_tensor_clock_mhz = tensor_clock;
+
+    let Some(cores) = g.cuda_cores else {
+        // No core count anywhere (B200: NVIDIA publishes none): the published ratings stand.
+        if let Some(p) = p.filter(|p| p.cuda_cores.is_none()) {
+            g.fp32_tflops = p.fp32_tflops;
+            g.fp16_tensor_tflops = p.fp16_tensor_tflops;
+            g.fp16_tensor_fp32_acc_tflops = p.fp16_tensor_fp32_acc_tflops();
+            g.fact_sources
+                .insert("fp32_tflops".into(), DATASHEET.into());
+            notes.add(
+                field("sm_count"),
+                format!(
+                    "unknown: NVML gave no core count and NVIDIA publishes none for the {}; \
+                     the rated peaks are the datasheet's",
+                    p.name
+                ),
+            );
+        } else if g.index.is_some() {
+            notes.add(
+                field("sm_count"),
+                "unknown without NVML's core count, and this board is not in the product table",
+            );
+            if !no_tc {
+                notes.add(field("tensor_cores"), "unknown without the SM count");
+            }
+            notes.add(field("fp32_tflops"), "unknown without the CUDA core count");
+        }
+        return;
+    };
+    let Some(sms) = derive::sm_count(cores, &f) else {
+        notes.add(
+            field("sm_count"),
+            format!(
+                "{cores} CUDA cores is not a multiple of {} per SM ({}): SMs unknown",
+                f.fp32_per_sm, f.name
+            ),
+        );
+        return;
+    };
+    g.sm_count = Some(sms);
+    if !no_tc {
+        g.tensor_cores = Some(sms * f.tensor_per_sm);
+    }
+    if let Some(src) = cores_source {
+        g.fact_sources.insert("sm_count".into(), src.clone());
+        g.fact_sources.insert("tensor_cores".into(), src);
+    }
+    let tc = g.tensor_cores.filter(|t| *t > 0);
+
+    // Rated figures.
+    let matches_product = p.is_some_and(|p| p.cuda_cores.is_none_or(|c| c == cores));
+    match rated {
+        Some(clk) => g.fp32_tflops = Some(derive::fp32_tflops(cores, clk)),
+        None => {
+            if let Some(t) = p.and_then(|p| p.fp32_tflops).filter(|_| matches_product) {
+                g.fp32_tflops = Some(t);
+                notes.add(
+                    field("fp32_tflops"),
+                    "as the datasheet publishes it: NVIDIA gives no clock for this board and \
+                     NVML no customer boost clock",
+                );
+            } else {
+                notes.add(
+                    field("fp32_tflops"),
+                    if p.is_some() {
+                        "rated figure unknown: the datasheet gives no clock and NVML no \
+                         customer boost clock; see fp32_tflops_max_clock"
+                    } else {
+                        "rated figure unknown: the board is not in the product table and NVML \
+                         gives no customer boost clock; see fp32_tflops_max_clock"
+                    },
+                );
+            }
+        }
+    }
+    if let Some(tc) = tc {
+        match tensor_clock {
+            Some(clk) => {
+                let (fp16, acc) = tensor_pair(tc, &f, clk, rate);
+                g.fp16_tensor_tflops = Some(fp16);
+                g.fp16_tensor_fp32_acc_tflops = Some(acc);
+                if f.approximate {
+                    notes.add(
+                        field("fp16_tensor_tflops"),
+                        format!(
+                            "approximate: NVIDIA publishes no SM count or tensor clock for {} \
+                             data-center parts; the per-core rate is inferred from the datasheet",
+                            f.name
+                        ),
+                    );
+                }
+            }
+            None => {
+                let p = p.filter(|_| matches_product);
+                g.fp16_tensor_tflops = p.and_then(|p| p.fp16_tensor_tflops);
+                g.fp16_tensor_fp32_acc_tflops = p.and_then(Product::fp16_tensor_fp32_acc_tflops);
+                notes.add(
+                    field("fp16_tensor_tflops"),
+                    if g.fp16_tensor_tflops.is_some() {
+                        "as the datasheet publishes it: NVIDIA gives no tensor clock for this \
+                         board"
+                    } else {
+                        "rated figure unknown: no rated clock and no published dense FP16 \
+                         rating for this board; see fp16_tensor_tflops_max_clock"
+                    },
+                );
+            }
+        }
+        if rate == TensorRate::HalfWithFp32Accumulate {
+            notes.add(
+                field("fp16_tensor_fp32_acc_tflops"),
+                "GeForce runs FP16 tensor math with FP32 accumulate at half rate",
+            );
+        }
+    }
+
+    // The same peaks at NVML's max SM clock.
+    let Some(max) = g.max_sm_clock_mhz else {
+        if g.index.is_some() {
+            notes.add(
+                field("fp32_tflops_max_clock"),
+                "unknown without NVML's max SM clock",
+            );
+        }
+        return;
+    };
+    g.fp32_tflops_max_clock = Some(derive::fp32_tflops(cores, max));
+    if let Some(tc) = tc {
+        let (fp16, acc) = tensor_pair(tc, &f, max, rate);
+        g.fp16_tensor_tflops_max_clock = Some(fp16);
+        g.fp16_tensor_fp32_acc_tflops_max_clock = Some(acc);
+    }
+    // A tensor rating at its own clock (Hopper 1830 MHz) differs from the max-clock figure
+    // even where the FP32 ones agree.
+    if let (Some(t), Some(_)) = (tensor_clock.filter(|t| Some(*t) != rated && *t != max), tc) {
+        notes.add(
+            field("fp16_tensor_tflops_max_clock"),
+            format!(
+                "at NVML's max SM clock {max} MHz; NVIDIA rates this board's tensor throughput \
+                 at a {t} MHz tensor clock (fp16_tensor_tflops)"
+            ),
+        );
+    }
+    if let Some(r) = rated.filter(|r| *r != max) {
+        let pct = (f64::from(max) / f64::from(r) - 1.0) * 100.0;
+        let boost = match (g.max_customer_boost_clock_mhz, source) {
+            (Some(cb), Some(DATASHEET)) if cb != r => {
+                format!("; NVML's max customer boost clock is {cb} MHz")
+            }
+            _ => String::new(),
+        };
+        notes.add(
+            field("fp32_tflops_max_clock"),
+            format!(
+                "at NVML's max SM clock {max} MHz, {pct:+.0} % against the {r} MHz rated boost \
+                 ({}) of fp32_tflops{boost}; sustained clocks depend on power and cooling",
+                if source == Some(NVML) {
+                    "NVML's max customer boost clock"
+                } else {
+                    "datasheet"
+                }
+            ),
+        );
+    }
+}
+
+/// Says where NVML's own facts disagree with the datasheet of the board its PCI id names:
+/// fewer or more SMs, less memory, another bus width or architecture. Each is a note
+/// starting `warning:` and a short entry in `datasheet_mismatches`.
+pub fn cross_check(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
+    let from_nvml = |g: &Gpu, f: &str| g.fact_sources.get(f).map(String::as_str) == Some(NVML);
+    let mut found: Vec<(String, String, String)> = Vec::new();
+    if let (Some(n), Some(want), true) = (g.sm_count, p.sms, from_nvml(g, "sm_count")) {
+        if n != want {
+            found.push((
+                "sm_count".into(),
+                format!("{n} SMs, datasheet {want}"),
+                format!(
+                    "NVML's core count gives {n} SMs, but the {} has {want}: {}",
+                    p.name,
+                    if n < want {
+                        "a cut-down board, or another board under this PCI id"
+                    } else {
+                        "another board under this PCI id, or a table row to correct"
+                    }
+                ),
+            ));
+        }
+    }
+    if let (Some(have), Some(sold), true) =
+        (g.vram_bytes, p.memory_bytes, from_nvml(g, "vram_bytes"))
+    {
+        // NVML gives usable memory: a little under the marketed GiB (H100: 81559 of 81920
+        // MiB), and 1/16 less on GDDR boards with ECC on.
+        let ecc = g.state.ecc_enabled == Some(true) && p.memory_type.is_gddr();
+        let expect = if ecc { sold / 16 * 15 } else { sold };
+        if (have as f64) < expect as f64 * 0.97 {
+            let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+            found.push((
+                "vram_bytes".into(),
+                format!("{:.1} GiB, datasheet {:.0} GiB", gib(have), gib(sold)),
+                format!(
+                    "NVML reports {:.1} GiB, but the {} has {:.0} GiB{}: a board with less \
+                     memory under this PCI id",
+                    gib(have),
+                    p.name,
+                    gib(sold),
+                    if ecc { " (ECC's share allowed)" } else { "" }
+                ),
+            ));
+        }
+    }
+    if let (Some(n), Some(want), true) = (
+        g.memory_bus_width_bits,
+        p.bus_width_bits,
+        from_nvml(g, "memory_bus_width_bits"),
+    ) {
+        if n != want {
+            found.push((
+                "memory_bus_width_bits".into(),
+                format!("{n}-bit bus, datasheet {want}-bit"),
+                format!(
+                    "NVML reports a {n}-bit memory bus, but the {} has {want}",
+                    p.name
+                ),
+            ));
+        }
+    }
+    if let (Some(a), true) = (g.architecture.as_deref(), from_nvml(g, "architecture")) {
+        if !a.eq_ignore_ascii_case(p.architecture)
+            && !p.architecture.starts_with(a)
+            && !a.starts_with(p.architecture)
+        {
+            found.push((
+                "architecture".into(),
+                format!("{a}, datasheet {}", p.architecture),
+                format!("NVML reports {a}, but the {} is {}", p.name, p.architecture),
+            ));
+        }
+    }
+    for (f, short, long) in found {
+        g.datasheet_mismatches.push(short);
+        notes.add(format!("gpus[{i}].{f}"), format!("warning: {long}"));
+    }
+}
+
+/// Records a name mismatch found by `identify`.
+pub fn name_mismatch(g: &mut Gpu, i: usize, what: String, notes: &mut Notes) {
+    g.datasheet_mismatches.push(what.clone());
+    notes.add(
+        format!("gpus[{i}].name"),
+        format!("warning: {what}: a relabelled board, or a table row to correct"),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A GPU as NVML answered it: `cores`, `max` MHz max SM clock, customer boost `cb`.
+    fn nvml_gpu(name: &str, cc: &str, cores: Option<u32>, max: u32, cb: Option<u32>) -> Gpu {
+        Gpu {
+            index: Some(0),
+            name: Some(name.into()),
+            compute_capability: Some(cc.into()),
+            cuda_cores: cores,
+            max_sm_clock_mhz: Some(max),
+            max_customer_boost_clock_mhz: cb,
+            ..Gpu::default()
+        }
+    }
+
+    fn run(g: &mut Gpu, device: u16) -> Notes {
+        let mut notes = Notes::default();
+        let ids = PciIds {
+            device,
+            subsystem: None,
+        };
+        let (p, _) = identify(Some(ids), g.name.clone().as_deref());
+        fill_from_datasheet(g, p, 0, true, &mut notes);
+        derive_capability(g, p, 0, &mut notes);
+        if let Some(p) = p {
+            cross_check(g, p, 0, &mut notes);
+        }
+        notes
+    }
+
+    fn reasons(notes: &Notes, field: &str) -> Vec<String> {
+        notes
+            .0
+            .iter()
+            .filter(|n| n.field == field)
+            .map(|n| n.reason.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_board_without_a_datasheet_clock_is_rated_at_nvml_customer_boost() {
+        // RTX PRO 6000 Blackwell: NVIDIA gives no clocks; NVML's customer boost is the rating.
+        let mut g = nvml_gpu(
+            "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+            "12.0",
+            Some(24064),
+            2617,
+            Some(2600),
+        );
+        let notes = run(&mut g, 0x2bb1);
+        assert_eq!(
+            (g.rated_clock_mhz, g.rated_clock_source.as_deref()),
+            (Some(2600), Some("nvml"))
+        );
+        assert_eq!(g.fp32_tflops, Some(125.13));
+        assert_eq!(g.fp32_tflops_max_clock, Some(125.95));
+        // No published dense FP16 and no datasheet tensor clock: the customer boost rates it.
+        assert_eq!(g.fp16_tensor_tflops, Some(500.53));
+        assert!(reasons(&notes, "gpus[0].fp32_tflops_max_clock")[0].contains("customer boost"));
+    }
+
+    #[test]
+    fn without_any_clock_the_published_rating_stands_if_the_counts_match() {
+        let mut g = nvml_gpu(
+            "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+            "12.0",
+            Some(24064),
+            2617,
+            None,
+        );
+        let notes = run(&mut g, 0x2bb1);
+        assert_eq!((g.rated_clock_mhz, g.fp32_tflops), (None, Some(125.0)));
+        assert!(reasons(&notes, "gpus[0].fp32_tflops")[0].contains("as the datasheet publishes"));
+        assert_eq!(g.fp16_tensor_tflops, None);
+        assert!(reasons(&notes, "gpus[0].fp16_tensor_tflops")[0].contains("unknown"));
+        // A cut-down count does not get the full board's published rating.
+        let mut g = nvml_gpu(
+            "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+            "12.0",
+            Some(20480),
+            2617,
+            None,
+        );
+        let notes = run(&mut g, 0x2bb1);
+        assert_eq!(g.fp32_tflops, None);
+        assert_eq!(g.datasheet_mismatches, ["160 SMs, datasheet 188"]);
+        assert!(reasons(&notes, "gpus[0].sm_count")[0].starts_with("warning:"));
+    }
+
+    #[test]
+    fn b200_has_no_published_counts_so_its_published_ratings_stand() {
+        let mut g = nvml_gpu("NVIDIA B200", "10.0", None, 1965, None);
+        let notes = run(&mut g, 0x2901);
+        assert_eq!((g.cuda_cores, g.sm_count), (None, None));
+        assert_eq!(
+            (g.fp32_tflops, g.fp16_tensor_tflops),
+            (Some(75.0), Some(2250.0))
+        );
+        assert!(reasons(&notes, "gpus[0].sm_count")[0].contains("NVIDIA publishes none"));
+    }
+
+    #[test]
+    fn a_board_the_table_lacks_has_no_rated_figure_without_customer_boost() {
+        let mut g = nvml_gpu("NVIDIA Future GPU", "8.9", Some(10240), 2800, None);
+        let notes = run(&mut g, 0x0001);
+        assert_eq!(g.datasheet_mismatches, Vec::<String>::new());
+        assert_eq!(
+            (g.fp32_tflops, g.fp32_tflops_max_clock),
+            (None, Some(57.34))
+        );
+        assert!(reasons(&notes, "gpus[0].fp32_tflops")[0].contains("not in the product table"));
+        assert_eq!(g.fact_sources["cuda_cores"], "nvml");
+        // With a customer boost clock it is rated there.
+        let mut g = nvml_gpu("NVIDIA Future GPU", "8.9", Some(10240), 2800, Some(2500));
+        run(&mut g, 0x0001);
+        assert_eq!(g.fp32_tflops, Some(51.2));
+    }
+
+    #[test]
+    fn l40_rates_tensor_math_at_half_either_way() {
+        let mut g = nvml_gpu("NVIDIA L40", "8.9", Some(18176), 2490, Some(2490));
+        run(&mut g, 0x26b5);
+        assert_eq!(g.fp16_tensor_tflops, Some(181.04));
+        assert_eq!(g.fp16_tensor_fp32_acc_tflops, Some(181.04));
+        assert_eq!(g.fp32_tflops, Some(90.52));
+    }
+
+    #[test]
+    fn memory_check_allows_ecc_on_gddr_but_not_a_smaller_board() {
+        let t4 = |mib: u64, ecc: bool| {
+            let mut g = nvml_gpu("Tesla T4", "7.5", Some(2560), 1590, Some(1590));
+            g.vram_bytes = Some(mib << 20);
+            g.state.ecc_enabled = Some(ecc);
+            run(&mut g, 0x1eb8);
+            g.datasheet_mismatches
+        };
+        // The real T4 capture: ECC on, 15360 MiB.
+        assert!(t4(15360, true).is_empty());
+        assert_eq!(t4(15360, false), ["15.0 GiB, datasheet 16 GiB"]);
+        assert!(t4(16384, false).is_empty());
+        assert_eq!(t4(8192, true), ["8.0 GiB, datasheet 16 GiB"]);
+    }
+
+    #[test]
+    fn names_match_without_case_spacing_or_the_nvidia_prefix() {
+        assert!(products::same_name(
+            "NVIDIA GeForce GTX 1080",
+            "GeForce GTX  1080"
+        ));
+        assert!(products::same_name("Tesla T4", "tesla t4"));
+        assert!(!products::same_name("Quadro RTX 6000", "Quadro RTX 8000"));
+    }
+}

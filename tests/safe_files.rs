@@ -1,0 +1,404 @@
+//! Files rigcheck writes: a capture is private and keeps who may read each file, is placed
+//! without deleting what appeared meanwhile, and `--force` replaces only an earlier
+//! capture; `-o FILE --force` writes only regular files and keeps their mode; `bench`
+//! refuses durations and paths that would panic, hang or write where nobody asked, and
+//! removes its test file when interrupted.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{assert_no_temporaries, temporaries};
+use std::fs;
+use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("rigcheck")
+}
+
+fn rigcheck() -> Command {
+    let mut c = Command::new(bin());
+    c.env("TERM", "dumb").timeout(TIMEOUT);
+    c
+}
+
+fn mode(p: &Path) -> u32 {
+    fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777
+}
+
+fn assert_capture(dir: &Path) {
+    assert!(dir.join("capture.json").is_file(), "{}", dir.display());
+    assert!(dir.join("report.json").is_file(), "{}", dir.display());
+    assert!(dir.join("proc/cpuinfo").is_file(), "{}", dir.display());
+}
+
+/// A capture slowed to `ms` per file, started in the background.
+fn slow_capture(dir: &Path, ms: u32, force: bool) -> Child {
+    let mut c = std::process::Command::new(bin());
+    c.arg("capture").arg(dir);
+    if force {
+        c.arg("--force");
+    }
+    c.env("RIGCHECK_TEST_SLOW_CAPTURE_MS", ms.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child`, failing the test if it outlives `TIMEOUT`; returns (code, stderr).
+fn finish(mut child: Child) -> (Option<i32>, String) {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            panic!("capture did not end");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Waits until a capture's temporary directory shows up in `parent`.
+fn wait_for_temporary(parent: &Path) {
+    let start = Instant::now();
+    while temporaries(parent).is_empty() {
+        assert!(start.elapsed() < TIMEOUT, "no temporary directory appeared");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn capture_is_private_and_keeps_who_may_read_each_file() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("cap");
+    rigcheck().arg("capture").arg(&dir).assert().success();
+    assert_capture(&dir);
+    assert_eq!(mode(&dir), 0o700);
+    // What rigcheck writes itself is the owner's only.
+    for f in ["capture.json", "report.json", "host.json"] {
+        assert_eq!(mode(&dir.join(f)), 0o600, "{f}");
+    }
+    // /proc/cpuinfo is 0444: readable by all in the capture too; the owner may edit.
+    assert_eq!(mode(Path::new("/proc/cpuinfo")) & 0o044, 0o044);
+    assert_eq!(mode(&dir.join("proc/cpuinfo")), 0o644);
+}
+
+#[test]
+fn directory_made_while_capturing_is_kept_without_force() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("cap");
+    let child = slow_capture(&dir, 5, false);
+    wait_for_temporary(t.path());
+    fs::create_dir(&dir).unwrap();
+    fs::write(dir.join("mine.txt"), "mine").unwrap();
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("exists"), "{stderr}");
+    assert_eq!(fs::read_to_string(dir.join("mine.txt")).unwrap(), "mine");
+    assert_no_temporaries(t.path());
+}
+
+#[test]
+fn parallel_captures_into_one_directory_one_wins() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("cap");
+    let children: Vec<Child> = (0..3).map(|_| slow_capture(&dir, 3, false)).collect();
+    let codes: Vec<Option<i32>> = children.into_iter().map(|c| finish(c).0).collect();
+    assert_eq!(
+        codes.iter().filter(|c| **c == Some(0)).count(),
+        1,
+        "{codes:?}"
+    );
+    assert_eq!(
+        codes.iter().filter(|c| **c == Some(2)).count(),
+        2,
+        "{codes:?}"
+    );
+    assert_capture(&dir);
+    assert_no_temporaries(t.path());
+}
+
+#[test]
+fn symlinks_files_and_other_directories_are_not_replaced() {
+    let t = tempfile::tempdir().unwrap();
+    // A dangling symlink: refused at once, nothing copied, the link left as it was.
+    let link = t.path().join("dangling");
+    symlink(t.path().join("nowhere"), &link).unwrap();
+    for force in [false, true] {
+        let mut c = rigcheck();
+        c.arg("capture").arg(&link);
+        if force {
+            c.arg("--force");
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("is not a directory"), "{stderr}");
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(!t.path().join("nowhere").exists());
+    }
+    // A symlink to a real directory is not followed into it either.
+    let target = t.path().join("target");
+    fs::create_dir(&target).unwrap();
+    let to_dir = t.path().join("to-dir");
+    symlink(&target, &to_dir).unwrap();
+    rigcheck().arg("capture").arg(&to_dir).assert().code(2);
+    assert_eq!(fs::read_dir(&target).unwrap().count(), 0);
+    // A directory of other files: --force does not delete it.
+    let docs = t.path().join("docs");
+    fs::create_dir(&docs).unwrap();
+    fs::write(docs.join("thesis.tex"), "years of work").unwrap();
+    let out = rigcheck()
+        .arg("capture")
+        .arg(&docs)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a capture"));
+    assert_eq!(
+        fs::read_to_string(docs.join("thesis.tex")).unwrap(),
+        "years of work"
+    );
+    // An earlier capture is replaced with --force, and only with it.
+    let cap = t.path().join("cap");
+    rigcheck().arg("capture").arg(&cap).assert().success();
+    fs::write(cap.join("stale"), "old").unwrap();
+    rigcheck().arg("capture").arg(&cap).assert().code(2);
+    rigcheck()
+        .arg("capture")
+        .arg(&cap)
+        .arg("--force")
+        .assert()
+        .success();
+    assert!(!cap.join("stale").exists());
+    assert_capture(&cap);
+    assert_no_temporaries(t.path());
+}
+
+#[test]
+fn interrupted_forced_capture_keeps_the_earlier_one() {
+    use std::os::unix::process::ExitStatusExt;
+    let t = tempfile::tempdir().unwrap();
+    let cap = t.path().join("cap");
+    rigcheck().arg("capture").arg(&cap).assert().success();
+    fs::write(cap.join("marker"), "earlier").unwrap();
+    let mut child = slow_capture(&cap, 20, true);
+    wait_for_temporary(t.path());
+    std::thread::sleep(Duration::from_millis(100));
+    // SAFETY: kill(2) on our own child's PID.
+    #[allow(unsafe_code)]
+    let rc = unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert_eq!(rc, 0);
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGTERM));
+    assert_eq!(fs::read_to_string(cap.join("marker")).unwrap(), "earlier");
+    assert_no_temporaries(t.path());
+}
+
+// ---------------------------------------------------------------------------------------
+// -o FILE --force
+
+fn sheet_to(path: &Path, force: bool) -> std::process::Output {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hp-z8-g4-dual-rtx6000");
+    let mut c = rigcheck();
+    c.arg("--sysroot")
+        .arg(root)
+        .args(["sheet", "--format", "markdown", "-o"])
+        .arg(path);
+    if force {
+        c.arg("--force");
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn output_replaces_only_regular_files_and_keeps_their_mode() {
+    let t = tempfile::tempdir().unwrap();
+    // A regular file with its own mode: replaced, mode kept.
+    let file = t.path().join("sheet.md");
+    fs::write(&file, "old").unwrap();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).unwrap();
+    assert_eq!(sheet_to(&file, false).status.code(), Some(2));
+    assert_eq!(fs::read_to_string(&file).unwrap(), "old");
+    assert_eq!(sheet_to(&file, true).status.code(), Some(0));
+    assert!(fs::read_to_string(&file).unwrap().contains("HP Z8 G4"));
+    assert_eq!(mode(&file), 0o640);
+    // A symlink (to /dev/null, or to a file): refused, the link and its target untouched.
+    let null = t.path().join("null");
+    symlink("/dev/null", &null).unwrap();
+    let target = t.path().join("target.md");
+    fs::write(&target, "target").unwrap();
+    let link = t.path().join("link.md");
+    symlink(&target, &link).unwrap();
+    for p in [&null, &link] {
+        let out = sheet_to(p, true);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("is a symbolic link"), "{stderr}");
+        assert!(fs::symlink_metadata(p).unwrap().file_type().is_symlink());
+    }
+    assert_eq!(fs::read_to_string(&target).unwrap(), "target");
+    assert!(fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    // A named pipe: refused at once (no hang, no regular file in its place).
+    let fifo = t.path().join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path that lives across the call.
+    #[allow(unsafe_code)]
+    let rc = unsafe { libc::mkfifo(c.as_ptr(), 0o644) };
+    assert_eq!(rc, 0);
+    let out = sheet_to(&fifo, true);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a named pipe"));
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    // A device node (a twin of /dev/null, where mknod is permitted): refused.
+    let dev = t.path().join("null-twin");
+    let c = std::ffi::CString::new(dev.to_str().unwrap()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path that lives across the call.
+    #[allow(unsafe_code)]
+    let made = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 3)) };
+    if made == 0 {
+        let out = sheet_to(&dev, true);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("is a device"));
+        assert!(fs::symlink_metadata(&dev)
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    } else {
+        eprintln!("mknod not permitted here: the device case is skipped");
+    }
+    // A directory: refused.
+    let d = t.path().join("dir");
+    fs::create_dir(&d).unwrap();
+    assert_eq!(sheet_to(&d, true).status.code(), Some(2));
+    assert!(d.is_dir());
+    // Nothing temporary is left.
+    let left: Vec<_> = fs::read_dir(t.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// bench
+
+#[test]
+fn bench_refuses_durations_it_cannot_keep_and_disk_without_data() {
+    for s in ["1e308", "inf", "NaN", "0", "-1", "86401"] {
+        let s = &format!("--seconds={s}");
+        let out = rigcheck().args(["bench", "cpu", s]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "--seconds {s}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(stderr.contains("at most 86400"), "{stderr}");
+        assert!(stderr.len() < 200, "{stderr}");
+    }
+    // `bench disk` writes nothing without being told where.
+    let t = tempfile::tempdir().unwrap();
+    let out = rigcheck()
+        .current_dir(t.path())
+        .args(["bench", "disk", "--seconds", "0.1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--data DIR"));
+    assert_eq!(fs::read_dir(t.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn bench_disk_refuses_a_named_pipe_without_hanging() {
+    let t = tempfile::tempdir().unwrap();
+    let fifo = t.path().join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path that lives across the call.
+    #[allow(unsafe_code)]
+    let rc = unsafe { libc::mkfifo(c.as_ptr(), 0o644) };
+    assert_eq!(rc, 0);
+    let out = rigcheck()
+        .args([
+            "bench",
+            "disk",
+            "--seconds",
+            "0.1",
+            "--format",
+            "json",
+            "--data",
+        ])
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "a bench that measured nothing is incomplete"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["bench"]["disk"].is_null());
+    assert!(
+        v["bench"]["notes"]
+            .to_string()
+            .contains("not a regular file or a directory"),
+        "{}",
+        v["bench"]["notes"]
+    );
+}
+
+#[test]
+fn bench_disk_removes_its_test_file_when_interrupted() {
+    use std::os::unix::process::ExitStatusExt;
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let t = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(bin())
+            .args(["bench", "disk", "--seconds", "30", "--data"])
+            .arg(t.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait for the test file, then interrupt while it is written or read.
+        let start = Instant::now();
+        while fs::read_dir(t.path()).unwrap().count() == 0 {
+            assert!(start.elapsed() < TIMEOUT, "no test file appeared");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        // SAFETY: kill(2) on our own child's PID.
+        #[allow(unsafe_code)]
+        let rc = unsafe { libc::kill(child.id() as i32, sig) };
+        assert_eq!(rc, 0);
+        let deadline = Instant::now() + TIMEOUT;
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("bench did not stop on signal {sig}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert_eq!(status.signal(), Some(sig));
+        let left: Vec<_> = fs::read_dir(t.path()).unwrap().flatten().collect();
+        assert!(left.is_empty(), "signal {sig} left {left:?}");
+    }
+}
