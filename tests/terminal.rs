@@ -278,3 +278,28 @@ fn colour_follows_no_color_and_clicolor_in_a_terminal() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains('\u{1b}'));
 }
+
+#[test]
+fn bench_fits_the_window_too() {
+    // bench prints aligned columns rather than a grid; its long lines (the notes, each GPU's
+    // figures) wrap under themselves.
+    for cols in [80u16, 120] {
+        let (code, raw) = in_terminal(cols, &["bench", "memory", "--seconds", "0.1"]);
+        assert_eq!(code, 0, "{raw}");
+        let plain = strip(&raw);
+        assert!(plain.contains("Memory: STREAM copy and triad"), "{plain}");
+        let mut widest = 0;
+        for line in plain.lines() {
+            // The progress bar on stderr redraws its line after each `\r` (padded, then
+            // cleared); what is left is the report's line.
+            for l in line.split('\r') {
+                let w = textwrap::core::display_width(l);
+                widest = widest.max(w);
+                assert!(w <= usize::from(cols), "bench: {w} columns: {l:?}");
+            }
+            let l = line.rsplit('\r').next().unwrap_or(line);
+            assert_eq!(l, l.trim_end(), "bench: a line ends in spaces");
+        }
+        eprintln!("bench: widest line {widest} at {cols}");
+    }
+}
