@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::spec::{Dimm, Drive, Gpu, Spec};
+use crate::text::same_product_name;
 use crate::units::{bytes_bin, bytes_dec};
 use crate::verify::EXIT_INCOMPLETE;
 
@@ -378,17 +379,18 @@ fn gpus(c: &mut Changes, a: &Spec, b: &Spec) {
             (None, Some(y)) => c.push("hardware", "GPU added", k, "none".into(), describe(y)),
             (Some(x), Some(y)) => {
                 let mut replaced = false;
-                let attrs = |g: &Gpu| {
-                    [
-                        ("GPU model", g.name.clone()),
-                        ("GPU memory", g.vram_bytes.map(bytes_bin)),
-                    ]
-                };
-                for ((name, vx), (_, vy)) in attrs(x).into_iter().zip(attrs(y)) {
-                    match (vx, vy) {
-                        (Some(p), Some(q)) => replaced |= p != q,
-                        (p, q) => c.hw((name, ""), k, p, q),
+                let rated = |f: &str| from_datasheet(x, f) || from_datasheet(y, f);
+                match (&x.name, &y.name) {
+                    (Some(p), Some(q)) if rated("name") => replaced |= !same_product_name(p, q),
+                    (Some(p), Some(q)) => replaced |= p != q,
+                    (p, q) => c.hw(("GPU model", ""), k, p.clone(), q.clone()),
+                }
+                match (x.vram_bytes, y.vram_bytes) {
+                    (Some(p), Some(q)) if rated("vram_bytes") => {
+                        replaced |= !near_rated_memory(p, q);
                     }
+                    (Some(p), Some(q)) => replaced |= p != q,
+                    (p, q) => c.hw(("GPU memory", ""), k, p.map(bytes_bin), q.map(bytes_bin)),
                 }
                 if replaced {
                     c.push("hardware", "GPU replaced", k, describe(x), describe(y));
@@ -411,6 +413,24 @@ fn gpus(c: &mut Changes, a: &Spec, b: &Spec) {
             (None, None) => {}
         }
     }
+}
+
+/// True when `g`'s `fact` is the product table's figure (no driver when it was read), not
+/// one the driver measured.
+fn from_datasheet(g: &Gpu, fact: &str) -> bool {
+    g.fact_sources.get(fact).map(String::as_str) == Some("datasheet")
+}
+
+/// How far the memory NVML reports may sit below or above the datasheet's round figure and
+/// still be the same board: the driver keeps some for itself (an H100 80GB HBM3 reports
+/// 81,559 MiB of the rated 81,920, 0.44 % less), while the nearest other memory size of one
+/// model is at least 15 % away (H100 80 GB and 94 GB, A100 40 GB and 80 GB).
+const RATED_MEMORY_TOLERANCE: f64 = 0.02;
+
+/// True when two GPU memory sizes, one of them a datasheet figure, are the same board's.
+fn near_rated_memory(a: u64, b: u64) -> bool {
+    let (lo, hi) = (a.min(b) as f64, a.max(b) as f64);
+    hi == 0.0 || (hi - lo) / hi <= RATED_MEMORY_TOLERANCE
 }
 
 /// The negotiated PCIe width and its maximum, compared where both are known.

@@ -382,6 +382,13 @@ pub fn hardware_view(spec: &Spec) -> Spec {
             };
             k.pcie.width = g.pcie.width;
             k.pcie.max_width = g.pcie.max_width;
+            // Which of name and memory are the product table's round figures: diff compares
+            // those with the driver's measured ones by name and within a tolerance.
+            for fact in ["name", "vram_bytes"] {
+                if let Some(source) = g.fact_sources.get(fact) {
+                    k.fact_sources.insert(fact.to_string(), source.clone());
+                }
+            }
             k
         })
         .collect();

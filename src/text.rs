@@ -1,7 +1,7 @@
 //! Text from outside: cleaning what the machine or a stranger's report says before anything
-//! shows it, and escaping for markup (one function for HTML, SVG and XML: the spec sheet, its
+//! shows it, escaping for markup (one function for HTML, SVG and XML: the spec sheet, its
 //! diagram and charts, and JUnit reports), so every writer treats hostile firmware strings the
-//! same way.
+//! same way, and the comparison of GPU product names.
 
 use std::borrow::Cow;
 
@@ -107,6 +107,20 @@ fn clean_value(v: &mut Value) -> bool {
         }
         _ => false,
     }
+}
+
+/// True when two product names are the same board as nvidia-smi would print it: case, spacing
+/// and the `NVIDIA ` prefix that older drivers leave off GeForce names do not count.
+pub fn same_product_name(a: &str, b: &str) -> bool {
+    fn norm(s: &str) -> String {
+        let words: Vec<String> = s.split_whitespace().map(str::to_lowercase).collect();
+        let words = match words.first().map(String::as_str) {
+            Some("nvidia") => &words[1..],
+            _ => &words[..],
+        };
+        words.join(" ")
+    }
+    norm(a) == norm(b)
 }
 
 /// Escapes text for HTML, SVG and XML, in element content and in quoted attributes.

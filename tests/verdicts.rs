@@ -584,3 +584,38 @@ fn implausible_bare_quantities_and_commas_are_refused() {
     let (code, _, err) = run(&["verify", "-p", p(&f), "--sysroot", REFERENCE]);
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn installing_the_driver_is_no_gpu_change() {
+    // The H100 before its driver is known from the product table (80 GiB, the datasheet's
+    // round figure); after, NVML reports the 81,559 MiB it leaves usable (79.6 GiB). The same
+    // board: before, diff said "GPU replaced" and exit 1.
+    let after = "fixtures/x86_64-h100-80gb-hbm3";
+    let before = tempfile::tempdir().unwrap();
+    copy_tree(Path::new(after), before.path());
+    fs::remove_file(before.path().join("nvml.json")).unwrap();
+    let (code, d) = diff(before.path(), Path::new(after));
+    assert_eq!(d["changes"], serde_json::json!([]), "{d:#}");
+    assert_eq!(
+        code, 3,
+        "facts only the driver gives are unknown before: {d:#}"
+    );
+    assert!(whats(&d["unknown_on_one_side"]).contains(&"GPU VBIOS".to_string()));
+
+    // A board whose driver reports other memory in the same slot is still a change against
+    // the datasheet figure: 40 GiB measured against the table's 80 GiB.
+    let smaller = tempfile::tempdir().unwrap();
+    copy_tree(Path::new(after), smaller.path());
+    let nvml = smaller.path().join("nvml.json");
+    let text = fs::read_to_string(&nvml).unwrap();
+    fs::write(
+        &nvml,
+        text.replace("\"total\": 85520809984", "\"total\": 42949672960"),
+    )
+    .unwrap();
+    let (code, d) = diff(before.path(), smaller.path());
+    assert_eq!(code, 1, "{d:#}");
+    assert_eq!(whats(&d["changes"]), ["GPU replaced"]);
+    assert_eq!(d["changes"][0]["before"], "NVIDIA H100 80GB HBM3 80 GiB");
+    assert_eq!(d["changes"][0]["after"], "NVIDIA H100 80GB HBM3 40 GiB");
+}

@@ -10,6 +10,7 @@
 //! publishes are `None`. `docs/gpu-products.md` explains the units and how to add a row.
 
 use crate::spec::GpuDatasheet;
+use crate::text::same_product_name;
 
 /// Market segment of a board, as NVIDIA sells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -235,26 +236,12 @@ impl Product {
     }
 }
 
-/// True when two product names are the same board as nvidia-smi would print it: case, spacing
-/// and the `NVIDIA ` prefix that older drivers leave off GeForce names do not count.
-pub fn same_name(a: &str, b: &str) -> bool {
-    fn norm(s: &str) -> String {
-        let words: Vec<String> = s.split_whitespace().map(str::to_lowercase).collect();
-        let words = match words.first().map(String::as_str) {
-            Some("nvidia") => &words[1..],
-            _ => &words[..],
-        };
-        words.join(" ")
-    }
-    norm(a) == norm(b)
-}
-
 /// The row of `device` whose name is `name`, among the boards sharing that id (a Quadro RTX
 /// 8000 with a subsystem the table does not list is still found by its name).
 pub fn lookup_by_name(device: u16, name: &str) -> Option<&'static Product> {
     PRODUCTS
         .iter()
-        .find(|p| p.device == device && same_name(p.name, name))
+        .find(|p| p.device == device && same_product_name(p.name, name))
 }
 
 /// Finds the board for a PCI device id and subsystem: the row listing that subsystem, else

@@ -9,6 +9,7 @@
 //! customer boost is used only for boards the table has no clock for.
 
 use crate::spec::{Gpu, Notes};
+use crate::text::same_product_name;
 
 use super::derive::{self, ArchFacts};
 use super::products::{self, Product, TensorRate};
@@ -49,8 +50,7 @@ pub fn identify(
         return (None, None);
     };
     match nvml_name {
-        Some(n) if !products::same_name(p.name, n) => match products::lookup_by_name(ids.device, n)
-        {
+        Some(n) if !same_product_name(p.name, n) => match products::lookup_by_name(ids.device, n) {
             Some(q) => (Some(q), None),
             None => (
                 Some(p),
@@ -668,11 +668,11 @@ mod tests {
 
     #[test]
     fn names_match_without_case_spacing_or_the_nvidia_prefix() {
-        assert!(products::same_name(
+        assert!(same_product_name(
             "NVIDIA GeForce GTX 1080",
             "GeForce GTX  1080"
         ));
-        assert!(products::same_name("Tesla T4", "tesla t4"));
-        assert!(!products::same_name("Quadro RTX 6000", "Quadro RTX 8000"));
+        assert!(same_product_name("Tesla T4", "tesla t4"));
+        assert!(!same_product_name("Quadro RTX 6000", "Quadro RTX 8000"));
     }
 }
