@@ -16,11 +16,16 @@ pub use crate::render::fleet::FleetFormat;
 pub use crate::render::preflight::PreflightFormat;
 pub use crate::render::sheet::SheetFormat;
 pub use crate::render::verify::VerifyFormat;
-pub use crate::render::Format;
+pub use crate::render::{Format, Part};
 
 /// Inventory a workstation or GPU server, check it against its order, and say what it can do.
 #[derive(Debug, Parser)]
-#[command(name = "rigcheck", version, about, help_expected = true)]
+#[command(
+    name = "rigcheck",
+    version = env!("RIGCHECK_VERSION"),
+    about,
+    help_expected = true
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -29,6 +34,10 @@ pub struct Cli {
     /// include the result in prometheus and nfd output.
     #[arg(long, value_name = "NAME|FILE")]
     pub profile: Option<String>,
+
+    /// With no command: which parts of the report, and how many notes.
+    #[command(flatten)]
+    pub view: ViewArgs,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -100,6 +109,32 @@ pub enum Command {
     Fleet(FleetArgs),
     /// Measure this machine: data-loader images/s, memory bandwidth, disk read, GPU TFLOPS.
     Bench(BenchArgs),
+    /// Print a shell completion script, e.g. `rigcheck completions bash >
+    /// ~/.local/share/bash-completion/completions/rigcheck`.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), e.g. `rigcheck man | man -l -`, or `rigcheck man verify`.
+    Man(ManArgs),
+}
+
+/// The clap command of the whole program, for completions and the man page.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
+/// Options of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Options of `man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The page of one command (`rigcheck-verify(1)`); the main page when left out.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 /// Options of `fleet`.
@@ -205,6 +240,26 @@ pub struct InventoryArgs {
     /// or TOML file) and include the result.
     #[arg(long, value_name = "NAME|FILE")]
     pub profile: Option<String>,
+    /// Which parts of the report, and how many notes.
+    #[command(flatten)]
+    pub view: ViewArgs,
+}
+
+/// What the table and Markdown inventory show (`rigcheck` with no command, or `inventory`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ViewArgs {
+    /// Show only these parts of the table or Markdown report, e.g. `-s gpu,memory`.
+    #[arg(
+        long,
+        short = 's',
+        value_enum,
+        value_delimiter = ',',
+        value_name = "PART"
+    )]
+    pub section: Vec<Part>,
+    /// List every note: where figures come from too, not only why facts are unknown.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
 }
 
 /// Options of `sheet`.
@@ -213,9 +268,12 @@ pub struct SheetArgs {
     /// Sheet format (default: html).
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<SheetFormat>,
-    /// Write the sheet to FILE (atomically) instead of standard output (`-`).
+    /// Write the sheet to FILE (atomically); `-` is standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Print the sheet on standard output, even to a terminal.
+    #[arg(long, conflicts_with = "output")]
+    pub stdout: bool,
     /// Replace FILE if it exists.
     #[arg(long)]
     pub force: bool,
@@ -328,6 +386,45 @@ value_enum!(Format {
     Prometheus => "prometheus": "Prometheus text format, for node_exporter's textfile collector.",
     Nfd => "nfd": "Kubernetes node-feature-discovery feature file (name=value labels).",
 });
+
+impl ValueEnum for Part {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            Part::Glance,
+            Part::System,
+            Part::Gpus,
+            Part::Cpu,
+            Part::Memory,
+            Part::Drives,
+            Part::Headroom,
+            Part::Notes,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Part::Glance => PossibleValue::new("glance").help("The summary at the top."),
+            Part::System => PossibleValue::new("system").help("System, board, BIOS, OS."),
+            Part::Cpu => PossibleValue::new("cpu")
+                .alias("cpus")
+                .help("CPUs, caches, NUMA nodes."),
+            Part::Memory => PossibleValue::new("memory")
+                .alias("mem")
+                .help("Memory and every DIMM."),
+            Part::Drives => PossibleValue::new("drives")
+                .aliases(["drive", "disks"])
+                .help("Drives."),
+            Part::Gpus => PossibleValue::new("gpu")
+                .alias("gpus")
+                .help("GPUs, one table per model."),
+            Part::Headroom => {
+                PossibleValue::new("headroom").help("Free sockets, DIMM and PCIe slots, power.")
+            }
+            Part::Notes => PossibleValue::new("notes")
+                .help("Why facts are unknown (and with -v, where figures come from)."),
+        })
+    }
+}
 
 value_enum!(VerifyFormat {
     Table => "table": "Readable table with a summary line.",

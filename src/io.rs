@@ -36,10 +36,23 @@ pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// Writes to stdout; a closed pipe (`rigcheck | head`) ends quietly with 0.
+/// Writes to stdout with no colour; a closed pipe (`rigcheck | head`) ends quietly with 0.
 pub fn emit(bytes: &[u8]) -> Result<(), Error> {
+    emit_colored(bytes, false)
+}
+
+/// Writes to stdout, keeping the colour the renderers painted only when `color`: without it
+/// every escape sequence is removed (anstream), so `--color never` and `NO_COLOR` hold even
+/// for text that reached a renderer with one. Other control characters are replaced either
+/// way (`terminal_safe`). A closed pipe ends quietly with 0.
+pub fn emit_colored(bytes: &[u8], color: bool) -> Result<(), Error> {
     let safe = terminal_safe(bytes);
-    let mut out = io::stdout().lock();
+    let choice = if color {
+        anstream::ColorChoice::Always
+    } else {
+        anstream::ColorChoice::Never
+    };
+    let mut out = anstream::AutoStream::new(io::stdout().lock(), choice);
     match out.write_all(&safe).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),

@@ -47,13 +47,20 @@ pub fn run(cli: &Cli) -> Result<ExitCode, Error> {
     let g = &cli.global;
     // `--profile` before a command is the inventory's; another command's own `--profile`
     // goes after its name, so a stray one is refused rather than ignored.
-    if let (Some(_), Some(cmd)) = (&cli.profile, &cli.command) {
-        if !matches!(cmd, Command::Inventory(_)) {
-            return Err(Error::Usage(
-                "--profile: before a command it belongs to the inventory; write it after the \
-                 command's name"
-                    .into(),
-            ));
+    // So do `--section` and `--verbose`.
+    if let Some(cmd) = &cli.command {
+        let stray = [
+            ("--profile", cli.profile.is_some()),
+            ("--section", !cli.view.section.is_empty()),
+            ("--verbose", cli.view.verbose),
+        ];
+        if let Some((flag, _)) = stray.iter().find(|(_, given)| *given) {
+            if !matches!(cmd, Command::Inventory(_)) {
+                return Err(Error::Usage(format!(
+                    "{flag}: before a command it belongs to the inventory; write it after \
+                     the command's name"
+                )));
+            }
         }
     }
     match &cli.command {
@@ -65,6 +72,10 @@ pub fn run(cli: &Cli) -> Result<ExitCode, Error> {
                 ));
             }
             args.profile = args.profile.or_else(|| cli.profile.clone());
+            if args.view.section.is_empty() {
+                args.view.section = cli.view.section.clone();
+            }
+            args.view.verbose |= cli.view.verbose;
             commands::inventory::exec(&args, g)
         }
         Some(Command::Capture(args)) => commands::capture::exec(args, g),
@@ -76,10 +87,13 @@ pub fn run(cli: &Cli) -> Result<ExitCode, Error> {
         Some(Command::Sheet(args)) => commands::sheet::exec(args, g),
         Some(Command::Fleet(args)) => commands::fleet::exec(args, g),
         Some(Command::Bench(args)) => commands::bench::exec(args, g),
+        Some(Command::Completions(args)) => commands::completions::exec(args, g),
+        Some(Command::Man(args)) => commands::man::exec(args, g),
         None => commands::inventory::exec(
             &cli::InventoryArgs {
                 format: None,
                 profile: cli.profile.clone(),
+                view: cli.view.clone(),
             },
             g,
         ),

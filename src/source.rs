@@ -302,10 +302,12 @@ impl Source {
     /// Live there is no such file: the caller asks the live API instead.
     pub fn recorded(&self, name: &'static str) -> Result<String, Unknown> {
         let bytes = self.recorded_bytes(name)?;
-        Ok(match String::from_utf8(bytes) {
+        let text = match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        })
+        };
+        // JSON hides escape sequences as `\u001b`: cleaned string by string.
+        Ok(crate::text::clean_json(&text).into_owned())
     }
 
     /// Reads a recorded-answer file as bytes (`rsmb.bin`); `NotRecorded` where it is absent.
@@ -409,7 +411,10 @@ impl Source {
     }
 
     /// Reads a text file; invalid UTF-8 is replaced, so garbage reaches the parser and
-    /// becomes an `Unparsable` note there instead of an I/O error here.
+    /// becomes an `Unparsable` note there instead of an I/O error here. Terminal escape
+    /// sequences and other control characters are cleaned out here (`text::clean`), so no
+    /// string a probe takes from a file can drive the terminal; a capture still records the
+    /// bytes as they were.
     /// Small files only (`Budget::Text`); `read_string_within` takes a larger budget.
     pub fn read_string(&self, path: impl AsRef<Path>) -> Result<String, Unknown> {
         self.read_string_within(path, Budget::Text)
@@ -422,9 +427,13 @@ impl Source {
         budget: Budget,
     ) -> Result<String, Unknown> {
         let bytes = self.read_bytes_within(path, budget)?;
-        Ok(match String::from_utf8(bytes) {
+        let s = match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
+        Ok(match crate::text::clean(&s) {
+            std::borrow::Cow::Borrowed(_) => s,
+            std::borrow::Cow::Owned(c) => c,
         })
     }
 

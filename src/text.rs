@@ -1,6 +1,113 @@
-//! Text rules shared across layers: escaping for markup (one function for HTML, SVG and
-//! XML, so every writer treats hostile firmware strings the same way) and the comparison of
-//! GPU product names.
+//! Text from outside: cleaning what the machine or a stranger's report says before anything
+//! shows it, escaping for markup (one function for HTML, SVG and XML: the spec sheet, its
+//! diagram and charts, and JUnit reports), so every writer treats hostile firmware strings the
+//! same way, and the comparison of GPU product names.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+/// True for a character that must not reach a terminal from a machine's strings: a control
+/// character other than newline and tab, or a bidirectional override that reorders what is
+/// shown (U+202A–U+202E, U+2066–U+2069).
+fn is_hostile(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Text read from the machine or a report, cleaned of every terminal escape sequence
+/// (colour, cursor movement, window titles, hidden text: CSI, OSC, DCS and the rest, as a
+/// terminal would parse them) and with any other control character or bidirectional
+/// override replaced by U+FFFD, so a DMI string cannot drive the terminal or hide in it.
+/// Newlines and tabs are kept. Borrowed when there is nothing to clean.
+pub fn clean(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_hostile) {
+        return Cow::Borrowed(s);
+    }
+    let stripped = anstream::adapter::strip_str(s).to_string();
+    Cow::Owned(
+        stripped
+            .chars()
+            .map(|c| if is_hostile(c) { '\u{fffd}' } else { c })
+            .collect(),
+    )
+}
+
+/// A JSON document with every string in it cleaned (`clean`), for reports and recorded
+/// answers: in JSON an escape sequence hides as `\u001b`, which no byte-level cleaning sees.
+/// Borrowed when nothing needs cleaning, and when the text is not JSON (its parser says what
+/// is wrong with it).
+pub fn clean_json(text: &str) -> Cow<'_, str> {
+    if !may_hide_controls(text.as_bytes()) {
+        return Cow::Borrowed(text);
+    }
+    let Ok(mut v) = serde_json::from_str::<Value>(text) else {
+        return Cow::Borrowed(text);
+    };
+    if !clean_value(&mut v) {
+        return Cow::Borrowed(text);
+    }
+    serde_json::to_string(&v).map_or(Cow::Borrowed(text), Cow::Owned)
+}
+
+/// A quick look for what `clean_json` must parse: a `\u` escape, DEL, a C1 control or a
+/// bidirectional override written as UTF-8. Most reports have none, and a fleet of ten
+/// thousand must not be parsed twice or crawled byte by byte: memchr jumps from one
+/// candidate byte to the next.
+fn may_hide_controls(b: &[u8]) -> bool {
+    if memchr::memchr(0x7f, b).is_some() {
+        return true;
+    }
+    let mut at = 0;
+    while let Some(k) = b
+        .get(at..)
+        .and_then(|rest| memchr::memchr3(b'\\', 0xc2, 0xe2, rest))
+    {
+        let i = at + k;
+        let hit = match b[i] {
+            b'\\' => b.get(i + 1) == Some(&b'u'),
+            0xc2 => b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)),
+            _ => matches!(
+                (b.get(i + 1), b.get(i + 2)),
+                (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+            ),
+        };
+        if hit {
+            return true;
+        }
+        // Every JSON escape but `\u` is two characters (`\\` among them): step over both.
+        at = i + if b[i] == b'\\' { 2 } else { 1 };
+    }
+    false
+}
+
+/// Cleans every string (and object key) of `v`; true when one changed.
+fn clean_value(v: &mut Value) -> bool {
+    match v {
+        Value::String(s) => match clean(s) {
+            Cow::Owned(c) => {
+                *s = c;
+                true
+            }
+            Cow::Borrowed(_) => false,
+        },
+        Value::Array(a) => a.iter_mut().fold(false, |acc, x| clean_value(x) | acc),
+        Value::Object(m) => {
+            let mut changed = false;
+            let keys: Vec<String> = m.keys().cloned().collect();
+            for k in keys {
+                if let Cow::Owned(c) = clean(&k) {
+                    if let Some(val) = m.remove(&k) {
+                        m.insert(c, val);
+                        changed = true;
+                    }
+                }
+            }
+            m.values_mut().fold(changed, |acc, x| clean_value(x) | acc)
+        }
+        _ => false,
+    }
+}
 
 /// True when two product names are the same board as nvidia-smi would print it: case, spacing
 /// and the `NVIDIA ` prefix that older drivers leave off GeForce names do not count.
@@ -38,6 +145,44 @@ pub fn escape_markup(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escape_sequences_are_removed_and_controls_replaced() {
+        // A window title (OSC ... BEL), clear screen (CSI 2J), colour and hidden text (SGR),
+        // a DCS string, a C1 CSI, a carriage return and a right-to-left override.
+        assert_eq!(clean("HP Z8\u{1b}]0;pwned\u{7}\u{1b}[2J G4"), "HP Z8 G4");
+        assert_eq!(clean("\u{1b}[31;8mred hidden\u{1b}[0m ok"), "red hidden ok");
+        assert_eq!(clean("a\u{1b}P1$r\u{1b}\\b"), "ab");
+        assert_eq!(clean("x\u{9b}2Jy"), "x\u{fffd}2Jy");
+        assert_eq!(clean("ok\rfake"), "ok\u{fffd}fake");
+        assert_eq!(clean("abc\u{202e}fed"), "abc\u{fffd}fed");
+        assert_eq!(clean("two\nlines\tand a tab"), "two\nlines\tand a tab");
+        assert!(matches!(
+            clean("Quadro RTX 6000 · 24 GiB"),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn json_strings_are_cleaned_where_escapes_hide() {
+        let text = r#"{"system":{"product":"Z8\u001b[2J G4","vendor":"HP"},"n":[1,"a\u0007"]}"#;
+        let v: Value = serde_json::from_str(&clean_json(text)).unwrap();
+        assert_eq!(v["system"]["product"], "Z8 G4");
+        assert_eq!(v["n"][1], "a");
+        assert_eq!(v["system"]["vendor"], "HP");
+        let plain = r#"{"a":"°C ≤ 80 → ok \\u"}"#;
+        assert!(matches!(clean_json(plain), Cow::Borrowed(_)));
+        // The look-ahead finds each kind of hiding place, and not an escaped backslash.
+        assert!(may_hide_controls(br#""a\u001b""#));
+        assert!(!may_hide_controls(br#""C:\\users""#));
+        assert!(may_hide_controls(br#""\\\u0007""#));
+        assert!(may_hide_controls("x\u{9b}".as_bytes()));
+        assert!(may_hide_controls("x\u{202e}".as_bytes()));
+        assert!(may_hide_controls("x\u{7f}".as_bytes()));
+        assert!(!may_hide_controls("×·°→≥ ok".as_bytes()));
+        assert!(!may_hide_controls(br"ends in \"));
+        assert!(matches!(clean_json("not json \\u001b"), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn escapes_markup_quotes_and_control_characters() {

@@ -277,7 +277,67 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
         unknown_why.dedup();
         line.note = Some(unknown_why.join("; "));
     }
+    if line.status == Status::Fail {
+        let who = which_fail(spec, req, slack_below);
+        if !who.is_empty() {
+            let on = format!("fails on {}", who.join(", "));
+            line.note = Some(match line.note.take() {
+                Some(n) => format!("{on}; {n}"),
+                None => on,
+            });
+        }
+    }
     line
+}
+
+/// The GPUs, drives or DIMM slots a failed per-item requirement fails on, by name
+/// (`GPU 1 (0000:af:00.0)`, `nvme1n1`, `CPU1-DIMM3`): the found column shows the values
+/// collapsed (`8 GiB × 11, 16 GiB`), this says where the odd one is. Empty when every item
+/// fails or the requirement is not per item.
+fn which_fail(spec: &Spec, req: &Requirement, slack: f64) -> Vec<String> {
+    let fails = |f: &Found| match f {
+        Found::Num(n, _) => compare_num(req, *n, slack) == Status::Fail,
+        Found::Text(t) => compare_text(req, t) == Status::Fail,
+        _ => false,
+    };
+    let q = req.quantity;
+    let named: Vec<(String, bool)> = match (req.field.read, &req.filter) {
+        (Read::EachGpu(read), Some(f)) => matching_gpus(spec, f)
+            .map(|(i, g)| {
+                let name = match &g.pci_address {
+                    Some(a) => format!("GPU {} ({a})", g.index.unwrap_or(i as u32)),
+                    None => format!("GPU {}", g.index.unwrap_or(i as u32)),
+                };
+                (name, fails(&read(spec, i, g, q)))
+            })
+            .collect(),
+        (Read::EachDrive(read), Some(f)) => matching_drives(spec, f)
+            .map(|(i, d)| (d.name.clone(), fails(&read(spec, i, d, q))))
+            .collect(),
+        // A per-DIMM reading has one item per DIMM, in the order of `memory.dimms`.
+        (Read::Machine(read), _) => {
+            let items = read(spec, q).items;
+            if req.field.key.starts_with("dimm_") && items.len() == spec.memory.dimms.len() {
+                spec.memory
+                    .dimms
+                    .iter()
+                    .zip(&items)
+                    .map(|(d, f)| (d.locator.clone(), fails(f)))
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        }
+        _ => Vec::new(),
+    };
+    if named.len() < 2 || named.iter().all(|(_, f)| *f) {
+        return Vec::new();
+    }
+    named
+        .into_iter()
+        .filter(|(_, f)| *f)
+        .map(|(n, _)| n)
+        .collect()
 }
 
 fn compare_num(req: &Requirement, n: u64, extra_low: f64) -> Status {

@@ -224,3 +224,65 @@ fn capture_then_replay_prints_what_live_printed() {
         .assert()
         .success();
 }
+
+#[test]
+fn version_names_the_commit_in_a_clone() {
+    let out = rigcheck().arg("--version").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v = String::from_utf8(out.stdout).unwrap();
+    let want = format!("rigcheck {}", env!("CARGO_PKG_VERSION"));
+    assert!(v.starts_with(&want), "{v}");
+    // Built from this checkout: `rigcheck 0.1.0 (870fee5 2026-12-01)`. (From a tarball
+    // without .git the version stands alone, as the build script says.)
+    if std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(".git")
+        .exists()
+    {
+        let rest = v[want.len()..].trim();
+        let inner = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')'));
+        let (hash, date) = inner.and_then(|i| i.split_once(' ')).unwrap_or(("", ""));
+        assert!(
+            hash.len() >= 7 && hash.chars().all(|c| c.is_ascii_hexdigit()),
+            "{v}"
+        );
+        assert_eq!(date.len(), 10, "{v}");
+    }
+}
+
+#[test]
+fn completions_and_man_pages_come_from_the_command_line() {
+    let run = |args: &[&str]| {
+        let out = rigcheck().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let bash = run(&["completions", "bash"]);
+    assert!(bash.contains("complete -F _rigcheck"), "{bash}");
+    for word in ["verify", "preflight", "--section", "--stdout", "glance"] {
+        assert!(bash.contains(word), "bash completion lacks {word}");
+    }
+    assert!(run(&["completions", "zsh"]).starts_with("#compdef rigcheck"));
+    assert!(run(&["completions", "fish"]).contains("complete -c rigcheck"));
+    let man = run(&["man"]);
+    assert!(man.contains(".TH rigcheck 1"), "{man}");
+    assert!(man.contains("\\-\\-section"), "{man}");
+    let verify = run(&["man", "verify"]);
+    assert!(verify.contains(".TH rigcheck-verify 1"), "{verify}");
+    assert!(verify.contains("\\-\\-strict"), "{verify}");
+    let out = rigcheck().args(["man", "nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no command 'nope'"));
+}
+
+#[test]
+fn section_is_refused_where_it_cannot_apply() {
+    let out = rigcheck()
+        .args(["--sysroot", "fixtures/hp-z8-g4-dual-rtx6000"])
+        .args(["-s", "gpu", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--section") && err.contains("json"), "{err}");
+    assert!(out.stdout.is_empty());
+}

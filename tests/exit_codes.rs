@@ -138,6 +138,10 @@ impl World {
                 "--data",
                 "/nonexistent/data",
             ]),
+            ("completions", 0) => v(&["completions", "bash"]),
+            ("completions", 2) => v(&["completions", "tcsh"]),
+            ("man", 0) => v(&["man", "verify"]),
+            ("man", 2) => v(&["man", "nosuch"]),
             _ => None,
         }
     }

@@ -214,7 +214,10 @@ fn bad_and_truncated_reports_are_listed_and_the_rest_reported() {
         .assert()
         .code(1);
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(text.contains("6 hosts, 3 unreadable reports"), "{text}");
+    assert!(
+        text.contains("FAIL: 3 unreadable · 6 hosts · 4 configurations, 3 odd ones out"),
+        "{text}"
+    );
     assert!(text.contains("z8-07.json"), "{text}");
     assert!(
         text.contains("Most common configuration: 3 of 6 hosts (like z8-01)"),

@@ -296,5 +296,5 @@ fn ansible_gathers_the_custom_fact() {
     std::fs::create_dir(&tree).unwrap();
     std::fs::write(tree.join("localhost"), json).unwrap();
     let table = rigcheck(&["fleet", tree.join("localhost").to_str().unwrap()]);
-    assert!(table.contains("│ vm "), "{table}");
+    assert!(table.lines().any(|l| l.starts_with(" vm ")), "{table}");
 }

@@ -188,8 +188,12 @@ fn table_names_each_failure_with_its_fix() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    let shm = text.lines().find(|l| l.contains("mem.shm")).unwrap();
-    assert!(shm.trim_start().starts_with("fail"), "{shm}");
-    assert!(shm.contains("--shm-size"), "{shm}");
-    assert!(text.contains("2 failed, 0 warnings"), "{text}");
+    // Failures first, each with its fix on the line under it.
+    let lines: Vec<&str> = text.lines().collect();
+    let shm = lines.iter().position(|l| l.contains("mem.shm")).unwrap();
+    assert!(lines[shm].trim_start().starts_with("fail"), "{text}");
+    assert!(lines[shm + 1].contains("--shm-size"), "{text}");
+    assert!(lines[2].trim_start().starts_with("fail"), "{text}");
+    assert!(text.contains("FAIL: 2 fail, 0 warn, "), "{text}");
+    assert!(text.trim_end().ends_with("not ready to train"), "{text}");
 }

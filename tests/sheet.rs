@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use rigcheck::cli::{Format, SheetFormat};
 use rigcheck::render::sheet::{self, Verify, VerifyRow};
 use rigcheck::spec::{MemorySlot, Spec};
-use rigcheck::verify::Status;
+use rigcheck::verify::{Outcome, Status};
 
 fn sheet_text(spec: &Spec, verify: Option<&Verify>, format: SheetFormat) -> String {
     let mut buf = Vec::new();
@@ -194,11 +194,16 @@ fn verify_rows_are_shown_with_their_status() {
                 status: Status::Fail,
             },
         ],
+        outcome: Outcome::Fail,
     };
     let spec = sheet_specs::reference();
     let md = sheet_text(&spec, Some(&v), SheetFormat::Markdown);
-    assert!(md.contains("| **Result** | 1 pass · 1 fail · 0 unknown |"));
-    assert!(md.contains("| Memory | at least 128 GB | 96 GiB | fail |"));
+    assert!(md.contains("| **Result** | FAIL: 1 fail, 0 unknown, 1 pass · 2 checks |"));
+    // Failures first, in the columns every check table has.
+    assert!(md.contains(
+        "| Status | Check | Expected | Found |\n| --- | --- | --- | --- |\n\
+         | fail | Memory | at least 128 GB | 96 GiB |\n| pass | GPU count |"
+    ));
     let html = sheet_text(&spec, Some(&v), SheetFormat::Html);
     assert!(html.contains("<td class=\"status-fail\">fail</td>"));
     assert!(html.contains("<td class=\"status-pass\">pass</td>"));

@@ -91,15 +91,14 @@ fn root_against_unprivileged_is_no_change_but_unknown_on_one_side() {
     // The table lists them apart, and never as a change.
     let (code, out, _) = run(&["diff", REFERENCE, p(copy.path())]);
     assert_eq!(code, 3);
-    assert!(out.starts_with("no changes\n"), "{out}");
     assert!(
-        out.contains("Unknown on one side (not compared, not a change):"),
+        out.starts_with("Unknown on one side (not compared, not a change):\n"),
         "{out}"
     );
     assert!(!out.contains("DIMM removed"), "{out}");
     assert!(
         out.ends_with(
-            "0 hardware change(s), 0 software change(s), 2 fact(s) unknown on one side\n"
+            "INCOMPLETE: 0 hardware changes, 0 software changes, 2 unknown on one side\n"
         ),
         "{out}"
     );
@@ -299,10 +298,10 @@ fn fleet_host_partly_unknown_is_not_called_different() {
         "never",
     ]);
     assert_eq!(code, 3);
-    assert!(out.contains("INCOMPLETE (4 unknown)"), "{out}");
+    assert!(out.contains("incomplete (4 unknown)"), "{out}");
     assert!(out.contains("partly unknown (2)"), "{out}");
     assert!(
-        out.contains("3 hosts, 0 failing the profile, 1 incomplete"),
+        out.contains("INCOMPLETE: 0 fail, 1 incomplete, 2 pass, 0 unreadable · 3 hosts against"),
         "{out}"
     );
     let (code, _, _) = run(&[
@@ -326,7 +325,9 @@ fn verify_without_the_dimms_is_incomplete_not_pass() {
     let (code, out, err) = run(&["verify", "--profile", PROFILE, "--sysroot", root]);
     assert_eq!(code, 3, "{err}");
     assert!(
-        out.ends_with("INCOMPLETE: 18 pass, 0 fail, 4 unknown\n"),
+        out.ends_with(&format!(
+            "INCOMPLETE: 0 fail, 4 unknown, 18 pass · 22 checks of {PROFILE}\n"
+        )),
         "{out}"
     );
     let (code, out, _) = run(&["verify", "-p", PROFILE, "--sysroot", root, "-f", "json"]);
@@ -350,13 +351,18 @@ fn verify_without_the_dimms_is_incomplete_not_pass() {
     ]);
     assert_eq!(code, 0);
     assert!(
-        out.ends_with("PASS: 18 pass, 0 fail, 4 unknown (unknown allowed)\n"),
+        out.ends_with(&format!(
+            "PASS: 0 fail, 4 unknown, 18 pass · 22 checks of {PROFILE} · unknown allowed\n"
+        )),
         "{out}"
     );
     let (code, out, _) = run(&["verify", "-p", PROFILE, "--sysroot", root, "--strict"]);
     assert_eq!(code, 1);
     assert!(
-        out.ends_with("FAIL: 18 pass, 4 fail, 0 unknown (strict)\n"),
+        out.ends_with(&format!(
+            "FAIL: 4 fail, 0 unknown, 18 pass · 22 checks of {PROFILE} · strict: unknown \
+             counts as fail\n"
+        )),
         "{out}"
     );
     let (code, _, err) = run(&[

@@ -284,6 +284,8 @@ fn gpu_on_an_x8_link_fails_only_the_width_line() {
         .find(|l| l["id"] == "gpus[0].pcie_width")
         .unwrap();
     assert_eq!(w["found"], "x16, x8 (card x16)");
+    // The line says which of the two boards it is.
+    assert_eq!(w["note"], "fails on GPU 1 (0000:af:00.0)");
 }
 
 #[test]
@@ -475,7 +477,7 @@ fn diff_of_a_machine_with_itself_is_empty() {
         .args(["diff", REFERENCE, REFERENCE])
         .assert()
         .code(0)
-        .stdout("no changes\n");
+        .stdout("PASS: 0 hardware changes, 0 software changes\n");
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a.json");
     let out = rigcheck()
@@ -499,4 +501,28 @@ fn diff_of_a_machine_with_itself_is_empty() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("not a rigcheck JSON report"));
+}
+
+#[test]
+fn a_failing_dimm_line_names_its_slot() {
+    let mut spec = rigcheck::spec::Spec::default();
+    spec.memory.dimm_source = Some("smbios".into());
+    spec.memory.dimms = ["CPU0-DIMM1", "CPU0-DIMM3", "CPU1-DIMM1"]
+        .iter()
+        .zip([8u64, 4, 8])
+        .map(|(slot, gib)| rigcheck::spec::Dimm {
+            locator: slot.to_string(),
+            size_bytes: Some(gib << 30),
+            ..Default::default()
+        })
+        .collect();
+    let p = rigcheck::profile::parse(
+        "[profile]\nname = \"o\"\n[memory]\ndimm_size = \"8 GB\"\n",
+        "o.toml",
+        "o",
+    )
+    .unwrap();
+    let r = rigcheck::verify::verify(&spec, &p, false);
+    assert_eq!(r.lines[0].found, "8 GiB, 4 GiB, 8 GiB");
+    assert_eq!(r.lines[0].note.as_deref(), Some("fails on CPU0-DIMM3"));
 }

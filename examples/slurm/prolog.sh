@@ -10,8 +10,15 @@ out=$(CUDA_VISIBLE_DEVICES="${SLURM_JOB_GPUS:-}" \
       rigcheck preflight --gpus "$gpus" --data "${RIGCHECK_DATA:-/scratch}" --format table 2>&1)
 rc=$?
 [ "$rc" -eq 0 ] && exit 0
-# First failing line of the table: "fail  gpu.temperature  GPU 0  89 °C ...".
-reason=$(printf '%s\n' "$out" | awk '$1 == "fail" { $1 = ""; print; exit }' | tr -s ' ' | cut -c2-120)
+# First failing row of the table, columns split at its rules:
+# " fail   │ gpu.temperature │ GPU 0 │ ≤ 80 °C │ 89 °C" -> "gpu.temperature GPU 0: 89 °C (expected ≤ 80 °C)".
+reason=$(printf '%s\n' "$out" | awk -F'│' '
+  function t(s) { gsub(/^ +| +$/, "", s); return s }
+  t($1) == "fail" {
+    on = t($3); want = t($4)
+    print t($2) (on != "" ? " " on : "") ": " t($5) (want != "" ? " (expected " want ")" : "")
+    exit
+  }' | cut -c1-120)
 [ -n "$reason" ] || reason="rigcheck preflight exit $rc"
 scontrol update nodename="$SLURMD_NODENAME" state=drain reason="rigcheck: $reason"
 logger -t rigcheck "drained $SLURMD_NODENAME: $reason"

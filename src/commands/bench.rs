@@ -58,7 +58,7 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let mut buf = Vec::new();
     match format {
         BenchFormat::Table => {
-            write_table(&report, &mut buf).map_err(Error::output)?;
+            write_table(&report, super::out_width(), &mut buf).map_err(Error::output)?;
             if global.redact {
                 let text = String::from_utf8_lossy(&buf).into_owned();
                 buf = redact::scrub_text(&text, &redact::secrets(&spec)).into_bytes();

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use crate::cli::{DiffArgs, GlobalArgs};
 use crate::diff;
 use crate::error::Error;
-use crate::io::emit;
+use crate::io::emit_colored;
 use crate::render::diff::DiffFormat;
 use crate::{redact, render};
 
@@ -36,9 +36,9 @@ pub fn exec(args: &DiffArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         redact::redact_changes(&mut d.changes, &secrets);
         redact::redact_changes(&mut d.unknown_on_one_side, &secrets);
     }
+    let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::diff::write(&d, format, super::use_color(global.color), &mut buf)
-        .map_err(Error::output)?;
-    emit(&buf)?;
+    render::diff::write(&d, format, term, &mut buf).map_err(Error::output)?;
+    emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(d.exit_code()))
 }

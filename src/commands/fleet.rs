@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use crate::cli::{FleetArgs, GlobalArgs};
 use crate::error::Error;
 use crate::fleet::{self, BadReport, Loaded};
-use crate::io::{emit, error_line};
+use crate::io::{emit_colored, error_line};
 use crate::render::fleet::FleetFormat;
 use crate::{profile, redact, render};
 
@@ -60,10 +60,10 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     if global.redact {
         redact::redact_fleet(&mut fleet);
     }
+    let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::fleet::write(&fleet, format, super::use_color(global.color), &mut buf)
-        .map_err(Error::output)?;
-    emit(&buf)?;
+    render::fleet::write(&fleet, format, term, &mut buf).map_err(Error::output)?;
+    emit_colored(&buf, term.color)?;
     if !fleet.errors.is_empty() {
         eprintln!(
             "rigcheck: {}",

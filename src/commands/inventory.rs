@@ -4,13 +4,20 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, InventoryArgs};
 use crate::error::Error;
-use crate::io::{emit, error_line};
-use crate::render::Format;
+use crate::io::{emit_colored, error_line};
+use crate::render::{Format, View};
 use crate::{probe, profile, redact, render, verify};
 
 /// Runs the inventory; exit 0 unless the run cannot start.
 pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let format = super::pick_format("inventory", global, args.format, Format::Table)?;
+    if !args.view.section.is_empty() && !matches!(format, Format::Table | Format::Markdown) {
+        return Err(Error::Usage(format!(
+            "--section: picks parts of the table and markdown reports, not of --format {}; \
+             leave it out (or filter the JSON with jq)",
+            format_name(format)
+        )));
+    }
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
     let src = super::open_source(global.sysroot.as_deref())?;
     let mut spec = probe::inventory(&src);
@@ -39,15 +46,24 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
     if global.redact {
         redact::redact(&mut spec);
     }
+    let view = View {
+        term: super::term(global.color),
+        parts: args.view.section.clone(),
+        verbose: args.view.verbose,
+    };
     let mut buf = Vec::new();
-    render::inventory_checked(
-        &spec,
-        format,
-        checked.as_ref(),
-        super::use_color(global.color),
-        &mut buf,
-    )
-    .map_err(Error::output)?;
-    emit(&buf)?;
+    render::inventory_checked(&spec, format, checked.as_ref(), view.clone(), &mut buf)
+        .map_err(Error::output)?;
+    emit_colored(&buf, view.term.color)?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Table => "table",
+        Format::Json => "json",
+        Format::Markdown => "markdown",
+        Format::Prometheus => "prometheus",
+        Format::Nfd => "nfd",
+    }
 }

@@ -5,16 +5,17 @@
 
 pub mod bench;
 pub mod capture;
+pub mod completions;
 pub mod diff;
 pub mod fleet;
 pub mod inventory;
+pub mod man;
 pub mod preflight;
 pub mod profile;
 pub mod profiles;
 pub mod sheet;
 pub mod verify;
 
-use std::io::IsTerminal;
 use std::path::Path;
 
 use clap::ValueEnum;
@@ -24,6 +25,7 @@ use crate::error::Error;
 use crate::fleet::{parse_report, Preflight};
 use crate::io::read_input;
 use crate::probe;
+use crate::render::Term;
 use crate::source::Source;
 use crate::spec::Spec;
 
@@ -60,7 +62,8 @@ pub fn read_report(path: &Path) -> Result<(Spec, Option<Preflight>), Error> {
     };
     let bytes = read_input(path).map_err(|e| bad(crate::error::describe(&e)))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| bad(format!("not UTF-8: {e}")))?;
-    parse_report(text).map_err(bad)
+    // A stranger's report may carry escape sequences in any string: cleaned before use.
+    parse_report(&crate::text::clean_json(text)).map_err(bad)
 }
 
 /// The machine of a report (see `read_report`), without any preflight result it carries.
@@ -68,16 +71,36 @@ pub fn load_report(path: &Path) -> Result<Spec, Error> {
     read_report(path).map(|(spec, _)| spec)
 }
 
-/// `--color auto`: a terminal, `NO_COLOR` unset or empty, and `TERM` not `dumb`.
+/// Whether to colour: `--color always` or `never` as asked; `auto` colours a terminal
+/// unless `NO_COLOR` is set (not empty), `CLICOLOR=0` or `TERM=dumb`, and `CLICOLOR_FORCE`
+/// (not `0`) colours even a pipe (the conventions anstream follows).
 pub fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::env::var("TERM").map_or(true, |t| t != "dumb")
+            anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
         }
+    }
+}
+
+/// The width tables are fitted to: `COLUMNS` when set (as `ls` and clap read it), else the
+/// terminal on stdout; a pipe or a file gets no limit, so nothing is wrapped there.
+pub fn out_width() -> Option<usize> {
+    let columns = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|n| *n > 0);
+    columns.or_else(|| {
+        terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0))
+    })
+}
+
+/// Colour and width for a command's text output.
+pub fn term(choice: ColorChoice) -> Term {
+    Term {
+        color: use_color(choice),
+        width: out_width(),
     }
 }
 

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, PreflightArgs};
 use crate::error::Error;
-use crate::io::emit;
+use crate::io::emit_colored;
 use crate::preflight::{self, Options};
 use crate::render::preflight::PreflightFormat;
 use crate::{probe, redact, render};
@@ -48,9 +48,9 @@ pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error
     if global.redact {
         redact::redact_preflight(&mut report, &redact::secrets(&spec));
     }
+    let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::preflight::write(&report, format, super::use_color(global.color), &mut buf)
-        .map_err(Error::output)?;
-    emit(&buf)?;
+    render::preflight::write(&report, format, term, &mut buf).map_err(Error::output)?;
+    emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(report.exit_code))
 }

@@ -1,5 +1,6 @@
 //! `rigcheck sheet`: a spec sheet (HTML or Markdown) of this machine or a saved report.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, SheetArgs};
@@ -8,7 +9,7 @@ use crate::io::write_output;
 use crate::render::sheet::{self, SheetFormat, Verify};
 use crate::{probe, profile, redact, verify};
 
-/// Writes the sheet to stdout or `-o FILE`.
+/// Writes the sheet to `-o FILE`, or to stdout when it is not a terminal (or `--stdout`).
 pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let format = super::pick_format("sheet", global, args.format, SheetFormat::Html)?;
     super::no_color("sheet", global)?;
@@ -16,6 +17,14 @@ pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     if args.report.is_some() && global.sysroot.is_some() {
         return Err(Error::Usage(
             "--report: cannot be used with --sysroot; give only one of them".into(),
+        ));
+    }
+    // A sheet is a file to keep: 40 KB of HTML scrolling past is no use to anyone.
+    if args.output.is_none() && !args.stdout && std::io::stdout().is_terminal() {
+        return Err(Error::Usage(
+            "sheet: not writing a spec sheet to the terminal; write it to a file with -o FILE, \
+             or print it with --stdout"
+                .into(),
         ));
     }
     let profile = args.profile.as_deref().map(profile::load).transpose()?;

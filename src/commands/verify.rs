@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, VerifyArgs};
 use crate::error::Error;
-use crate::io::emit;
+use crate::io::emit_colored;
 use crate::render::verify::VerifyFormat;
 use crate::verify::Unknowns;
 use crate::{probe, profile, redact, render, verify};
@@ -30,9 +30,9 @@ pub fn exec(args: &VerifyArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     if global.redact {
         redact::redact_verify(&mut report, &redact::secrets(&spec));
     }
+    let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::verify::write(&report, format, super::use_color(global.color), &mut buf)
-        .map_err(Error::output)?;
-    emit(&buf)?;
+    render::verify::write(&report, format, term, &mut buf).map_err(Error::output)?;
+    emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(report.exit_code()))
 }

@@ -186,7 +186,7 @@ fn temperature(g: &Gpu, opts: &Options) -> Check {
 /// How bad an NVML clock-throttle reason is. Names are compared without case or
 /// punctuation, so `HW_THERMAL_SLOWDOWN`, `HwThermalSlowdown` and nvidia-smi's
 /// "HW Thermal Slowdown" are the same reason.
-fn throttle_severity(reason: &str) -> Status {
+pub fn throttle_severity(reason: &str) -> Status {
     let r: String = reason
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())

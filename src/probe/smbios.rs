@@ -209,12 +209,13 @@ impl<'a> Structure<'a> {
         le_u64(self.formatted, off)
     }
 
-    /// The string whose number sits in the byte at `off`, as stored (lossy UTF-8).
-    /// `None` for number 0 (no string) and for a number past the string set.
+    /// The string whose number sits in the byte at `off`, as stored (lossy UTF-8) but for
+    /// terminal escape sequences and control characters, which are cleaned out
+    /// (`text::clean`). `None` for number 0 (no string) and for a number past the string set.
     pub fn raw_string(&self, off: usize) -> Option<String> {
         let n = usize::from(self.byte(off)?);
         let s = self.strings.get(n.checked_sub(1)?)?;
-        Some(String::from_utf8_lossy(s).into_owned())
+        Some(crate::text::clean(String::from_utf8_lossy(s).trim_matches('\0')).into_owned())
     }
 
     /// The string at `off`, trimmed, with firmware placeholders turned into `None`.

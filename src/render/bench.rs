@@ -17,8 +17,32 @@ pub enum BenchFormat {
     Json,
 }
 
-/// Human table of a report, one block per part, measured next to theoretical.
-pub fn write_table(r: &BenchReport, out: &mut dyn Write) -> io::Result<()> {
+/// Human table of a report, one block per part, measured next to theoretical; a line wider
+/// than `width` (a note, a GPU's figures) is wrapped, its continuation indented.
+pub fn write_table(r: &BenchReport, width: Option<usize>, out: &mut dyn Write) -> io::Result<()> {
+    let mut text = Vec::new();
+    write_lines(r, &mut text)?;
+    let text = String::from_utf8_lossy(&text);
+    for l in text.lines() {
+        match width {
+            Some(w) if textwrap::core::display_width(l) > w => {
+                let indent = " ".repeat(l.len() - l.trim_start().len() + 2);
+                let opts = textwrap::Options::new(w.max(indent.len() + 8))
+                    .subsequent_indent(&indent)
+                    // Whole words only: a serial --redact scrubs afterwards stays in one piece.
+                    .break_words(false)
+                    .word_splitter(textwrap::WordSplitter::NoHyphenation);
+                for part in textwrap::wrap(l, opts) {
+                    writeln!(out, "{}", part.trim_end())?;
+                }
+            }
+            _ => writeln!(out, "{}", l.trim_end())?,
+        }
+    }
+    Ok(())
+}
+
+fn write_lines(r: &BenchReport, out: &mut dyn Write) -> io::Result<()> {
     let opt = |v: Option<f64>, unit: &str| v.map_or("unknown".to_string(), |v| fmt_rate(v, unit));
     if let Some(c) = &r.cpu {
         writeln!(

@@ -6,9 +6,11 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::diff::{Change, Diff};
-use crate::render::report::Grid;
-use crate::render::style::{paint, Tone};
+use crate::render::layout::{Grid, StatusColumn};
+use crate::render::style::Tone;
 use crate::render::table;
+use crate::render::verdict::{Summary, Verdict};
+use crate::render::view::Term;
 
 /// Output formats of `diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,8 +37,14 @@ struct SummaryJson {
     exit_code: u8,
 }
 
-/// Writes the diff in `format`; `color` paints the class of each change in the table.
-pub fn write(d: &Diff, format: DiffFormat, color: bool, out: &mut dyn Write) -> io::Result<()> {
+/// Writes the diff in `format`; the table fits `term`, the class of each change painted.
+pub fn write(
+    d: &Diff,
+    format: DiffFormat,
+    term: impl Into<Term>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let term = &term.into();
     let hw = d.changes.iter().filter(|c| c.class == "hardware").count();
     match format {
         DiffFormat::Json => {
@@ -54,48 +62,75 @@ pub fn write(d: &Diff, format: DiffFormat, color: bool, out: &mut dyn Write) -> 
             writeln!(out)
         }
         DiffFormat::Table => {
-            let tone = |class: &str| match class {
-                "hardware" => Tone::Bad,
-                _ => Tone::Warn,
-            };
-            if d.changes.is_empty() {
-                writeln!(out, "no changes")?;
-            } else {
-                let mut g = Grid::new(&["Class", "Change", "Where", "Before", "After"]);
-                for c in &d.changes {
-                    g.rows.push(vec![
-                        paint(c.class, tone(c.class), color),
-                        c.what.clone(),
-                        c.at.clone(),
-                        c.before.clone(),
-                        c.after.clone(),
-                    ]);
-                }
-                writeln!(out, "{}", table::grid(&g))?;
+            if !d.changes.is_empty() {
+                write!(
+                    out,
+                    "{}",
+                    table::grid(&grid(&d.changes, "Change", true), term)
+                )?;
+                writeln!(out)?;
             }
             if !d.unknown_on_one_side.is_empty() {
-                writeln!(out, "\nUnknown on one side (not compared, not a change):")?;
-                let mut g = Grid::new(&["Class", "Fact", "Where", "Before", "After"]);
-                for c in &d.unknown_on_one_side {
-                    g.rows.push(vec![
-                        c.class.to_string(),
-                        c.what.clone(),
-                        c.at.clone(),
-                        c.before.clone(),
-                        c.after.clone(),
-                    ]);
-                }
-                writeln!(out, "{}", table::grid(&g))?;
+                write!(
+                    out,
+                    "{}",
+                    table::line("Unknown on one side (not compared, not a change):", term)
+                )?;
+                let g = grid(&d.unknown_on_one_side, "Fact", false);
+                write!(out, "{}", table::grid(&g, term))?;
+                writeln!(out)?;
             }
-            if d.changes.is_empty() && d.unknown_on_one_side.is_empty() {
-                return Ok(());
-            }
-            writeln!(
-                out,
-                "{hw} hardware change(s), {} software change(s), {} fact(s) unknown on one side",
-                d.changes.len() - hw,
-                d.unknown_on_one_side.len()
-            )
+            write!(out, "{}", table::line(&summary(d).line(term.color), term))
         }
     }
+}
+
+/// The changes (or facts) as a table; `painted` colours the class of each: a hardware change
+/// is what makes `diff` exit 1.
+fn grid(changes: &[Change], what: &str, painted: bool) -> Grid {
+    let mut g = Grid::new(&["Class", what, "Where", "Before", "After"]);
+    for c in changes {
+        g.rows.push(vec![
+            c.class.to_string(),
+            c.what.clone(),
+            c.at.clone(),
+            c.before.clone(),
+            c.after.clone(),
+        ]);
+    }
+    if painted {
+        g.status = Some(StatusColumn {
+            column: 0,
+            tones: changes
+                .iter()
+                .map(|c| match c.class {
+                    "hardware" => Tone::Bad,
+                    _ => Tone::Warn,
+                })
+                .collect(),
+        });
+    }
+    g
+}
+
+/// The summary line: `FAIL: 24 hardware changes, 2 software changes` (a hardware change is
+/// what makes `diff` exit 1), or `INCOMPLETE: 0 hardware changes, 0 software changes, 2
+/// unknown on one side` when hardware facts are known in one report only (exit 3).
+pub fn summary(d: &Diff) -> Summary {
+    let hw = d.changes.iter().filter(|c| c.class == "hardware").count();
+    let sw = d.changes.len() - hw;
+    let verdict = if hw > 0 {
+        Verdict::Fail
+    } else if d.is_incomplete() {
+        Verdict::Incomplete
+    } else {
+        Verdict::Pass
+    };
+    let mut s = Summary::new(verdict)
+        .counted(hw, "hardware change", "hardware changes")
+        .counted(sw, "software change", "software changes");
+    if !d.unknown_on_one_side.is_empty() {
+        s = s.count(d.unknown_on_one_side.len(), "unknown on one side");
+    }
+    s
 }

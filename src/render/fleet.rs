@@ -8,12 +8,14 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::fleet::{BadReport, Configuration, DuplicateName, Fleet, Host, OddOne};
-use crate::render::report::Grid;
-use crate::render::style::bold;
+use crate::render::report::{Grid, StatusColumn};
+use crate::render::style::{bold, Tone};
 use crate::render::unknown::UNKNOWN;
-use crate::render::{markdown, prometheus, table};
+use crate::render::verdict::{plural, Summary, Verdict, STATUS};
+use crate::render::view::Term;
+use crate::render::{markdown, prometheus, table, verify};
 use crate::units::bytes_bin;
-use crate::verify::Outcome;
+use crate::verify::{Outcome, EXIT_INCOMPLETE};
 
 /// Output formats of `fleet`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,13 +30,14 @@ pub enum FleetFormat {
     Prometheus,
 }
 
-/// Writes `fleet` in `format`.
+/// Writes `fleet` in `format`; the tables fit `term`.
 pub fn write(
     fleet: &Fleet,
     format: FleetFormat,
-    color: bool,
+    term: impl Into<Term>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let term = &term.into();
     match format {
         FleetFormat::Json => {
             serde_json::to_writer_pretty(&mut *out, &json(fleet))?;
@@ -45,12 +48,17 @@ pub fn write(
                 if i > 0 {
                     writeln!(out)?;
                 }
-                writeln!(out, "{}", bold(title, color))?;
+                write!(out, "{}", table::line(&bold(title, term.color), term))?;
                 if let Some(g) = g {
-                    writeln!(out, "{}", table::grid(g))?;
+                    write!(out, "{}", table::grid(g, term))?;
                 }
             }
-            Ok(())
+            writeln!(out)?;
+            write!(
+                out,
+                "{}",
+                table::line(&summary(fleet).line(term.color), term)
+            )
         }
         FleetFormat::Markdown => {
             writeln!(out, "# rigcheck fleet")?;
@@ -60,7 +68,11 @@ pub fn write(
                     markdown::write_grid(&g, out)?;
                 }
             }
-            Ok(())
+            writeln!(
+                out,
+                "\n**{}**",
+                markdown::escape(&summary(fleet).line(false))
+            )
         }
         FleetFormat::Prometheus => {
             let machines: Vec<prometheus::Machine> = fleet
@@ -166,16 +178,58 @@ fn memory(h: &Host) -> String {
     }
 }
 
-fn verdict(h: &Host) -> String {
+/// A host's verify result in the words of a check table: `pass`, `fail (8)`,
+/// `pass (1 unknown)`; `-` when no profile was given.
+fn verdict(h: &Host) -> (String, Option<Tone>) {
     let Some(v) = &h.verify else {
-        return "-".into();
+        return ("-".into(), None);
     };
-    match v.outcome {
-        Outcome::Fail => format!("FAIL ({} failed)", v.summary.fail),
-        Outcome::Incomplete => format!("INCOMPLETE ({} unknown)", v.summary.unknown),
-        Outcome::Pass if v.summary.unknown > 0 => format!("pass ({} unknown)", v.summary.unknown),
-        Outcome::Pass => "pass".into(),
+    let word = verify::verdict(v).word().to_lowercase();
+    let text = match v.outcome {
+        Outcome::Fail => format!("{word} ({})", v.summary.fail),
+        Outcome::Incomplete | Outcome::Pass if v.summary.unknown > 0 => {
+            format!("{word} ({} unknown)", v.summary.unknown)
+        }
+        _ => word,
+    };
+    (text, Some(verify::verdict(v).tone()))
+}
+
+/// The summary line: `FAIL: 4 fail, 1 pass, 0 unreadable · 5 hosts against NAME · 3
+/// configurations, 2 odd ones out`; `N incomplete` counts the hosts whose check could not
+/// see everything, when there are any.
+pub fn summary(fleet: &Fleet) -> Summary {
+    let verdict = match fleet.exit_code() {
+        0 => Verdict::Pass,
+        EXIT_INCOMPLETE => Verdict::Incomplete,
+        _ => Verdict::Fail,
+    };
+    let mut s = Summary::new(verdict);
+    let hosts = plural(fleet.hosts.len(), "host", "hosts");
+    match &fleet.profile {
+        Some(p) => {
+            let failed = fleet.failed_hosts();
+            let incomplete = fleet.incomplete_hosts();
+            s = s.count(failed, "fail");
+            if incomplete > 0 {
+                s = s.count(incomplete, "incomplete");
+            }
+            s = s
+                .count(fleet.hosts.len() - failed - incomplete, "pass")
+                .count(fleet.errors.len(), "unreadable")
+                .scope(format!("{hosts} against {p}"));
+        }
+        None => s = s.count(fleet.errors.len(), "unreadable").scope(hosts),
     }
+    s.scope(format!(
+        "{}, {}",
+        plural(
+            fleet.configurations.len(),
+            "configuration",
+            "configurations"
+        ),
+        plural(fleet.odd_ones_out.len(), "odd one out", "odd ones out")
+    ))
 }
 
 /// The host's configuration in words: the majority's, one that differs, one that could
@@ -203,41 +257,41 @@ fn config(fleet: &Fleet, h: &Host) -> String {
 /// Titled grids in reading order; a title without a grid is a sentence.
 fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
     let mut out = Vec::new();
-    let verify_col = match &fleet.profile {
-        Some(p) => format!("Verify {p}"),
-        None => "Verify".into(),
-    };
-    let mut hosts = Grid::new(&[
-        "Host",
-        "Model",
-        "CPUs",
-        "GPUs",
-        "Memory",
-        &verify_col,
-        "Config",
-    ]);
+    let checked = fleet.profile.is_some();
+    let mut header = Vec::new();
+    if checked {
+        header.push(STATUS);
+    }
+    header.extend(["Host", "Model", "CPUs", "GPUs", "Memory", "Config"]);
+    let mut hosts = Grid::new(&header);
+    let mut tones = Vec::new();
     for h in &fleet.hosts {
-        hosts.rows.push(vec![
+        let mut row = Vec::new();
+        if checked {
+            let (text, tone) = verdict(h);
+            row.push(text);
+            tones.push(tone.unwrap_or(Tone::Muted));
+        }
+        row.extend([
             h.name.clone(),
             model(h),
             cpus(h),
             gpus(h),
             memory(h),
-            verdict(h),
             config(fleet, h),
         ]);
+        hosts.rows.push(row);
     }
-    let mut title = format!("{} hosts", fleet.hosts.len());
-    if fleet.profile.is_some() {
-        title.push_str(&format!(", {} failing the profile", fleet.failed_hosts()));
-        let incomplete = fleet.incomplete_hosts();
-        if incomplete > 0 {
-            title.push_str(&format!(", {incomplete} incomplete"));
-        }
+    if checked {
+        hosts.status = Some(StatusColumn { column: 0, tones });
     }
-    if !fleet.errors.is_empty() {
-        title.push_str(&format!(", {} unreadable reports", fleet.errors.len()));
-    }
+    let title = match &fleet.profile {
+        Some(p) => format!(
+            "{}, checked against {p}",
+            plural(fleet.hosts.len(), "host", "hosts")
+        ),
+        None => plural(fleet.hosts.len(), "host", "hosts"),
+    };
     out.push((title, Some(hosts)));
 
     if let Some(m) = fleet.configurations.first() {
@@ -259,11 +313,15 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
             )
         } else {
             format!(
-                "Most common configuration: {} of {} hosts (like {}); {} configurations in all",
+                "Most common configuration: {} of {} (like {}); {} in all",
                 m.hosts,
-                fleet.hosts.len(),
+                plural(fleet.hosts.len(), "host", "hosts"),
                 m.example,
-                fleet.configurations.len()
+                plural(
+                    fleet.configurations.len(),
+                    "configuration",
+                    "configurations"
+                )
             )
         };
         out.push((sentence, None));
@@ -296,7 +354,10 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
             }
         }
         out.push((
-            format!("Odd ones out: {} hosts", fleet.odd_ones_out.len()),
+            format!(
+                "Odd ones out: {}",
+                plural(fleet.odd_ones_out.len(), "host", "hosts")
+            ),
             Some(g),
         ));
     }

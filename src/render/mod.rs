@@ -6,10 +6,13 @@
 pub mod bench;
 pub mod diff;
 pub mod fleet;
+pub mod glance;
 pub mod gpu_figures;
 pub mod json;
+pub mod layout;
 pub mod markdown;
 pub mod nfd;
+pub mod notes;
 pub mod preflight;
 pub mod prometheus;
 pub mod report;
@@ -17,7 +20,11 @@ pub mod sheet;
 pub mod style;
 pub mod table;
 pub mod unknown;
+pub mod verdict;
 pub mod verify;
+pub mod view;
+
+pub use view::{Part, Term, View};
 
 use std::io::{self, Write};
 
@@ -38,12 +45,23 @@ pub enum Format {
     Nfd,
 }
 
-/// Writes the inventory of `spec` in `format`.
+/// Writes the inventory of `spec` in `format`: every part, no width limit.
 pub fn inventory(spec: &Spec, format: Format, color: bool, out: &mut dyn Write) -> io::Result<()> {
+    inventory_view(spec, format, &color.into(), out)
+}
+
+/// Writes the inventory of `spec` in `format`, the human formats as `view` says.
+pub fn inventory_view(
+    spec: &Spec,
+    format: Format,
+    view: &View,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let sections = || report::sections_for(spec, &view.parts, view.verbose);
     match format {
         Format::Json => json::write(spec, out),
-        Format::Table => table::write(&report::sections(spec), color, out),
-        Format::Markdown => markdown::write(&report::title(spec), &report::sections(spec), out),
+        Format::Table => table::write(&sections(), &view.term, out),
+        Format::Markdown => markdown::write(&report::title(spec), &sections(), out),
         Format::Prometheus => prometheus::write_machine(spec, None, None, out),
         Format::Nfd => nfd::write(spec, None, out),
     }
@@ -55,12 +73,12 @@ pub fn inventory_checked(
     spec: &Spec,
     format: Format,
     verify: Option<&crate::verify::VerifyReport>,
-    color: bool,
+    view: impl Into<View>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
         Format::Prometheus => prometheus::write_machine(spec, verify, None, out),
         Format::Nfd => nfd::write(spec, verify, out),
-        _ => inventory(spec, format, color, out),
+        _ => inventory_view(spec, format, &view.into(), out),
     }
 }

@@ -1,12 +1,16 @@
-//! Writes a preflight `Report`: an aligned table for people, or JSON for scripts.
+//! Writes a preflight `Report`: a check table for people (failures first, fitted to the
+//! terminal, the summary line last), or JSON for scripts.
 
 use std::io::{self, Write};
 
-use tabled::builder::Builder;
-use tabled::settings::Style;
-
 use crate::preflight::{Report, Status};
-use crate::render::style::{paint, Tone};
+use crate::render::report::{Grid, StatusColumn};
+use crate::render::style::Tone;
+use crate::render::table;
+use crate::render::verdict::{
+    plural, rank, Summary, Verdict, CHECK, EXPECTED, FOUND, NOTE, STATUS,
+};
+use crate::render::view::Term;
 
 /// Preflight report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,15 +21,16 @@ pub enum PreflightFormat {
     Json,
 }
 
-/// Writes `report` in `format`.
+/// Writes `report` in `format`; the table fits `term`.
 pub fn write(
     report: &Report,
     format: PreflightFormat,
-    color: bool,
+    term: impl Into<Term>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let term = &term.into();
     match format {
-        PreflightFormat::Table => table(report, color, out),
+        PreflightFormat::Table => table(report, term, out),
         PreflightFormat::Json => json(report, out),
     }
 }
@@ -40,39 +45,52 @@ pub fn tone(s: Status) -> Tone {
     }
 }
 
-/// One line per check: status, check id, subject, value found, expected, fix or note.
-/// The status word is coloured when `color` (green pass, yellow warn, red fail).
-pub fn table(report: &Report, color: bool, out: &mut dyn Write) -> io::Result<()> {
-    let mut b = Builder::default();
-    b.push_record(["STATUS", "CHECK", "ON", "FOUND", "WANTED", "FIX / NOTE"]);
-    for c in &report.checks {
-        let status = paint(c.status.as_str(), tone(c.status), color);
-        b.push_record([
-            status,
+/// One row per check, failures first: status, check id, what it is on, expected, found, the
+/// fix or a note; then the summary line. The status word is coloured when colour is on.
+pub fn table(report: &Report, term: &Term, out: &mut dyn Write) -> io::Result<()> {
+    let mut checks: Vec<_> = report.checks.iter().collect();
+    checks.sort_by_key(|c| rank(tone(c.status)));
+    let mut g = Grid::new(&[STATUS, CHECK, "On", EXPECTED, FOUND, NOTE]);
+    for c in &checks {
+        g.rows.push(vec![
+            c.status.as_str().to_string(),
             c.id.to_string(),
             c.subject.clone().unwrap_or_default(),
-            c.found.clone(),
             c.expected.clone().unwrap_or_default(),
+            c.found.clone(),
             c.advice.clone().unwrap_or_default(),
         ]);
     }
-    let mut t = b.build();
-    t.with(Style::blank());
-    writeln!(out, "{t}")?;
-    let n = |s: Status| report.checks.iter().filter(|c| c.status == s).count();
-    writeln!(
+    g.note_below = true;
+    g.status = Some(StatusColumn {
+        column: 0,
+        tones: checks.iter().map(|c| tone(c.status)).collect(),
+    });
+    write!(out, "{}", table::grid(&g, term))?;
+    writeln!(out)?;
+    write!(
         out,
-        "\n{} failed, {} warnings, {} passed, {} skipped: {}",
-        n(Status::Fail),
-        n(Status::Warn),
-        n(Status::Pass),
-        n(Status::Skip),
-        if report.exit_code == 0 {
-            "ready (exit 0)"
-        } else {
-            "NOT ready (exit 1)"
-        }
+        "{}",
+        table::line(&summary(report).line(term.color), term)
     )
+}
+
+/// The summary line: `FAIL: 3 fail, 4 warn, 12 pass, 8 skip · 27 checks · not ready to
+/// train`.
+pub fn summary(report: &Report) -> Summary {
+    let n = |s: Status| report.checks.iter().filter(|c| c.status == s).count();
+    let ready = report.exit_code == 0;
+    Summary::new(if ready { Verdict::Pass } else { Verdict::Fail })
+        .count(n(Status::Fail), Status::Fail.as_str())
+        .count(n(Status::Warn), Status::Warn.as_str())
+        .count(n(Status::Pass), Status::Pass.as_str())
+        .count(n(Status::Skip), Status::Skip.as_str())
+        .scope(plural(report.checks.len(), "check", "checks"))
+        .scope(if ready {
+            "ready to train"
+        } else {
+            "not ready to train"
+        })
 }
 
 /// The report as pretty JSON with a trailing newline.

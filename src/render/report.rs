@@ -1,61 +1,15 @@
 //! Builds the sections and rows shared by the table and Markdown renderers.
 
-use crate::render::gpu_figures;
-use crate::render::style::Tone;
+use crate::cpulist::format_cpulist;
+use crate::render::glance::{count_label, glance, gpu_label};
+use crate::render::gpu_figures::{self, mark};
+pub use crate::render::layout::{Grid, Section, StatusColumn};
+use crate::render::notes::{in_words, Kind, Said};
 use crate::render::unknown::{show, show_str};
+use crate::render::verdict::plural;
+use crate::render::view::Part;
 use crate::spec::{Cache, Drive, Gpu, Headroom, NumaNode, Spec};
 use crate::units::{bytes_bin, bytes_dec, mhz};
-
-/// A titled block: key/value fields, then zero or more grids.
-#[derive(Debug, Clone)]
-pub struct Section {
-    pub title: String,
-    pub fields: Vec<(String, String)>,
-    pub grids: Vec<Grid>,
-}
-
-/// A table with a header row.
-#[derive(Debug, Clone)]
-pub struct Grid {
-    pub header: Vec<String>,
-    pub rows: Vec<Vec<String>>,
-    /// The column holding a status word, and each row's tone, for writers that style it.
-    pub status: Option<StatusColumn>,
-}
-
-/// Which column of a grid is a status, and how each row's status should look.
-#[derive(Debug, Clone)]
-pub struct StatusColumn {
-    pub column: usize,
-    /// One tone per row, in row order.
-    pub tones: Vec<Tone>,
-}
-
-impl Section {
-    fn new(title: impl Into<String>) -> Self {
-        Section {
-            title: title.into(),
-            fields: Vec::new(),
-            grids: Vec::new(),
-        }
-    }
-
-    fn field(&mut self, k: &str, v: String) -> &mut Self {
-        self.fields.push((k.to_string(), v));
-        self
-    }
-}
-
-impl Grid {
-    /// A grid with the given header.
-    pub fn new(header: &[&str]) -> Self {
-        Grid {
-            header: header.iter().map(|s| s.to_string()).collect(),
-            rows: Vec::new(),
-            status: None,
-        }
-    }
-}
 
 /// The one-line title of a report.
 pub fn title(spec: &Spec) -> String {
@@ -70,19 +24,75 @@ pub fn title(spec: &Spec) -> String {
     format!("rigcheck {} · {host} · {when}", spec.rigcheck_version)
 }
 
-/// All sections of an inventory report, in reading order.
+/// All sections of an inventory report, in reading order, with the notes in words (sources
+/// counted, not listed).
 pub fn sections(spec: &Spec) -> Vec<Section> {
-    let mut out = vec![system(spec), cpu(spec), memory(spec), drives(spec)];
-    out.extend(gpus(spec));
-    out.push(headroom(spec));
-    if !spec.notes.is_empty() {
-        let mut s = Section::new("Notes");
-        let mut g = Grid::new(&["Field", "Why"]);
-        for n in &spec.notes {
-            g.rows.push(vec![n.field.clone(), n.reason.clone()]);
+    sections_for(spec, &[], false)
+}
+
+/// The sections named in `parts` (all when empty), in reading order (at a glance, system,
+/// GPUs, CPU, memory, drives, headroom, notes); `verbose` lists the notes on sources too.
+pub fn sections_for(spec: &Spec, parts: &[Part], verbose: bool) -> Vec<Section> {
+    let want = |p: Part| parts.is_empty() || parts.contains(&p);
+    let mut out = Vec::new();
+    if want(Part::Glance) {
+        // The sheet names the host under its title; the report, here.
+        let mut g = glance(spec);
+        g.fields
+            .insert(1, ("Host".into(), show_str(&spec.hostname)));
+        out.push(g);
+    }
+    if want(Part::System) {
+        out.push(system(spec));
+    }
+    // GPUs first of the parts: they are what most readers of this report came for.
+    if want(Part::Gpus) {
+        out.extend(gpus(spec));
+    }
+    if want(Part::Cpu) {
+        out.push(cpu(spec));
+    }
+    if want(Part::Memory) {
+        out.push(memory(spec));
+    }
+    if want(Part::Drives) {
+        out.push(drives(spec));
+    }
+    if want(Part::Headroom) {
+        out.push(headroom(spec));
+    }
+    if want(Part::Notes) {
+        out.extend(notes(spec, verbose));
+    }
+    out
+}
+
+/// The notes as two sections: why facts are unknown, then where figures come from (only
+/// counted unless `verbose`).
+pub fn notes(spec: &Spec, verbose: bool) -> Vec<Section> {
+    let said = in_words(spec);
+    let mut out = Vec::new();
+    let mut unknown = Section::new("Unknown, because…");
+    for s in said.iter().filter(|s| s.kind == Kind::Unknown) {
+        unknown.field(&s.about, s.why.clone());
+    }
+    if !unknown.fields.is_empty() {
+        out.push(unknown);
+    }
+    let sources: Vec<&Said> = said.iter().filter(|s| s.kind == Kind::Source).collect();
+    if verbose {
+        let mut sec = Section::new("Sources and remarks");
+        for s in &sources {
+            sec.field(&s.about, s.why.clone());
         }
-        s.grids.push(g);
-        out.push(s);
+        if !sec.fields.is_empty() {
+            out.push(sec);
+        }
+    } else if !sources.is_empty() {
+        out.push(Section::new(format!(
+            "Sources and remarks: {} (-v lists them)",
+            plural(sources.len(), "note", "notes")
+        )));
     }
     out
 }
@@ -287,27 +297,31 @@ fn memory(spec: &Spec) -> Section {
     sec
 }
 
-/// The drives with size (as sold and in binary units), kind, link, NUMA node and serial.
+/// The drives with size (as sold and in binary units), kind (and the bus when it says
+/// more: `ssd (sata)`), NUMA node, PCI address and serial.
 pub fn drive_grid(drives: &[Drive]) -> Grid {
     let mut g = Grid::new(&[
         "Name",
         "Model",
         "Size",
         "Kind",
-        "Transport",
-        "NUMA node",
+        "NUMA",
         "PCI address",
         "Serial",
     ]);
     for d in drives {
+        let kind = show(d.kind, |k| k.to_string());
+        let kind = match d.transport.as_deref() {
+            Some(t) if t != kind => format!("{kind} ({t})"),
+            _ => kind,
+        };
         g.rows.push(vec![
             d.name.clone(),
             show_str(&d.model),
             show(d.size_bytes, |b| {
                 format!("{} ({})", bytes_dec(b), bytes_bin(b))
             }),
-            show(d.kind, |k| k.to_string()),
-            show_str(&d.transport),
+            kind,
             show(d.numa_node.filter(|n| *n >= 0), |n| n.to_string()),
             show_str(&d.pci_address),
             show_str(&d.serial),
@@ -327,158 +341,187 @@ pub fn drives(spec: &Spec) -> Section {
     sec
 }
 
-fn gpus(spec: &Spec) -> Vec<Section> {
-    if spec.gpus.is_empty() {
-        let mut sec = Section::new("GPUs");
-        sec.field("NVIDIA GPUs", "none found".into());
-        return vec![sec];
-    }
-    spec.gpus
-        .iter()
-        .enumerate()
-        .map(|(i, g)| gpu(i, g))
-        .collect()
+/// One fact of a GPU: its label as a field, its header as a column of the per-GPU table,
+/// and how it is shown.
+struct GpuFact {
+    label: &'static str,
+    column: &'static str,
+    /// UUID and serial: different on every board, so they get a table of their own.
+    identity: bool,
+    show: fn(&Gpu) -> String,
 }
 
-fn gpu(i: usize, g: &Gpu) -> Section {
-    let title = format!(
-        "GPU {} · {}",
-        g.index.unwrap_or(i as u32),
-        show_str(&g.name)
-    );
-    let mut sec = Section::new(title);
-    let num = |v: Option<u32>| show(v, |n| n.to_string());
-    let link = |gen: Option<u32>, w: Option<u32>| match (gen, w) {
+const fn fact(label: &'static str, column: &'static str, show: fn(&Gpu) -> String) -> GpuFact {
+    GpuFact {
+        label,
+        column,
+        identity: false,
+        show,
+    }
+}
+
+fn num(v: Option<u32>) -> String {
+    show(v, |n| n.to_string())
+}
+
+fn link(gen: Option<u32>, w: Option<u32>) -> String {
+    match (gen, w) {
         (Some(g), Some(w)) => format!("Gen{g} x{w}"),
         (None, Some(w)) => format!("x{w}"),
         (Some(g), None) => format!("Gen{g}"),
         (None, None) => show_str(&None),
-    };
-    sec.field("PCI address", show_str(&g.pci_address))
-        .field("Facts from", gpu_figures::facts_from(g));
-    if let Some(check) = gpu_figures::datasheet_check(g) {
-        sec.field("Datasheet check", check);
     }
-    let m = |field: &str, text: String| gpu_figures::mark(g, field, text);
-    sec.field("Architecture", m("architecture", show_str(&g.architecture)))
-        .field(
-            "Compute capability",
-            m("compute_capability", show_str(&g.compute_capability)),
-        )
-        .field("SMs", m("sm_count", num(g.sm_count)))
-        .field("CUDA cores", m("cuda_cores", num(g.cuda_cores)))
-        .field(
-            "Tensor cores",
-            m(
-                "tensor_cores",
-                match (g.tensor_cores, g.tensor_core_generation) {
-                    (Some(0), _) => "none".into(),
-                    (Some(t), Some(gen)) => format!("{t} ({})", ordinal_gen(gen)),
-                    (t, _) => num(t),
-                },
-            ),
-        )
-        .field("Memory", m("vram_bytes", show(g.vram_bytes, bytes_bin)))
-        .field(
-            "Memory bus",
-            m(
-                "memory_bus_width_bits",
-                show(g.memory_bus_width_bits, |b| format!("{b}-bit")),
-            ),
-        )
-        .field(
-            "Memory bandwidth",
-            m(
-                "memory_bandwidth_bytes_per_s",
-                show(g.memory_bandwidth_bytes_per_s, |b| {
-                    format!("{:.0} GB/s", b as f64 / 1e9)
-                }),
-            ),
-        )
-        .field("Rated boost clock", gpu_figures::rated_clock(g))
-        .field("Max SM clock", show(g.max_sm_clock_mhz, mhz))
-        .field("Max memory clock", show(g.max_memory_clock_mhz, mhz))
-        .field("FP32 peak", gpu_figures::fp32(g))
-        .field("FP16 Tensor peak (dense)", gpu_figures::fp16_tensor(g));
-    if g.fp16_tensor_fp32_acc_tflops.is_some()
-        && g.fp16_tensor_fp32_acc_tflops != g.fp16_tensor_tflops
+}
+
+/// The facts of a GPU in reading order: the model, where it sits, its state, its identity.
+/// FP32-accumulate, datasheet-check and MIG rows appear only when some GPU of `gpus` has them.
+fn gpu_facts(gpus: &[&Gpu]) -> Vec<GpuFact> {
+    let mut v = vec![
+        fact("PCI address", "PCI address", |g| show_str(&g.pci_address)),
+        fact("Facts from", "Facts from", gpu_figures::facts_from),
+    ];
+    if gpus
+        .iter()
+        .any(|g| gpu_figures::datasheet_check(g).is_some())
     {
-        sec.field(
+        v.push(fact("Datasheet check", "Datasheet check", |g| {
+            gpu_figures::datasheet_check(g).unwrap_or_else(|| "-".into())
+        }));
+    }
+    v.extend([
+        // Model facts say `(datasheet)` when they came from the product table.
+        fact("Architecture", "Architecture", |g| {
+            mark(g, "architecture", show_str(&g.architecture))
+        }),
+        fact("Compute capability", "Compute", |g| {
+            mark(g, "compute_capability", show_str(&g.compute_capability))
+        }),
+        fact("SMs", "SMs", |g| mark(g, "sm_count", num(g.sm_count))),
+        fact("CUDA cores", "CUDA cores", |g| {
+            mark(g, "cuda_cores", num(g.cuda_cores))
+        }),
+        fact("Tensor cores", "Tensor cores", |g| {
+            let text = match (g.tensor_cores, g.tensor_core_generation) {
+                (Some(0), _) => "none".into(),
+                (Some(t), Some(gen)) => format!("{t} ({})", ordinal_gen(gen)),
+                (t, _) => num(t),
+            };
+            mark(g, "tensor_cores", text)
+        }),
+        fact("Memory", "Memory", |g| {
+            mark(g, "vram_bytes", show(g.vram_bytes, bytes_bin))
+        }),
+        fact("Memory bus", "Bus", |g| {
+            let text = show(g.memory_bus_width_bits, |b| format!("{b}-bit"));
+            mark(g, "memory_bus_width_bits", text)
+        }),
+        fact("Memory bandwidth", "Bandwidth", |g| {
+            let text = show(g.memory_bandwidth_bytes_per_s, |b| {
+                format!("{:.0} GB/s", b as f64 / 1e9)
+            });
+            mark(g, "memory_bandwidth_bytes_per_s", text)
+        }),
+        fact("Rated boost clock", "Rated boost", gpu_figures::rated_clock),
+        fact("Max SM clock", "Max SM clock", |g| {
+            show(g.max_sm_clock_mhz, mhz)
+        }),
+        fact("Max memory clock", "Max mem clock", |g| {
+            show(g.max_memory_clock_mhz, mhz)
+        }),
+        fact("FP32 peak", "FP32", gpu_figures::fp32),
+        fact(
+            "FP16 Tensor peak (dense)",
+            "FP16 Tensor",
+            gpu_figures::fp16_tensor,
+        ),
+    ]);
+    if gpus.iter().any(|g| {
+        g.fp16_tensor_fp32_acc_tflops.is_some()
+            && g.fp16_tensor_fp32_acc_tflops != g.fp16_tensor_tflops
+    }) {
+        v.push(fact(
             "FP16 Tensor, FP32 accumulate",
-            gpu_figures::fp16_tensor_fp32_acc(g),
-        );
+            "FP16 Tensor, FP32 acc",
+            gpu_figures::fp16_tensor_fp32_acc,
+        ));
     }
-    sec.field("PCIe link (now)", link(g.pcie.gen, g.pcie.width))
-        .field("PCIe link (max)", link(g.pcie.max_gen, g.pcie.max_width))
-        .field("NUMA node", show(g.numa_node, |n| n.to_string()))
-        .field("CPU socket", show(g.socket, |n| n.to_string()))
-        .field("Local CPUs", show_str(&g.local_cpus))
-        .field("UUID", show_str(&g.uuid))
-        .field("Serial", show_str(&g.serial))
-        .field("Board part number", show_str(&g.board_part_number))
-        .field("VBIOS", show_str(&g.vbios_version))
-        .field(
-            "Driver / CUDA",
-            join_opt(&[&g.driver_version, &g.cuda_version]),
-        );
-    if let Some(m) = g.mig_enabled {
-        sec.field(
-            "MIG",
-            if m {
-                "enabled".into()
-            } else {
-                "disabled".into()
-            },
-        );
+    v.extend([
+        fact("PCIe link (now)", "Link now", |g| {
+            link(g.pcie.gen, g.pcie.width)
+        }),
+        fact("PCIe link (max)", "Link max", |g| {
+            link(g.pcie.max_gen, g.pcie.max_width)
+        }),
+        fact("NUMA node", "NUMA", |g| {
+            show(g.numa_node, |n| n.to_string())
+        }),
+        fact("CPU socket", "Socket", |g| num(g.socket)),
+        fact("Local CPUs", "Local CPUs", |g| show_str(&g.local_cpus)),
+        fact("Board part number", "Board part", |g| {
+            show_str(&g.board_part_number)
+        }),
+        fact("VBIOS", "VBIOS", |g| show_str(&g.vbios_version)),
+        fact("Driver / CUDA", "Driver / CUDA", |g| {
+            join_opt(&[&g.driver_version, &g.cuda_version])
+        }),
+    ]);
+    if gpus
+        .iter()
+        .any(|g| g.mig_enabled.is_some() || !g.mig_instances.is_empty())
+    {
+        v.push(fact("MIG", "MIG", |g| {
+            show(g.mig_enabled, |m| {
+                if m { "enabled" } else { "disabled" }.to_string()
+            })
+        }));
     }
-    for mig in &g.mig_instances {
-        let (k, v) = gpu_figures::mig_row(mig);
-        sec.fields.push((k, v));
-    }
-    let s = &g.state;
-    sec.field("Temperature", show(s.temperature_c, |t| format!("{t} °C")))
-        .field("Fan", show(s.fan_percent, |f| format!("{f} %")))
-        .field(
-            "Power",
+    v.extend([
+        fact("Temperature", "Temp", |g| {
+            show(g.state.temperature_c, |t| format!("{t} °C"))
+        }),
+        fact("Fan", "Fan", |g| {
+            show(g.state.fan_percent, |f| format!("{f} %"))
+        }),
+        fact("Power", "Power", |g| {
+            let s = &g.state;
             match (s.power_draw_w, s.power_limit_w) {
                 (Some(d), Some(l)) => format!("{d:.0} W of {l:.0} W"),
                 (d, _) => show(d, |d| format!("{d:.0} W")),
-            },
-        )
-        .field(
-            "Utilisation",
-            show(s.utilization_percent, |u| format!("{u} %")),
-        )
-        .field("Memory used", show(s.memory_used_bytes, bytes_bin))
-        .field("Persistence mode", show(s.persistence_mode, on_off))
-        .field(
-            "ECC",
+            }
+        }),
+        fact("Utilisation", "Use", |g| {
+            show(g.state.utilization_percent, |u| format!("{u} %"))
+        }),
+        fact("Memory used", "Mem used", |g| {
+            show(g.state.memory_used_bytes, bytes_bin)
+        }),
+        fact("Persistence mode", "Persist", |g| {
+            show(g.state.persistence_mode, on_off)
+        }),
+        fact("ECC", "ECC", |g| {
+            let s = &g.state;
             match (
                 s.ecc_enabled,
                 s.ecc_errors_corrected,
                 s.ecc_errors_uncorrected,
             ) {
-                (Some(true), c, u) => format!(
-                    "on, {} corrected, {} uncorrected",
-                    show(c, |n| n.to_string()),
-                    show(u, |n| n.to_string())
-                ),
+                (Some(true), c, u) => {
+                    format!("on, {} corrected, {} uncorrected", num_u64(c), num_u64(u))
+                }
                 (e, _, _) => show(e, on_off),
-            },
-        )
-        .field(
-            "Throttle reasons",
-            show(s.throttle_reasons.clone(), |r| {
+            }
+        }),
+        fact("Throttle reasons", "Throttle", |g| {
+            show(g.state.throttle_reasons.clone(), |r| {
                 if r.is_empty() {
                     "none".into()
                 } else {
                     r.join(", ")
                 }
-            }),
-        )
-        .field(
-            "Compute processes",
-            show(s.compute_processes.as_ref(), |p| {
+            })
+        }),
+        fact("Compute processes", "Processes", |g| {
+            show(g.state.compute_processes.as_ref(), |p| {
                 if p.is_empty() {
                     "none".into()
                 } else {
@@ -487,8 +530,111 @@ fn gpu(i: usize, g: &Gpu) -> Section {
                         .collect::<Vec<_>>()
                         .join(", ")
                 }
-            }),
-        );
+            })
+        }),
+        GpuFact {
+            identity: true,
+            ..fact("UUID", "UUID", |g| show_str(&g.uuid))
+        },
+        GpuFact {
+            identity: true,
+            ..fact("Serial", "Serial", |g| show_str(&g.serial))
+        },
+    ]);
+    v
+}
+
+fn num_u64(v: Option<u64>) -> String {
+    show(v, |n| n.to_string())
+}
+
+/// The GPU sections: one per model, so eight identical boards are one table. A model with
+/// one board lists its facts; a model with several lists what they share as fields, then one
+/// row per GPU for what differs (bus address, temperature, link, ...), then their UUIDs and
+/// serial numbers.
+fn gpus(spec: &Spec) -> Vec<Section> {
+    if spec.gpus.is_empty() {
+        let mut sec = Section::new("GPUs");
+        sec.field("NVIDIA GPUs", "none found".into());
+        return vec![sec];
+    }
+    // Grouped by model name, in the order the first of each model appears.
+    let mut groups: Vec<(String, Vec<(usize, &Gpu)>)> = Vec::new();
+    for (i, g) in spec.gpus.iter().enumerate() {
+        let name = show_str(&g.name);
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, v)) => v.push((i, g)),
+            None => groups.push((name, vec![(i, g)])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(name, members)| match members.as_slice() {
+            [(i, g)] => gpu(*i, g),
+            _ => gpu_group(&name, &members),
+        })
+        .collect()
+}
+
+/// One GPU: every fact a field.
+fn gpu(i: usize, g: &Gpu) -> Section {
+    let mut sec = Section::new(format!("{} · {}", gpu_label(i, g), show_str(&g.name)));
+    for f in gpu_facts(&[g]) {
+        sec.field(f.label, (f.show)(g));
+        // Each MIG instance right under the MIG mode.
+        if f.label == "MIG" {
+            sec.fields
+                .extend(g.mig_instances.iter().map(gpu_figures::mig_row));
+        }
+    }
+    sec
+}
+
+/// Several GPUs of one model: shared facts once, then a row per GPU for what differs.
+fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
+    let index = |(i, g): &(usize, &Gpu)| g.index.unwrap_or(*i as u32);
+    let indices: Vec<u32> = members.iter().map(index).collect();
+    let mut sec = Section::new(format!(
+        "GPUs {} · {}",
+        format_cpulist(&indices),
+        count_label(std::iter::repeat_n(name.to_string(), members.len()))
+    ));
+    let gpus: Vec<&Gpu> = members.iter().map(|(_, g)| *g).collect();
+    let mut each = Grid::new(&["GPU"]);
+    let mut ids = Grid::new(&["GPU"]);
+    let mut each_cols: Vec<Vec<String>> = Vec::new();
+    let mut id_cols: Vec<Vec<String>> = Vec::new();
+    for f in gpu_facts(&gpus) {
+        let values: Vec<String> = gpus.iter().map(|g| (f.show)(g)).collect();
+        let same = values.iter().all(|v| *v == values[0]);
+        if same && f.label != "PCI address" {
+            sec.field(f.label, values[0].clone());
+        } else if f.identity {
+            ids.header.push(f.column.to_string());
+            id_cols.push(values);
+        } else {
+            each.header.push(f.column.to_string());
+            each_cols.push(values);
+        }
+    }
+    // MIG instances are a GPU's own: each under its GPU's number.
+    for (n, g) in indices.iter().zip(&gpus) {
+        for mig in &g.mig_instances {
+            let (k, v) = gpu_figures::mig_row(mig);
+            sec.fields.push((format!("GPU {n} {k}"), v));
+        }
+    }
+    for (grid, cols) in [(&mut each, each_cols), (&mut ids, id_cols)] {
+        if cols.is_empty() {
+            continue;
+        }
+        for (r, n) in indices.iter().enumerate() {
+            let mut row = vec![n.to_string()];
+            row.extend(cols.iter().map(|c| c[r].clone()));
+            grid.rows.push(row);
+        }
+        sec.grids.push(grid.clone());
+    }
     sec
 }
 

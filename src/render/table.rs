@@ -1,53 +1,361 @@
-//! Table renderer: sections as aligned text tables (tabled), titles bold when coloured.
+//! Text tables for the terminal: sections as a title, key/value fields and grids, fitted to
+//! the width of the window.
+//!
+//! Every grid has one look (column rules and a rule under the header, no outer box), so a
+//! verify, preflight, fleet, diff and inventory table read alike and `awk -F'│'` can take
+//! them apart. When the table is wider than the window, columns give up width in order of
+//! priority: the widest column that is still wider than its longest word wraps first, a
+//! status column never wraps, and words are broken only when nothing else fits. Widths are
+//! measured without escape codes (tabled's `ansi`), so colour never moves a border. No line
+//! ends in spaces.
 
 use std::io::{self, Write};
 
 use tabled::builder::Builder;
-use tabled::settings::object::Segment;
-use tabled::settings::{Modify, Style, Width};
-
-/// Widest a table cell gets before its text wraps (keeps notes readable in 120 columns).
-const MAX_CELL: usize = 64;
-
-/// Widest a key/value field gets before it wraps.
-const MAX_FIELD: usize = 96;
+use tabled::settings::style::HorizontalLine;
+use tabled::settings::{Span, Style};
 
 use crate::render::report::{Grid, Section};
-use crate::render::style::bold;
+use crate::render::style::{bold, paint};
+use crate::render::view::Term;
 
-/// Writes sections as text tables.
-pub fn write(sections: &[Section], color: bool, out: &mut dyn Write) -> io::Result<()> {
+/// Left margin of key/value fields, under their section title.
+const INDENT: usize = 2;
+
+/// Space between a field's key and its value.
+const GAP: usize = 2;
+
+/// A word longer than this may be broken before a longer column gives up more width.
+const MAX_FLOOR: usize = 20;
+
+/// The column naming a row keeps up to this much width before the others are squeezed.
+const MAX_KEY: usize = 24;
+
+/// Writes sections as text: bold title, fields, then grids, a blank line between sections.
+pub fn write(sections: &[Section], term: &Term, out: &mut dyn Write) -> io::Result<()> {
     for (i, s) in sections.iter().enumerate() {
         if i > 0 {
             writeln!(out)?;
         }
-        writeln!(out, "{}", bold(&s.title, color))?;
-        if !s.fields.is_empty() {
-            let mut b = Builder::default();
-            for (k, v) in &s.fields {
-                b.push_record([format!("  {k}"), v.clone()]);
-            }
-            let mut t = b.build();
-            t.with(Style::blank());
-            t.with(Modify::new(Segment::all()).with(Width::wrap(MAX_FIELD).keep_words(true)));
-            writeln!(out, "{t}")?;
-        }
-        for g in &s.grids {
-            writeln!(out, "{}", grid(g))?;
-        }
+        write_section(s, term, out)?;
     }
     Ok(())
 }
 
-/// One grid as a bordered table.
-pub fn grid(g: &Grid) -> String {
+/// One section: its title, its fields and its grids.
+pub fn write_section(s: &Section, term: &Term, out: &mut dyn Write) -> io::Result<()> {
+    write!(out, "{}", line(&bold(&s.title, term.color), term))?;
+    if !s.fields.is_empty() {
+        write!(out, "{}", fields(&s.fields, term))?;
+    }
+    for (i, g) in s.grids.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        write!(out, "{}", grid(g, term))?;
+    }
+    Ok(())
+}
+
+/// The display width of `text`'s widest line, escape codes not counted.
+pub fn width_of(text: &str) -> usize {
+    text.lines()
+        .map(textwrap::core::display_width)
+        .max()
+        .unwrap_or(0)
+}
+
+/// `text` wrapped to `width` columns at spaces (a word longer than the line is broken), each
+/// line trimmed; explicit newlines are kept. No limit when `width` is `None`.
+pub fn wrap(text: &str, width: Option<usize>) -> Vec<String> {
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        match width {
+            Some(w) if textwrap::core::display_width(para) > w => {
+                let opts = textwrap::Options::new(w.max(1))
+                    .break_words(true)
+                    .word_separator(textwrap::WordSeparator::AsciiSpace)
+                    .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                    .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit);
+                out.extend(
+                    textwrap::wrap(para, opts)
+                        .into_iter()
+                        .map(|l| l.trim_end().to_string()),
+                );
+            }
+            _ => out.push(para.trim_end().to_string()),
+        }
+    }
+    out
+}
+
+/// A line of prose (a heading, a summary, a sentence), wrapped to the terminal, with its
+/// newline.
+pub fn line(text: &str, term: &Term) -> String {
+    let mut s = wrap(text, term.width).join("\n");
+    s.push('\n');
+    s
+}
+
+/// Key/value fields, keys indented and aligned, values wrapped under themselves. A field
+/// with an empty key continues the one above.
+pub fn fields(fields: &[(String, String)], term: &Term) -> String {
+    let natural = fields.iter().map(|(k, _)| width_of(k)).max().unwrap_or(0);
+    // Keys take at most half the window, so a value always has room.
+    let key_w = match term.width {
+        Some(w) => natural.min((w / 2).saturating_sub(INDENT + GAP).max(8)),
+        None => natural,
+    };
+    let value_w = term
+        .width
+        .map(|w| w.saturating_sub(INDENT + key_w + GAP).max(12));
+    let mut out = String::new();
+    for (k, v) in fields {
+        let keys = wrap(k, Some(key_w));
+        let values = wrap(v, value_w);
+        for i in 0..keys.len().max(values.len()) {
+            let key = keys.get(i).map_or("", String::as_str);
+            let value = values.get(i).map_or("", String::as_str);
+            let pad = key_w.saturating_sub(textwrap::core::display_width(key));
+            let l = format!(
+                "{}{key}{}{}{value}",
+                " ".repeat(INDENT),
+                " ".repeat(pad),
+                " ".repeat(GAP)
+            );
+            out.push_str(l.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The look of every grid: a rule between columns and under the header, nothing around.
+fn look() -> Style<(), (), (), (), (), tabled::settings::style::On, 1, 0> {
+    Style::empty()
+        .vertical('│')
+        .horizontals([(1, HorizontalLine::new('─').intersection('┼'))])
+}
+
+/// Each column's width, fitted into `width` columns of terminal when given.
+///
+/// `natural` is the width each column needs, `floor` the width it keeps until every column is
+/// down to its floor (its longest word, or all of it for a status column). `per_column` is
+/// the width a column costs beyond its text (padding and rule).
+fn fit(natural: &[usize], floor: &[usize], width: Option<usize>, per_column: usize) -> Vec<usize> {
+    let mut widths = natural.to_vec();
+    let Some(width) = width else {
+        return widths;
+    };
+    let budget = width.saturating_sub(per_column * widths.len()) + 1;
+    let mut total: usize = widths.iter().sum();
+    // First the widest column above its floor gives up a column, then (when every column is
+    // at its floor) the widest column above one character.
+    for limit in [floor.to_vec(), vec![1; widths.len()]] {
+        while total > budget {
+            let pick = (0..widths.len())
+                .filter(|&i| widths[i] > limit[i])
+                .max_by_key(|&i| (widths[i], i));
+            let Some(i) = pick else { break };
+            widths[i] -= 1;
+            total -= 1;
+        }
+    }
+    widths
+}
+
+/// One grid as a table fitted to the terminal: the header bold and the status column painted
+/// when colour is on; a note column (`note_below`) written under its row.
+pub fn grid(g: &Grid, term: &Term) -> String {
+    let below = g.note_below && g.header.len() > 2;
+    let columns = if below {
+        g.header.len() - 1
+    } else {
+        g.header.len()
+    };
+    let cell = |r: &Vec<String>, c: usize| r.get(c).map_or("", String::as_str).to_string();
+    let all = || std::iter::once(&g.header).chain(g.rows.iter());
+    let natural: Vec<usize> = (0..columns)
+        .map(|c| all().map(|r| width_of(&cell(r, c))).max().unwrap_or(0))
+        .collect();
+    let status = g.status.as_ref().map(|s| s.column);
+    // The column that names the row (host, slot, check) keeps more of its width.
+    let key = usize::from(status == Some(0));
+    let floor: Vec<usize> = (0..columns)
+        .map(|c| {
+            if Some(c) == status {
+                return natural[c];
+            }
+            if c == key {
+                return natural[c].min(MAX_KEY);
+            }
+            let longest_word = all()
+                .flat_map(|r| {
+                    cell(r, c)
+                        .split_whitespace()
+                        .map(textwrap::core::display_width)
+                        .collect::<Vec<_>>()
+                })
+                .max()
+                .unwrap_or(0);
+            longest_word.min(MAX_FLOOR).min(natural[c])
+        })
+        .collect();
+    // A column costs its text, a space each side and a rule (the last has none, hence the
+    // budget's + 1 in `fit`).
+    let widths = fit(&natural, &floor, term.width, 3);
+    // A note spans every column but the first.
+    let note_w = widths[1..].iter().sum::<usize>() + 3 * (columns - 2);
+
     let mut b = Builder::default();
-    b.push_record(g.header.clone());
-    for r in &g.rows {
-        b.push_record(r.clone());
+    let wrapped = |text: &str, w: usize| wrap(text, Some(w.max(1))).join("\n");
+    b.push_record(
+        (0..columns).map(|c| bold_lines(&wrapped(&cell(&g.header, c), widths[c]), term.color)),
+    );
+    let mut spans = Vec::new();
+    for (ri, r) in g.rows.iter().enumerate() {
+        b.push_record((0..columns).map(|c| {
+            let text = wrapped(&cell(r, c), widths[c]);
+            match &g.status {
+                Some(s) if s.column == c => {
+                    let tone = s.tones.get(ri).copied();
+                    text.lines()
+                        .map(|l| match tone {
+                            Some(t) => paint(l, t, term.color),
+                            None => l.to_string(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                }
+                _ => text,
+            }
+        }));
+        let note = cell(r, columns);
+        if below && !note.is_empty() {
+            let mut row = vec![String::new(); columns];
+            row[1] = wrapped(&note, note_w);
+            b.push_record(row);
+            spans.push(b.count_records() - 1);
+        }
     }
     let mut t = b.build();
-    t.with(Style::sharp());
-    t.with(Modify::new(Segment::all()).with(Width::wrap(MAX_CELL).keep_words(true)));
-    t.to_string()
+    t.with(look());
+    for r in spans {
+        t.modify((r, 1), Span::column(columns as isize - 1));
+    }
+    tidy(&t.to_string())
+}
+
+fn bold_lines(text: &str, color: bool) -> String {
+    text.lines()
+        .map(|l| bold(l, color))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every line of `text` without trailing spaces, each line ended by a newline.
+pub fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 1);
+    for l in text.lines() {
+        out.push_str(l.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::report::StatusColumn;
+    use crate::render::style::Tone;
+
+    fn term(width: Option<usize>, color: bool) -> Term {
+        Term { color, width }
+    }
+
+    fn sample() -> Grid {
+        let mut g = Grid::new(&["Status", "Check", "Found"]);
+        g.rows.push(vec![
+            "fail".into(),
+            "GPU count ('Quadro RTX 8000')".into(),
+            "0; 2 other GPUs present: Quadro RTX 6000 in 0000:17:00.0 and 0000:af:00.0".into(),
+        ]);
+        g.rows
+            .push(vec!["pass".into(), "CPU sockets".into(), "2".into()]);
+        g.status = Some(StatusColumn {
+            column: 0,
+            tones: vec![Tone::Bad, Tone::Good],
+        });
+        g
+    }
+
+    #[test]
+    fn grids_fit_the_width_and_keep_the_status_whole() {
+        for w in [40, 60, 80] {
+            let out = grid(&sample(), &term(Some(w), true));
+            for l in out.lines() {
+                assert!(width_of(l) <= w, "{w}: {l:?}");
+                assert_eq!(l, l.trim_end());
+            }
+            // The status word is never wrapped.
+            assert!(out.contains("\x1b[1m\x1b[31mfail\x1b[0m"), "{out}");
+            // Every rule sits at the same column on every line.
+            let plain = anstream::adapter::strip_str(&out).to_string();
+            let rules = |l: &str| {
+                l.chars()
+                    .enumerate()
+                    .filter(|(_, c)| matches!(c, '│' | '┼'))
+                    .map(|(i, _)| i)
+                    .collect::<Vec<_>>()
+            };
+            let first = rules(plain.lines().next().unwrap());
+            for l in plain.lines() {
+                assert_eq!(rules(l), first, "{w}:\n{plain}");
+            }
+        }
+    }
+
+    #[test]
+    fn without_a_width_nothing_wraps() {
+        let out = grid(&sample(), &term(None, false));
+        assert_eq!(out.lines().count(), 4, "{out}");
+        assert_eq!(
+            out.lines().next().unwrap(),
+            " Status │ Check                         │ Found"
+        );
+        assert!(out
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("────────┼───────────────────────────────┼──────"));
+    }
+
+    #[test]
+    fn fields_wrap_under_their_value() {
+        let f = vec![
+            (
+                "Model".to_string(),
+                "Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz".to_string(),
+            ),
+            (
+                "Empty slots".to_string(),
+                "CPU0-DIMM2, CPU0-DIMM4, CPU0-DIMM6".to_string(),
+            ),
+        ];
+        let out = fields(&f, &term(Some(40), false));
+        assert_eq!(
+            out,
+            "  Model        Intel(R) Xeon(R) Gold\n               6254 CPU @ 3.10GHz\n  \
+             Empty slots  CPU0-DIMM2, CPU0-DIMM4,\n               CPU0-DIMM6\n"
+        );
+    }
+
+    #[test]
+    fn prose_wraps_at_spaces() {
+        assert_eq!(
+            wrap("verify z8-ref against hp-z8-g4-dual-rtx8000", Some(20)),
+            ["verify z8-ref", "against", "hp-z8-g4-dual-rtx800", "0"]
+        );
+        assert_eq!(wrap("a  \nb", None), ["a", "b"]);
+    }
 }

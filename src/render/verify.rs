@@ -3,11 +3,15 @@
 use std::io::{self, Write};
 
 use crate::render::markdown;
-use crate::render::report::Grid;
-use crate::render::style::{paint, Tone};
+use crate::render::report::{Grid, StatusColumn};
+use crate::render::style::{bold, Tone};
 use crate::render::table;
+use crate::render::verdict::{
+    plural, rank, Summary, Verdict, CHECK, EXPECTED, FOUND, NOTE, STATUS,
+};
+use crate::render::view::Term;
 use crate::text::escape_markup;
-use crate::verify::{Status, VerifyReport};
+use crate::verify::{Line, Outcome, Status, VerifyReport};
 
 /// Output formats of `verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,31 +26,48 @@ pub enum VerifyFormat {
     Junit,
 }
 
-/// Writes `report` in `format`.
+/// Writes `report` in `format`; the table fits `term`.
 pub fn write(
     report: &VerifyReport,
     format: VerifyFormat,
-    color: bool,
+    term: impl Into<Term>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let term = &term.into();
     match format {
         VerifyFormat::Json => {
             serde_json::to_writer_pretty(&mut *out, report)?;
             writeln!(out)
         }
         VerifyFormat::Table => {
-            writeln!(out, "{}", heading(report))?;
-            writeln!(
+            write!(
                 out,
                 "{}",
-                table::grid(&grid(report, |s| paint(s.as_str(), tone(s), color)))
+                table::line(&bold(&heading(report), term.color), term)
             )?;
-            writeln!(out, "{}", summary(report))
+            if let Some(d) = &report.description {
+                write!(out, "{}", table::line(d, term))?;
+            }
+            writeln!(out)?;
+            write!(out, "{}", table::grid(&grid(report), term))?;
+            writeln!(out)?;
+            write!(
+                out,
+                "{}",
+                table::line(&summary(report).line(term.color), term)
+            )
         }
         VerifyFormat::Markdown => {
             writeln!(out, "# {}\n", markdown::escape(&heading(report)))?;
-            markdown::write_grid(&grid(report, |s| s.as_str().to_string()), out)?;
-            writeln!(out, "\n**{}**", markdown::escape(&summary(report)))
+            if let Some(d) = &report.description {
+                writeln!(out, "{}\n", markdown::escape(d))?;
+            }
+            markdown::write_grid(&grid(report), out)?;
+            writeln!(
+                out,
+                "\n**{}**",
+                markdown::escape(&summary(report).line(false))
+            )
         }
         VerifyFormat::Junit => junit(report, out),
     }
@@ -54,42 +75,70 @@ pub fn write(
 
 fn heading(r: &VerifyReport) -> String {
     let host = r.hostname.as_deref().unwrap_or("unknown host");
-    match &r.description {
-        Some(d) => format!("verify {host} against {} ({d})", r.profile),
-        None => format!("verify {host} against {}", r.profile),
+    format!("verify {host} against {}", r.profile)
+}
+
+/// What the exit code says of `r`.
+pub fn verdict(r: &VerifyReport) -> Verdict {
+    outcome_verdict(r.outcome)
+}
+
+/// The summary word of a verify outcome.
+pub fn outcome_verdict(o: Outcome) -> Verdict {
+    match o {
+        Outcome::Pass => Verdict::Pass,
+        Outcome::Fail => Verdict::Fail,
+        Outcome::Incomplete => Verdict::Incomplete,
     }
 }
 
-/// The summary line, e.g. `FAIL: 20 pass, 2 fail, 1 unknown` or `INCOMPLETE: 18 pass,
-/// 0 fail, 4 unknown`.
-pub fn summary(r: &VerifyReport) -> String {
-    format!(
-        "{}: {} pass, {} fail, {} unknown{}",
-        r.outcome.as_str(),
-        r.summary.pass,
-        r.summary.fail,
-        r.summary.unknown,
-        if r.strict {
-            " (strict)"
-        } else if r.allow_unknown {
-            " (unknown allowed)"
-        } else {
-            ""
-        }
-    )
+/// The summary line, e.g. `FAIL: 2 fail, 1 unknown, 20 pass · 23 checks of NAME`, or
+/// `INCOMPLETE: 0 fail, 4 unknown, 18 pass · 22 checks of NAME` when a line could not be read.
+pub fn summary(r: &VerifyReport) -> Summary {
+    let mut s = Summary::new(verdict(r))
+        .count(r.summary.fail, Status::Fail.as_str())
+        .count(r.summary.unknown, Status::Unknown.as_str())
+        .count(r.summary.pass, Status::Pass.as_str())
+        .scope(format!(
+            "{} of {}",
+            plural(r.lines.len(), "check", "checks"),
+            r.profile
+        ));
+    if r.strict {
+        s = s.scope("strict: unknown counts as fail");
+    } else if r.allow_unknown {
+        s = s.scope("unknown allowed");
+    }
+    s
 }
 
-fn grid(r: &VerifyReport, status: impl Fn(Status) -> String) -> Grid {
-    let mut g = Grid::new(&["Requirement", "Ordered", "Found", "Result", "Note"]);
-    for l in &r.lines {
-        g.rows.push(vec![
+/// The lines as a check table, failures first; the note column only when a line has one.
+fn grid(r: &VerifyReport) -> Grid {
+    let mut lines: Vec<&Line> = r.lines.iter().collect();
+    lines.sort_by_key(|l| rank(tone(l.status)));
+    let notes = lines.iter().any(|l| l.note.is_some());
+    let mut header = vec![STATUS, CHECK, EXPECTED, FOUND];
+    if notes {
+        header.push(NOTE);
+    }
+    let mut g = Grid::new(&header);
+    for l in &lines {
+        let mut row = vec![
+            l.status.as_str().to_string(),
             l.requirement.clone(),
             l.expected.clone(),
             l.found.clone(),
-            status(l.status),
-            l.note.clone().unwrap_or_default(),
-        ]);
+        ];
+        if notes {
+            row.push(l.note.clone().unwrap_or_default());
+        }
+        g.rows.push(row);
     }
+    g.note_below = true;
+    g.status = Some(StatusColumn {
+        column: 0,
+        tones: lines.iter().map(|l| tone(l.status)).collect(),
+    });
     g
 }
 

@@ -75,7 +75,8 @@ pub fn is_geforce(name: Option<&str>, brand: Option<&str>) -> bool {
 
 /// SMs from NVML's core count, if it divides evenly (else the table is wrong for this part).
 pub fn sm_count(cuda_cores: u32, f: &ArchFacts) -> Option<u32> {
-    (f.fp32_per_sm > 0 && cuda_cores % f.fp32_per_sm == 0).then(|| cuda_cores / f.fp32_per_sm)
+    (f.fp32_per_sm > 0 && cuda_cores.is_multiple_of(f.fp32_per_sm))
+        .then(|| cuda_cores / f.fp32_per_sm)
 }
 
 /// Peak FP32 TFLOPS: each lane does one FMA (2 FLOPs) per clock.

@@ -2,8 +2,9 @@
 //! with the status kept as an enum until it is written.
 
 use crate::render::report::{Grid, Section, StatusColumn};
-use crate::render::verify::tone;
-use crate::verify::{Status, VerifyReport};
+use crate::render::verdict::{plural, rank, Summary, CHECK, EXPECTED, FOUND, STATUS};
+use crate::render::verify::{self, tone};
+use crate::verify::{Outcome, Status, VerifyReport};
 
 /// One line of an order check (`verify --profile`), as the sheet shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +25,8 @@ pub struct Verify {
     pub profile: String,
     /// One row per requirement, in the profile's order.
     pub rows: Vec<VerifyRow>,
+    /// The verdict of `verify`: pass, fail, or incomplete when a line could not be read.
+    pub outcome: Outcome,
 }
 
 impl Verify {
@@ -41,38 +44,39 @@ impl Verify {
                     status: l.status,
                 })
                 .collect(),
+            outcome: report.outcome,
         }
     }
 }
 
-/// The order check as a section: counts in the fields, one grid row per requirement.
+/// The order check as a section: the summary line of `verify` in the fields, then the check
+/// table, failures first, with the column names every check table uses.
 pub fn verify_section(v: &Verify) -> Section {
     let count = |s: Status| v.rows.iter().filter(|r| r.status == s).count();
-    let mut g = Grid::new(&["Requirement", "Expected", "Found", "Status"]);
+    let mut rows: Vec<&VerifyRow> = v.rows.iter().collect();
+    rows.sort_by_key(|r| rank(tone(r.status)));
+    let mut g = Grid::new(&[STATUS, CHECK, EXPECTED, FOUND]);
     let mut tones = Vec::new();
-    for r in &v.rows {
+    for r in &rows {
         g.rows.push(vec![
+            r.status.as_str().to_string(),
             r.requirement.clone(),
             r.expected.clone(),
             r.found.clone(),
-            r.status.as_str().to_string(),
         ]);
         tones.push(tone(r.status));
     }
-    g.status = Some(StatusColumn { column: 3, tones });
+    g.status = Some(StatusColumn { column: 0, tones });
+    let summary = Summary::new(verify::outcome_verdict(v.outcome))
+        .count(count(Status::Fail), Status::Fail.as_str())
+        .count(count(Status::Unknown), Status::Unknown.as_str())
+        .count(count(Status::Pass), Status::Pass.as_str())
+        .scope(plural(v.rows.len(), "check", "checks"));
     Section {
         title: "Order check".into(),
         fields: vec![
             ("Profile".into(), v.profile.clone()),
-            (
-                "Result".into(),
-                format!(
-                    "{} pass · {} fail · {} unknown",
-                    count(Status::Pass),
-                    count(Status::Fail),
-                    count(Status::Unknown)
-                ),
-            ),
+            ("Result".into(), summary.line(false)),
         ],
         grids: vec![g],
     }

@@ -3,23 +3,13 @@
 //! headroom, notes).
 
 use super::topology::{bandwidth, link_label, Slot, Topology};
+pub use crate::render::glance::{glance, heading};
 use crate::render::gpu_figures;
+use crate::render::notes::{in_words, Kind};
 use crate::render::report::{self, Grid, Section};
 use crate::render::unknown::{show, show_str, UNKNOWN};
-use crate::spec::{Dimm, DriveKind, Gpu, Spec};
-use crate::units::{bytes_bin, bytes_dec, mhz};
-
-/// The sheet's title line: `HP Z8 G4 Workstation`.
-pub fn heading(spec: &Spec) -> String {
-    let s = &spec.system;
-    match (&s.vendor, &s.product) {
-        (Some(v), Some(p)) if p.starts_with(v.as_str()) => p.clone(),
-        (Some(v), Some(p)) => format!("{v} {p}"),
-        (None, Some(p)) => p.clone(),
-        (Some(v), None) => v.clone(),
-        (None, None) => "Unidentified machine".into(),
-    }
-}
+use crate::spec::{Gpu, Spec};
+use crate::units::{bytes_bin, mhz};
 
 /// The line under the title: host, capture time, rigcheck version.
 pub fn byline(spec: &Spec) -> String {
@@ -31,115 +21,6 @@ pub fn byline(spec: &Spec) -> String {
             .unwrap_or("at an unrecorded time"),
         spec.rigcheck_version
     )
-}
-
-fn count_label<I: IntoIterator<Item = String>>(items: I) -> String {
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for it in items {
-        match counts.iter_mut().find(|(k, _)| *k == it) {
-            Some((_, c)) => *c += 1,
-            None => counts.push((it, 1)),
-        }
-    }
-    counts
-        .into_iter()
-        .map(|(k, c)| if c > 1 { format!("{c} × {k}") } else { k })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn dimm_desc(d: &Dimm) -> String {
-    let mut s = show(d.size_bytes, bytes_bin);
-    if let Some(k) = &d.kind {
-        s.push(' ');
-        s.push_str(k);
-    }
-    if let Some(v) = d.speed_mts.or(d.configured_speed_mts) {
-        s.push_str(&format!(" {v} MT/s"));
-    }
-    s
-}
-
-/// The summary at the top: one line per part, the way a quote lists a machine.
-pub fn glance(spec: &Spec) -> Section {
-    let c = &spec.cpu;
-    let mut f: Vec<(String, String)> = Vec::new();
-    f.push(("Machine".into(), {
-        let mut s = heading(spec);
-        if let Some(ch) = &spec.system.chassis_type {
-            s.push_str(&format!(" ({ch})"));
-        }
-        s
-    }));
-    let model = c
-        .model
-        .clone()
-        .unwrap_or_else(|| "CPU model unknown".into());
-    let cpu = match c.sockets {
-        Some(n) if n > 1 => format!("{n} × {model}"),
-        _ => model,
-    };
-    let ct = match (c.cores, c.threads) {
-        (Some(a), Some(b)) => format!(" · {a} cores / {b} threads"),
-        (Some(a), None) => format!(" · {a} cores"),
-        (None, Some(b)) => format!(" · {b} threads"),
-        (None, None) => String::new(),
-    };
-    f.push(("CPU".into(), format!("{cpu}{ct}")));
-    let m = &spec.memory;
-    let mut mem = show(m.total_bytes, bytes_bin);
-    if !m.dimms.is_empty() {
-        mem.push_str(&format!(
-            " · {}",
-            count_label(m.dimms.iter().map(dimm_desc))
-        ));
-    }
-    if let Some(n) = m.slot_count {
-        mem.push_str(&format!(" · {} of {n} slots used", m.dimms.len()));
-    }
-    f.push(("Memory".into(), mem));
-    let gpus = if spec.gpus.is_empty() {
-        "none".to_string()
-    } else {
-        let mut s = count_label(spec.gpus.iter().map(|g| {
-            let name = g.name.clone().unwrap_or_else(|| "NVIDIA GPU".into());
-            match g.vram_bytes {
-                Some(v) => format!("{name} ({})", bytes_bin(v)),
-                None => name,
-            }
-        }));
-        let tf: Option<f64> = spec.gpus.iter().map(|g| g.fp32_tflops).sum();
-        if let (Some(t), true) = (tf, spec.gpus.len() > 1) {
-            s.push_str(&format!(" · {t:.1} TFLOPS FP32 in all"));
-        }
-        s
-    };
-    f.push(("GPUs".into(), gpus));
-    let drives = if spec.drives.is_empty() {
-        "none found".to_string()
-    } else {
-        count_label(spec.drives.iter().map(|d| {
-            let kind = match d.kind {
-                Some(DriveKind::Nvme) => "NVMe".to_string(),
-                Some(k) => k.as_str().to_uppercase(),
-                None => "DRIVE".to_string(),
-            };
-            format!("{} {kind}", show(d.size_bytes, bytes_dec))
-        }))
-    };
-    f.push(("Storage".into(), drives));
-    let os = &spec.os;
-    let mut os_s = show_str(&os.pretty_name.clone().or_else(|| os.name.clone()));
-    if let Some(k) = &os.kernel {
-        os_s.push_str(&format!(" · kernel {k}"));
-    }
-    f.push(("OS".into(), os_s));
-    f.push(("Captured".into(), show_str(&spec.captured_at)));
-    Section {
-        title: "At a glance".into(),
-        fields: f,
-        grids: Vec::new(),
-    }
 }
 
 fn join_opt(parts: &[&Option<String>]) -> String {
@@ -439,11 +320,8 @@ fn gpu_section(spec: &Spec) -> Section {
     {
         rows.insert(1, ("Facts from", Box::new(gpu_figures::facts_from)));
     }
-    let mut grid = Grid {
-        header,
-        rows: Vec::new(),
-        status: None,
-    };
+    let mut grid = Grid::new(&[]);
+    grid.header = header;
     for (name, f) in rows {
         let mut r = vec![name.to_string()];
         r.extend(spec.gpus.iter().map(&f));
@@ -484,18 +362,29 @@ pub fn detail_sections(spec: &Spec, topo: &Topology) -> Vec<Section> {
     out
 }
 
-/// The notes section (unknown facts and why), when there are any.
+/// The notes section, when there are any: why facts are unknown, then where figures come
+/// from, each fact named in words.
 pub fn notes_section(spec: &Spec) -> Option<Section> {
-    if spec.notes.is_empty() {
+    let said = in_words(spec);
+    if said.is_empty() {
         return None;
     }
-    let mut g = Grid::new(&["Field", "Why"]);
-    for n in &spec.notes {
-        g.rows.push(vec![n.field.clone(), n.reason.clone()]);
+    let mut grids = Vec::new();
+    for (kind, header) in [
+        (Kind::Unknown, ["Unknown", "Because"]),
+        (Kind::Source, ["Fact", "Source or remark"]),
+    ] {
+        let mut g = Grid::new(&header);
+        for s in said.iter().filter(|s| s.kind == kind) {
+            g.rows.push(vec![s.about.clone(), s.why.clone()]);
+        }
+        if !g.rows.is_empty() {
+            grids.push(g);
+        }
     }
     Some(Section {
         title: "Notes".into(),
         fields: Vec::new(),
-        grids: vec![g],
+        grids,
     })
 }

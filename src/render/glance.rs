@@ -1,0 +1,239 @@
+//! "At a glance": the summary that opens the inventory and the spec sheet. One line per part,
+//! the way a quote lists a machine, then the few facts that need a look (a GPU on fewer PCIe
+//! lanes than it has, clocks held down by heat, uncorrected ECC errors, unbalanced memory,
+//! offline CPUs) and how many facts could not be read.
+//!
+//! It reads only the `Spec`; whether a throttle reason is a fault is preflight's word
+//! (`preflight::gpu::throttle_severity`), so both say the same.
+
+use crate::preflight::check::Status;
+use crate::preflight::gpu::throttle_severity;
+use crate::render::layout::Section;
+use crate::render::unknown::{show, show_str};
+use crate::spec::{Dimm, DriveKind, Gpu, Spec};
+use crate::units::{bytes_bin, bytes_dec};
+
+/// The machine's name: `HP Z8 G4 Workstation` (a vendor already in the product is not
+/// repeated), or `Unidentified machine`.
+pub fn heading(spec: &Spec) -> String {
+    let s = &spec.system;
+    match (&s.vendor, &s.product) {
+        (Some(v), Some(p)) if p.to_lowercase().starts_with(&v.to_lowercase()) => p.clone(),
+        (Some(v), Some(p)) => format!("{v} {p}"),
+        (None, Some(p)) => p.clone(),
+        (Some(v), None) => v.clone(),
+        (None, None) => "Unidentified machine".into(),
+    }
+}
+
+/// `2 × 8 GiB DDR4, 16 GiB DDR4`: equal items counted, in the order first seen.
+pub fn count_label<I: IntoIterator<Item = String>>(items: I) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for it in items {
+        match counts.iter_mut().find(|(k, _)| *k == it) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((it, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(k, c)| if c > 1 { format!("{c} × {k}") } else { k })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn dimm_desc(d: &Dimm) -> String {
+    let mut s = show(d.size_bytes, bytes_bin);
+    if let Some(k) = &d.kind {
+        s.push(' ');
+        s.push_str(k);
+    }
+    if let Some(v) = d.speed_mts.or(d.configured_speed_mts) {
+        s.push_str(&format!(" {v} MT/s"));
+    }
+    s
+}
+
+/// The summary at the top: one line per part, then what needs a look.
+pub fn glance(spec: &Spec) -> Section {
+    let c = &spec.cpu;
+    let mut f: Vec<(String, String)> = Vec::new();
+    f.push(("Machine".into(), {
+        let mut s = heading(spec);
+        if let Some(ch) = &spec.system.chassis_type {
+            s.push_str(&format!(" ({ch})"));
+        }
+        s
+    }));
+    let model = c
+        .model
+        .clone()
+        .unwrap_or_else(|| "CPU model unknown".into());
+    let cpu = match c.sockets {
+        Some(n) if n > 1 => format!("{n} × {model}"),
+        _ => model,
+    };
+    let ct = match (c.cores, c.threads) {
+        (Some(a), Some(b)) => format!(" · {a} cores / {b} threads"),
+        (Some(a), None) => format!(" · {a} cores"),
+        (None, Some(b)) => format!(" · {b} threads"),
+        (None, None) => String::new(),
+    };
+    f.push(("CPU".into(), format!("{cpu}{ct}")));
+    let m = &spec.memory;
+    let mut mem = show(m.total_bytes, bytes_bin);
+    if !m.dimms.is_empty() {
+        mem.push_str(&format!(
+            " · {}",
+            count_label(m.dimms.iter().map(dimm_desc))
+        ));
+    }
+    if let Some(n) = m.slot_count {
+        mem.push_str(&format!(" · {} of {n} slots used", m.dimms.len()));
+    }
+    f.push(("Memory".into(), mem));
+    f.push(("GPUs".into(), gpus(spec)));
+    let drives = if spec.drives.is_empty() {
+        "none found".to_string()
+    } else {
+        count_label(spec.drives.iter().map(|d| {
+            let kind = match d.kind {
+                Some(DriveKind::Nvme) => "NVMe".to_string(),
+                Some(k) => k.as_str().to_uppercase(),
+                None => "DRIVE".to_string(),
+            };
+            format!("{} {kind}", show(d.size_bytes, bytes_dec))
+        }))
+    };
+    f.push(("Storage".into(), drives));
+    let os = &spec.os;
+    let mut os_s = show_str(&os.pretty_name.clone().or_else(|| os.name.clone()));
+    if let Some(k) = &os.kernel {
+        os_s.push_str(&format!(" · kernel {k}"));
+    }
+    f.push(("OS".into(), os_s));
+    f.push(("Captured".into(), show_str(&spec.captured_at)));
+    for (i, a) in attention(spec).into_iter().enumerate() {
+        let key = if i == 0 { "Attention" } else { "" };
+        f.push((key.into(), a));
+    }
+    Section {
+        title: "At a glance".into(),
+        fields: f,
+        grids: Vec::new(),
+    }
+}
+
+/// `2 × Quadro RTX 6000 (24 GiB) · 32.6 TFLOPS FP32 in all`, or `none`.
+fn gpus(spec: &Spec) -> String {
+    if spec.gpus.is_empty() {
+        return "none".to_string();
+    }
+    let mut s = count_label(spec.gpus.iter().map(|g| {
+        let name = g.name.clone().unwrap_or_else(|| "NVIDIA GPU".into());
+        match g.vram_bytes {
+            Some(v) => format!("{name} ({})", bytes_bin(v)),
+            None => name,
+        }
+    }));
+    let tf: Option<f64> = spec.gpus.iter().map(|g| g.fp32_tflops).sum();
+    if let (Some(t), true) = (tf, spec.gpus.len() > 1) {
+        s.push_str(&format!(" · {t:.1} TFLOPS FP32 in all"));
+    }
+    s
+}
+
+/// `GPU 0`, by the index NVML gave it, else its place in the list.
+pub fn gpu_label(i: usize, g: &Gpu) -> String {
+    format!("GPU {}", g.index.unwrap_or(i as u32))
+}
+
+/// The facts that need a look, one sentence each, in the order of the report.
+pub fn attention(spec: &Spec) -> Vec<String> {
+    let mut out = Vec::new();
+    let c = &spec.cpu;
+    if let Some(off) = &c.offline {
+        out.push(format!(
+            "CPUs {off} are offline: counts cover online CPUs only"
+        ));
+    }
+    if let Some(h) = spec.headroom.as_ref().and_then(|h| h.memory.as_ref()) {
+        if h.balanced == Some(false) {
+            out.push(format!("memory is unbalanced: {}", h.balance_detail));
+        }
+    }
+    for (i, g) in spec.gpus.iter().enumerate() {
+        let who = gpu_label(i, g);
+        // The card's own width when known: a narrow slot lowers the link's maximum too.
+        let most = g.pcie.device_max_width.or(g.pcie.max_width);
+        if let (Some(w), Some(mw)) = (g.pcie.width, most) {
+            if w < mw {
+                out.push(format!(
+                    "{who} runs on x{w} of its x{mw} PCIe lanes (slot, riser or bifurcation)"
+                ));
+            }
+        }
+        let s = &g.state;
+        let held: Vec<&str> = s
+            .throttle_reasons
+            .iter()
+            .flatten()
+            .filter(|r| throttle_severity(r) == Status::Fail)
+            .map(String::as_str)
+            .collect();
+        if !held.is_empty() {
+            let temp = s
+                .temperature_c
+                .map(|t| format!(" at {t} °C"))
+                .unwrap_or_default();
+            out.push(format!("{who} clocks held down{temp}: {}", held.join(", ")));
+        }
+        if let Some(n) = s.ecc_errors_uncorrected.filter(|n| *n > 0) {
+            out.push(format!("{who} has {n} uncorrected ECC errors"));
+        }
+        if s.retired_pages_pending == Some(true) {
+            out.push(format!(
+                "{who} has retired memory pages pending: reset the GPU to apply"
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Gpu;
+
+    #[test]
+    fn counts_equal_items() {
+        assert_eq!(
+            count_label(["a".to_string(), "b".into(), "a".into()]),
+            "2 × a, b"
+        );
+    }
+
+    #[test]
+    fn a_narrow_link_and_a_thermal_throttle_need_a_look_an_idle_gpu_does_not() {
+        let mut spec = Spec::default();
+        let mut g = Gpu {
+            index: Some(1),
+            ..Default::default()
+        };
+        g.pcie.width = Some(8);
+        g.pcie.max_width = Some(16);
+        g.state.throttle_reasons = Some(vec!["gpu_idle".into(), "hw_thermal_slowdown".into()]);
+        g.state.temperature_c = Some(89);
+        spec.gpus.push(g);
+        assert_eq!(
+            attention(&spec),
+            [
+                "GPU 1 runs on x8 of its x16 PCIe lanes (slot, riser or bifurcation)",
+                "GPU 1 clocks held down at 89 °C: hw_thermal_slowdown"
+            ]
+        );
+        spec.gpus[0].pcie.width = Some(16);
+        spec.gpus[0].state.throttle_reasons = Some(vec!["gpu_idle".into()]);
+        assert!(attention(&spec).is_empty());
+    }
+}

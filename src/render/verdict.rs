@@ -1,0 +1,168 @@
+//! The one vocabulary of results, shared by verify, preflight, fleet, diff and the sheet: the
+//! column names of a check table, the order its rows are read in, and the summary line that
+//! closes every report.
+//!
+//! A summary line has one shape everywhere: the verdict in capitals, a colon, the counts
+//! (`6 fail, 0 unknown, 16 pass`), then what was checked, each part after a ` · `:
+//!
+//! ```text
+//! FAIL: 6 fail, 0 unknown, 16 pass · 22 checks of hp-z8-g4-dual-rtx8000
+//! PASS: 0 fail, 4 warn, 21 pass, 6 skip · 31 checks · ready to train
+//! FAIL: 4 fail, 1 pass · 5 hosts against hp-z8-g4-dual-rtx6000 · 5 configurations
+//! FAIL: 24 hardware changes, 2 software changes
+//! INCOMPLETE: 0 fail, 2 unknown, 20 pass · 22 checks of hp-z8-g4-dual-rtx6000
+//! ```
+//!
+//! The verdict is what the exit code says, so a script and a person read the same thing.
+
+use crate::render::style::{paint, Tone};
+
+/// Column names of a check table (verify, preflight, the sheet's order check).
+pub const STATUS: &str = "Status";
+/// What is checked: a requirement of the order, or a preflight check.
+pub const CHECK: &str = "Check";
+/// What the order or the threshold asks for.
+pub const EXPECTED: &str = "Expected";
+/// What the machine has.
+pub const FOUND: &str = "Found";
+/// Why, or what to do about it.
+pub const NOTE: &str = "Note";
+
+/// The outcome of a whole run, as its summary line opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Everything asked for holds (exit 0).
+    Pass,
+    /// Something failed (exit 1).
+    Fail,
+    /// Nothing failed, but a fact asked for could not be read (exit 3): the run is neither
+    /// a pass nor a failure. The facts themselves are counted as `unknown`.
+    Incomplete,
+}
+
+impl Verdict {
+    /// The word that opens the summary line.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Pass => "PASS",
+            Verdict::Fail => "FAIL",
+            Verdict::Incomplete => "INCOMPLETE",
+        }
+    }
+
+    /// How the verdict is painted.
+    pub fn tone(self) -> Tone {
+        match self {
+            Verdict::Pass => Tone::Good,
+            Verdict::Fail => Tone::Bad,
+            Verdict::Incomplete => Tone::Warn,
+        }
+    }
+}
+
+/// `1 host`, `5 hosts`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The summary line of a report: a verdict, counts, and what was checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// What the exit code says.
+    pub verdict: Verdict,
+    /// `6 fail`, `2 hardware changes`, in the order they are read.
+    pub counts: Vec<String>,
+    /// What was checked, each part after a ` · `.
+    pub scope: Vec<String>,
+}
+
+impl Summary {
+    /// A summary with a verdict and no counts yet.
+    pub fn new(verdict: Verdict) -> Self {
+        Summary {
+            verdict,
+            counts: Vec::new(),
+            scope: Vec::new(),
+        }
+    }
+
+    /// Adds `n word` (status words are the same in the singular and the plural).
+    pub fn count(mut self, n: usize, word: &str) -> Self {
+        self.counts.push(format!("{n} {word}"));
+        self
+    }
+
+    /// Adds `1 host` or `5 hosts`.
+    pub fn counted(mut self, n: usize, one: &str, many: &str) -> Self {
+        self.counts.push(plural(n, one, many));
+        self
+    }
+
+    /// Adds a part of what was checked.
+    pub fn scope(mut self, part: impl Into<String>) -> Self {
+        self.scope.push(part.into());
+        self
+    }
+
+    /// The line, its verdict painted when `color`.
+    pub fn line(&self, color: bool) -> String {
+        let mut s = format!(
+            "{}: {}",
+            paint(self.verdict.word(), self.verdict.tone(), color),
+            self.counts.join(", ")
+        );
+        for part in &self.scope {
+            s.push_str(" · ");
+            s.push_str(part);
+        }
+        s
+    }
+}
+
+/// Where a row of a check table sorts: failures first, then what needs a look, then what
+/// holds, then what was not checked.
+pub fn rank(tone: Tone) -> u8 {
+    match tone {
+        Tone::Bad => 0,
+        Tone::Warn => 1,
+        Tone::Good => 2,
+        Tone::Muted => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_shape_for_every_summary() {
+        let s = Summary::new(Verdict::Fail)
+            .count(6, "fail")
+            .count(0, "unknown")
+            .count(16, "pass")
+            .scope("22 checks of hp-z8-g4-dual-rtx8000");
+        assert_eq!(
+            s.line(false),
+            "FAIL: 6 fail, 0 unknown, 16 pass · 22 checks of hp-z8-g4-dual-rtx8000"
+        );
+        assert_eq!(
+            Summary::new(Verdict::Incomplete)
+                .count(2, "unknown")
+                .line(false),
+            "INCOMPLETE: 2 unknown"
+        );
+        assert!(s
+            .line(true)
+            .starts_with("\x1b[1m\x1b[31mFAIL\x1b[0m: 6 fail"));
+        assert_eq!(plural(1, "host", "hosts"), "1 host");
+        assert_eq!(plural(5, "host", "hosts"), "5 hosts");
+        assert_eq!(plural(0, "host", "hosts"), "0 hosts");
+    }
+
+    #[test]
+    fn failures_sort_first() {
+        let mut v = [Tone::Good, Tone::Muted, Tone::Bad, Tone::Warn];
+        v.sort_by_key(|t| rank(*t));
+        assert_eq!(v, [Tone::Bad, Tone::Warn, Tone::Good, Tone::Muted]);
+    }
+}

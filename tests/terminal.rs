@@ -1,0 +1,305 @@
+//! The table commands as a person sees them: each runs in a pseudo-terminal of 80 and of 120
+//! columns with colour left to `--color auto`, and its output must fit the window (no line
+//! wider, none ending in spaces), be coloured, and keep every column rule of a table at the
+//! same place on every line once the escape codes are taken out.
+#![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Read;
+use std::path::Path;
+
+use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+
+const REFERENCE: &str = "fixtures/hp-z8-g4-dual-rtx6000";
+
+/// Runs rigcheck with `args` in a terminal `cols` wide; its exit code and what it printed.
+fn in_terminal(cols: u16, args: &[&str]) -> (u32, String) {
+    in_terminal_with(cols, args, &[])
+}
+
+/// `in_terminal` with environment variables set on top of a plain colour terminal.
+fn in_terminal_with(cols: u16, args: &[&str], env: &[(&str, &str)]) -> (u32, String) {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 60,
+            cols,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(assert_cmd::cargo::cargo_bin("rigcheck"));
+    cmd.args(args);
+    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+    // A colour terminal, as a person has it; nothing that would decide width or colour for us.
+    cmd.env("TERM", "xterm-256color");
+    for v in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES"] {
+        cmd.env_remove(v);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let output = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        // Ends with EIO once the child has exited and no one holds the terminal's other end.
+        let _ = reader.read_to_end(&mut buf);
+        buf
+    });
+    let status = child.wait().unwrap();
+    let bytes = output.join().unwrap();
+    drop(pair.master);
+    // The terminal turns each newline into CR LF.
+    let text = String::from_utf8(bytes).unwrap().replace("\r\n", "\n");
+    (status.exit_code(), text)
+}
+
+fn strip(s: &str) -> String {
+    anstream::adapter::strip_str(s).to_string()
+}
+
+/// Character positions of the column rules on a line.
+fn rules(line: &str) -> Vec<usize> {
+    line.chars()
+        .enumerate()
+        .filter(|(_, c)| matches!(c, '│' | '┼'))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Checks `raw` (what the terminal got) for a window `cols` wide; returns its widest line.
+fn check_fits(what: &str, cols: usize, raw: &str) -> usize {
+    assert!(
+        raw.contains("\u{1b}["),
+        "{what}: not coloured in a terminal:\n{raw}"
+    );
+    let plain = strip(raw);
+    let mut widest = 0;
+    for l in plain.lines() {
+        let w = textwrap::core::display_width(l);
+        widest = widest.max(w);
+        assert!(
+            w <= cols,
+            "{what}: {w} columns in a {cols}-column window: {l:?}"
+        );
+        assert_eq!(l, l.trim_end(), "{what}: a line ends in spaces");
+    }
+    // Every table: the header's rules, then every row's at the same places; a note written
+    // under its row keeps the first rule only.
+    let lines: Vec<&str> = plain.lines().collect();
+    let mut tables = 0;
+    let mut header: Option<Vec<usize>> = None;
+    for (i, l) in lines.iter().enumerate() {
+        let r = rules(l);
+        // A header is the line above a rule of `─` and `┼`.
+        if lines.get(i + 1).is_some_and(|n| n.starts_with('─')) {
+            assert!(!r.is_empty(), "{what}: a header without rules: {l:?}");
+            header = Some(r);
+            tables += 1;
+            continue;
+        }
+        match &header {
+            Some(h) if !r.is_empty() => assert!(
+                r == *h || r == h[..1],
+                "{what}: rules at {r:?}, header at {h:?}: {l:?}\n{plain}"
+            ),
+            _ => header = None,
+        }
+    }
+    assert!(tables > 0, "{what}: no table:\n{plain}");
+    widest
+}
+
+#[test]
+fn table_commands_fit_80_and_120_columns_in_colour() {
+    let fleet = [
+        "fleet",
+        "-p",
+        "hp-z8-g4-dual-rtx6000",
+        REFERENCE,
+        "fixtures/x86_64-hp-z8-g4-dual-bronze3104",
+        "fixtures/x86_64-dual-rtx2080",
+        "fixtures/gpu-hot-throttling",
+    ];
+    let commands: Vec<(&str, Vec<&str>, u32, &str)> = vec![
+        (
+            "inventory",
+            vec!["--sysroot", REFERENCE],
+            0,
+            "GPUs 0-1 · 2 × Quadro RTX 6000",
+        ),
+        (
+            "inventory of a hot GPU",
+            vec!["--sysroot", "fixtures/gpu-hot-throttling"],
+            0,
+            "GPU 0 clocks held down at 89 °C",
+        ),
+        (
+            "verify",
+            vec![
+                "--sysroot",
+                REFERENCE,
+                "verify",
+                "-p",
+                "hp-z8-g4-dual-rtx8000",
+            ],
+            1,
+            "FAIL: 6 fail, 0 unknown, 16 pass",
+        ),
+        (
+            "preflight",
+            vec!["--sysroot", "fixtures/gpu-hot-throttling", "preflight"],
+            1,
+            "FAIL: 3 fail, 4 warn, 12 pass, 8 skip",
+        ),
+        (
+            "fleet",
+            fleet.to_vec(),
+            1,
+            "FAIL: 3 fail, 1 pass, 0 unreadable",
+        ),
+        (
+            "diff",
+            vec![
+                "diff",
+                REFERENCE,
+                "fixtures/x86_64-hp-z8-g4-dual-bronze3104",
+            ],
+            1,
+            "hardware changes",
+        ),
+    ];
+    for (what, args, code, says) in &commands {
+        let mut widest = Vec::new();
+        for cols in [80u16, 120] {
+            let (got, raw) = in_terminal(cols, args);
+            let what = format!("{what} at {cols} columns");
+            assert_eq!(got, *code, "{what}:\n{raw}");
+            let plain = strip(&raw);
+            assert!(plain.contains(says), "{what}: no {says:?} in\n{plain}");
+            widest.push(check_fits(&what, usize::from(cols), &raw));
+        }
+        eprintln!(
+            "{what}: widest line {} at 80, {} at 120",
+            widest[0], widest[1]
+        );
+    }
+}
+
+#[test]
+fn wide_tables_use_the_window_they_get() {
+    // verify's table is 150 columns wide unbounded: squeezed into 80, it fills it.
+    let (_, raw) = in_terminal(
+        80,
+        &[
+            "--sysroot",
+            REFERENCE,
+            "verify",
+            "-p",
+            "hp-z8-g4-dual-rtx8000",
+        ],
+    );
+    let widest = check_fits("verify", 80, &raw);
+    assert!(
+        widest > 70,
+        "verify is {widest} columns in an 80-column window"
+    );
+}
+
+#[test]
+fn a_spec_sheet_is_not_poured_into_the_terminal() {
+    let (code, raw) = in_terminal(80, &["--sysroot", REFERENCE, "sheet"]);
+    assert_eq!(code, 2, "{raw}");
+    assert!(raw.contains("-o FILE"), "{raw}");
+    assert!(!raw.contains("<html"), "{raw}");
+    let (code, raw) = in_terminal(80, &["--sysroot", REFERENCE, "sheet", "--stdout"]);
+    assert_eq!(code, 0);
+    assert!(raw.contains("<!DOCTYPE html>"));
+}
+
+#[test]
+fn never_means_no_colour_even_from_a_hostile_dmi_string() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("m");
+    let status = std::process::Command::new("cp")
+        .args(["-a", REFERENCE])
+        .arg(&root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let name = root.join("sys/devices/virtual/dmi/id/product_name");
+    std::fs::remove_file(&name).unwrap();
+    // Red, hidden text, a window title and a right-to-left override.
+    std::fs::write(
+        &name,
+        "HP Z8\u{1b}[31;8m secret\u{1b}[0m\u{1b}]0;pwned\u{7} G4 \u{202e}noitatskroW\n",
+    )
+    .unwrap();
+    let root = root.to_str().unwrap();
+    for args in [
+        vec!["--sysroot", root, "--color", "never"],
+        vec!["--sysroot", root, "--color", "never", "-f", "markdown"],
+    ] {
+        let (code, raw) = in_terminal(120, &args);
+        assert_eq!(code, 0);
+        assert!(!raw.contains('\u{1b}'), "{raw}");
+        assert!(!raw.contains('\u{202e}'), "{raw}");
+        assert!(raw.contains("HP Z8 secret G4 \u{fffd}noitatskroW"), "{raw}");
+    }
+    // With colour on, the only escape codes are rigcheck's own.
+    let (_, raw) = in_terminal(120, &["--sysroot", root]);
+    assert!(!raw.contains("\u{1b}[31;8m"), "{raw}");
+    assert!(!raw.contains("\u{1b}]0;"), "{raw}");
+    assert!(raw.contains("\u{1b}[1mAt a glance\u{1b}[0m"), "{raw}");
+}
+
+#[test]
+fn colour_follows_no_color_and_clicolor_in_a_terminal() {
+    let run = |env: &[(&str, &str)]| {
+        in_terminal_with(100, &["--sysroot", REFERENCE, "-s", "glance"], env).1
+    };
+    assert!(run(&[]).contains('\u{1b}'));
+    assert!(!run(&[("NO_COLOR", "1")]).contains('\u{1b}'));
+    assert!(!run(&[("CLICOLOR", "0")]).contains('\u{1b}'));
+    assert!(!run(&[("TERM", "dumb")]).contains('\u{1b}'));
+    // COLUMNS wins over the window, as with ls and clap.
+    let narrow = run(&[("COLUMNS", "60")]);
+    assert!(strip(&narrow)
+        .lines()
+        .all(|l| textwrap::core::display_width(l) <= 60));
+    // And in a pipe, CLICOLOR_FORCE still colours.
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("rigcheck"))
+        .args(["--sysroot", REFERENCE, "-s", "glance"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .env_remove("NO_COLOR")
+        .env("CLICOLOR_FORCE", "1")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains('\u{1b}'));
+}
+
+#[test]
+fn bench_fits_the_window_too() {
+    // bench prints aligned columns rather than a grid; its long lines (the notes, each GPU's
+    // figures) wrap under themselves.
+    for cols in [80u16, 120] {
+        let (code, raw) = in_terminal(cols, &["bench", "memory", "--seconds", "0.1"]);
+        assert_eq!(code, 0, "{raw}");
+        let plain = strip(&raw);
+        assert!(plain.contains("Memory: STREAM copy and triad"), "{plain}");
+        let mut widest = 0;
+        for line in plain.lines() {
+            // The progress bar on stderr redraws its line after each `\r` (padded, then
+            // cleared); what is left is the report's line.
+            for l in line.split('\r') {
+                let w = textwrap::core::display_width(l);
+                widest = widest.max(w);
+                assert!(w <= usize::from(cols), "bench: {w} columns: {l:?}");
+            }
+            let l = line.rsplit('\r').next().unwrap_or(line);
+            assert_eq!(l, l.trim_end(), "bench: a line ends in spaces");
+        }
+        eprintln!("bench: widest line {widest} at {cols}");
+    }
+}
