@@ -172,16 +172,27 @@ fn smbios_identity(src: &Source, notes: &mut Notes) -> System {
             "the SMBIOS system record has no UUID (all 0 or all FF)",
         );
     }
-    let chassis = t
+    let kind = t
         .of_type(3)
         .next()
-        .and_then(|s| smbios::decode_chassis(s).kind)
-        .map(chassis_name);
-    if chassis.is_none() {
-        notes.add(
+        .and_then(|s| smbios::decode_chassis(s).kind);
+    // Code 2 ("Unknown", what virtual firmware such as Wine's says) and the invalid 0 are the
+    // firmware saying it does not know: no type, and a note.
+    let unknown = |k: u8| k == 0 || k == 2;
+    let chassis = kind.filter(|&k| !unknown(k)).map(chassis_name);
+    match kind {
+        None => notes.add(
             "system.chassis_type",
             "the SMBIOS table has no chassis record",
-        );
+        ),
+        Some(k) if unknown(k) => notes.add(
+            "system.chassis_type",
+            format!(
+                "the firmware gives no chassis type (SMBIOS chassis code {k}, \"{}\")",
+                chassis_name(k)
+            ),
+        ),
+        Some(_) => {}
     }
     System {
         uuid,

@@ -14,7 +14,8 @@ use crate::spec::{Dimm, DriveKind, Gpu, Spec};
 use crate::units::{bytes_bin, bytes_dec};
 
 /// The machine's name: `HP Z8 G4 Workstation` (a vendor already in the product is not
-/// repeated), or `Unidentified machine`.
+/// repeated), `KVM virtual machine` for a guest without DMI tables, or
+/// `Unidentified machine`.
 pub fn heading(spec: &Spec) -> String {
     let s = &spec.system;
     match (&s.vendor, &s.product) {
@@ -22,7 +23,11 @@ pub fn heading(spec: &Spec) -> String {
         (Some(v), Some(p)) => format!("{v} {p}"),
         (None, Some(p)) => p.clone(),
         (Some(v), None) => v.clone(),
-        (None, None) => "Unidentified machine".into(),
+        // A guest without DMI tables still says whose hypervisor it runs on.
+        (None, None) => match &s.virtualization {
+            Some(h) => format!("{h} virtual machine"),
+            None => "Unidentified machine".into(),
+        },
     }
 }
 
@@ -98,9 +103,12 @@ pub fn glance(spec: &Spec) -> Section {
     } else {
         count_label(spec.drives.iter().map(|d| {
             let kind = match d.kind {
-                Some(DriveKind::Nvme) => "NVMe".to_string(),
-                Some(k) => k.as_str().to_uppercase(),
-                None => "DRIVE".to_string(),
+                Some(DriveKind::Nvme) => "NVMe",
+                Some(DriveKind::Ssd) => "SSD",
+                Some(DriveKind::Hdd) => "HDD",
+                Some(DriveKind::Virtual) => "virtual disk",
+                // Kind not known (a Windows disk whose bus says nothing of its medium).
+                None => "drive",
             };
             format!("{} {kind}", show(d.size_bytes, bytes_dec))
         }))
