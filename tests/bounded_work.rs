@@ -9,37 +9,11 @@
 
 mod common;
 
-use common::{assert_note, copy_tree};
+use common::{assert_note, fixture, fixture_copy, rigcheck};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value;
-
-const TIMEOUT: Duration = Duration::from_secs(60);
-
-fn rigcheck() -> Command {
-    let mut c = Command::cargo_bin("rigcheck").unwrap();
-    c.env_remove("NO_COLOR")
-        .env("TERM", "dumb")
-        .timeout(TIMEOUT);
-    c
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
-
-/// A private copy of a fixture: (tempdir, sysroot inside it).
-fn copy_of(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("root");
-    copy_tree(&fixture(name), &root);
-    (dir, root)
-}
 
 /// Runs `rigcheck ARGS`; asserts no panic and the exit code, returns stdout.
 fn run(args: &[&str], code: i32) -> Vec<u8> {
@@ -64,7 +38,7 @@ fn inventory(root: &Path) -> Value {
 /// The container fixture (cgroup v2, `cpu.max` 2 CPUs, `memory.max` 16 GiB at the root)
 /// with this process placed `path` deep.
 fn container_with_cgroup(path: &str) -> (tempfile::TempDir, PathBuf) {
-    let (t, root) = copy_of("preflight-container-small-shm");
+    let (t, root) = fixture_copy("preflight-container-small-shm");
     fs::write(root.join("proc/self/cgroup"), format!("0::{path}\n")).unwrap();
     (t, root)
 }
@@ -131,7 +105,7 @@ fn thousands_of_huge_sparse_sysfs_attributes_are_refused_unread() {
     // Every regular file under sys/ of the 8-thread i7-1165G7 capture (1314 of them)
     // becomes its real text followed by a 1 GiB hole. Read to the old 16 MiB cap that is
     // 21 GB of zeros; each is now refused after a stat.
-    let (_t, root) = copy_of("x86_64-64cpu-linux6.2");
+    let (_t, root) = fixture_copy("x86_64-64cpu-linux6.2");
     let mut stack = vec![root.join("sys")];
     let mut planted = 0;
     while let Some(d) = stack.pop() {
@@ -164,7 +138,7 @@ fn thousands_of_huge_sparse_sysfs_attributes_are_refused_unread() {
 
 #[test]
 fn small_files_have_small_budgets_and_large_ones_keep_16_mib() {
-    let (_t, root) = copy_of("hp-z8-g4-dual-rtx6000");
+    let (_t, root) = fixture_copy("hp-z8-g4-dual-rtx6000");
     // 2 MiB of meminfo is no meminfo; 2 MiB of cpuinfo is 1500 CPUs, which is real.
     let mut meminfo = fs::read_to_string(root.join("proc/meminfo")).unwrap();
     meminfo.push_str(&"X".repeat(2 << 20));
@@ -289,7 +263,7 @@ fn cpufreq_values_past_any_clock_are_unknown_not_wrapped() {
     // The i7-1165G7 capture (cpufreq max 4700 MHz) with cpu0's maximum at u64::MAX kHz,
     // which `(khz + 500) / 1000` wrapped to 0 MHz (and `as u32` truncated larger ones), and
     // cpu1's base at 2^40 kHz.
-    let (_t, root) = copy_of("x86_64-64cpu-linux6.2");
+    let (_t, root) = fixture_copy("x86_64-64cpu-linux6.2");
     let cpufreq = |c: u32, f: &str| root.join(format!("sys/devices/system/cpu/cpu{c}/cpufreq/{f}"));
     fs::write(cpufreq(0, "cpuinfo_max_freq"), "18446744073709551615\n").unwrap();
     fs::write(cpufreq(1, "base_frequency"), "1099511627776\n").unwrap();

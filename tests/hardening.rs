@@ -12,32 +12,17 @@
 
 mod common;
 
-use common::{assert_note, copy_tree, notes_on, temporaries};
+use common::{assert_note, copy_tree, fixture, notes_on, rigcheck, temporaries};
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 const Z8_DRIVE_BYTES: u64 = 1_000_204_886_016;
 const Z8_DIMM_TOTAL: u64 = 96 * 1024 * 1024 * 1024;
-
-fn rigcheck() -> Command {
-    let mut c = Command::cargo_bin("rigcheck").unwrap();
-    c.env_remove("NO_COLOR")
-        .env("TERM", "dumb")
-        .timeout(TIMEOUT);
-    c
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
 
 /// A private copy of the reference machine: (tempdir, sysroot inside it).
 fn z8_copy() -> (tempfile::TempDir, PathBuf) {

@@ -8,6 +8,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 #![cfg(unix)]
 
+mod common;
+
+use common::notes_on;
 use std::fs;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -152,16 +155,6 @@ fn run(s: &Setup, as_nobody: bool, args: &[&str]) -> Output {
 
 fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn notes_on(r: &Value, field: &str) -> Vec<String> {
-    r["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|n| n["field"] == field)
-        .map(|n| n["reason"].as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]

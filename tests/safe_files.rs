@@ -8,25 +8,17 @@
 
 mod common;
 
-use common::{assert_no_temporaries, temporaries};
+use common::{assert_no_temporaries, rigcheck, temporaries};
 use std::fs;
 use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("rigcheck")
-}
-
-fn rigcheck() -> Command {
-    let mut c = Command::new(bin());
-    c.env("TERM", "dumb").timeout(TIMEOUT);
-    c
 }
 
 fn mode(p: &Path) -> u32 {

@@ -5,7 +5,8 @@
 use std::fs;
 #[cfg(unix)]
 use std::os::unix::fs::symlink;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Windows links a file and a directory differently (and needs Developer Mode or admin);
 /// a dangling link, as sysfs captures have, becomes a file link.
@@ -182,11 +183,32 @@ pub fn add_usb_stick(root: &Path) {
     symlink(format!("../{rel}/block/sdz"), root.join("sys/block/sdz")).unwrap();
 }
 
-/// The rigcheck binary, without colour from the environment.
+/// How long one rigcheck run may take before a test calls it hung: a guard against a run
+/// that never ends, far above what any run takes (milliseconds), not a timing.
+pub const HANG_GUARD: Duration = Duration::from_secs(60);
+
+/// The rigcheck binary, without colour from the environment, killed if it hangs.
 pub fn rigcheck() -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("rigcheck").unwrap();
-    c.env_remove("NO_COLOR").env("TERM", "dumb");
+    c.env_remove("NO_COLOR")
+        .env("TERM", "dumb")
+        .timeout(HANG_GUARD);
     c
+}
+
+/// The path of the recorded machine `fixtures/NAME`.
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+/// A private copy of `fixtures/NAME`: (tempdir, sysroot `root` inside it).
+pub fn fixture_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    copy_tree(&fixture(name), &root);
+    (dir, root)
 }
 
 /// Runs rigcheck; returns (exit code, stdout, stderr).
