@@ -101,6 +101,15 @@ impl Rig {
             .unwrap()
     }
 
+    /// Runs the script on this rig's binary with `extra` options, the fake nvidia-smi first
+    /// on PATH.
+    fn smoke(&self, extra: &[&str]) -> Output {
+        let bin = self.binary();
+        let mut args = vec![bin.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        self.run(&self.path(), &args)
+    }
+
     /// The fake nvidia-smi first on the caller's PATH.
     fn path(&self) -> String {
         format!(
@@ -121,11 +130,7 @@ fn text(o: &Output) -> (String, String) {
 #[test]
 fn two_rtx_2080_agree_with_their_nvidia_smi_capture() {
     let rig = Rig::new("x86_64-dual-rtx2080", XML_2080, |x| x);
-    let bin = rig.binary();
-    let out = rig.run(
-        &rig.path(),
-        &[bin.to_str().unwrap(), "--bench-seconds", "1"],
-    );
+    let out = rig.smoke(&["--bench-seconds", "1"]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     let last = stdout.lines().last().unwrap();
@@ -147,14 +152,12 @@ fn two_rtx_2080_agree_with_their_nvidia_smi_capture() {
 #[test]
 fn bench_without_the_feature_is_skipped_and_without_cuda_fails() {
     let rig = Rig::with_bench("x86_64-dual-rtx2080", XML_2080, |x| x, BENCH_NOT_BUILT);
-    let bin = rig.binary();
-    let out = rig.run(&rig.path(), &[bin.to_str().unwrap()]);
+    let out = rig.smoke(&[]);
     let (stdout, _) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.ends_with("bench gpu skipped (binary built without the gpu-bench feature)\n"));
     let rig = Rig::with_bench("x86_64-dual-rtx2080", XML_2080, |x| x, BENCH_NO_CUDA);
-    let bin = rig.binary();
-    let out = rig.run(&rig.path(), &[bin.to_str().unwrap()]);
+    let out = rig.smoke(&[]);
     let (stdout, _) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains(
@@ -165,11 +168,7 @@ fn bench_without_the_feature_is_skipped_and_without_cuda_fails() {
 #[test]
 fn a100_with_mig_agrees_including_its_instances() {
     let rig = Rig::new("x86_64-a100-sxm4-80gb", XML_A100, |x| x);
-    let bin = rig.binary();
-    let out = rig.run(
-        &rig.path(),
-        &[bin.to_str().unwrap(), "--bench-seconds", "1"],
-    );
+    let out = rig.smoke(&["--bench-seconds", "1"]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("gpu-smoke: note: nvidia-smi lists 1 of 4 attached GPUs"));
@@ -189,11 +188,7 @@ fn a_clock_that_differs_fails_and_names_the_gpu_and_both_values() {
             1,
         )
     });
-    let bin = rig.binary();
-    let out = rig.run(
-        &rig.path(),
-        &[bin.to_str().unwrap(), "--bench-seconds", "1"],
-    );
+    let out = rig.smoke(&["--bench-seconds", "1"]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
@@ -214,11 +209,7 @@ fn a_mig_slice_that_differs_fails() {
             1,
         )
     });
-    let bin = rig.binary();
-    let out = rig.run(
-        &rig.path(),
-        &[bin.to_str().unwrap(), "--bench-seconds", "1"],
-    );
+    let out = rig.smoke(&["--bench-seconds", "1"]);
     let (stdout, _) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
