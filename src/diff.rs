@@ -379,7 +379,7 @@ fn gpus(c: &mut Changes, a: &Spec, b: &Spec) {
             (None, Some(y)) => c.push("hardware", "GPU added", k, "none".into(), describe(y)),
             (Some(x), Some(y)) => {
                 let mut replaced = false;
-                let rated = |f: &str| from_datasheet(x, f) || from_datasheet(y, f);
+                let rated = |f: &str| x.from_datasheet(f) || y.from_datasheet(f);
                 match (&x.name, &y.name) {
                     (Some(p), Some(q)) if rated("name") => replaced |= !same_product_name(p, q),
                     (Some(p), Some(q)) => replaced |= p != q,
@@ -413,12 +413,6 @@ fn gpus(c: &mut Changes, a: &Spec, b: &Spec) {
             (None, None) => {}
         }
     }
-}
-
-/// True when `g`'s `fact` is the product table's figure (no driver when it was read), not
-/// one the driver measured.
-fn from_datasheet(g: &Gpu, fact: &str) -> bool {
-    g.fact_sources.get(fact).map(String::as_str) == Some("datasheet")
 }
 
 /// How far the memory NVML reports may sit below or above the datasheet's round figure and

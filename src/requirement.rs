@@ -262,7 +262,7 @@ fn gpu_fact(key: &str) -> Option<&'static str> {
 /// by PCI id) rather than the driver's, e.g. on a machine without an NVIDIA driver.
 pub fn gpu_datasheet_note(key: &str, g: &Gpu) -> Option<String> {
     let fact = gpu_fact(key)?;
-    if g.fact_sources.get(fact).map(String::as_str) != Some("datasheet") {
+    if !g.from_datasheet(fact) {
         return None;
     }
     let what = if key == "count" {

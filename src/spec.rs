@@ -440,6 +440,23 @@ pub struct Gpu {
     pub state: GpuState,
 }
 
+impl Gpu {
+    /// The `fact_sources` value of a fact taken from the product table.
+    pub const FROM_DATASHEET: &'static str = "datasheet";
+
+    /// True when `fact` (a field name) is the product table's figure, not the driver's.
+    pub fn from_datasheet(&self, fact: &str) -> bool {
+        self.fact_sources.get(fact).map(String::as_str) == Some(Self::FROM_DATASHEET)
+    }
+
+    /// True when any fact of this GPU is the product table's.
+    pub fn any_from_datasheet(&self) -> bool {
+        self.fact_sources
+            .values()
+            .any(|v| v == Self::FROM_DATASHEET)
+    }
+}
+
 /// A board as its datasheet describes it (the product table row), in base units.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct GpuDatasheet {

@@ -149,8 +149,11 @@ fn gpus(spec: &Spec) -> String {
         s.push_str(&format!(" · {t:.1} TFLOPS FP32 in all"));
     }
     // Without a driver the figures are the product table's, as the GPU section marks them.
-    let datasheet = |g: &Gpu| g.fact_sources.values().any(|v| v == "datasheet");
-    if spec.gpus.iter().any(|g| g.index.is_none() && datasheet(g)) {
+    if spec
+        .gpus
+        .iter()
+        .any(|g| g.index.is_none() && g.any_from_datasheet())
+    {
         s.push_str(" (datasheet: no NVIDIA driver)");
     }
     s

@@ -6,14 +6,9 @@ use crate::render::unknown::{show, show_str};
 use crate::spec::{Gpu, MigInstance};
 use crate::units::bytes_bin;
 
-/// True when `field` of `g` came from the product table, not from NVML.
-pub fn is_datasheet(g: &Gpu, field: &str) -> bool {
-    g.fact_sources.get(field).map(String::as_str) == Some("datasheet")
-}
-
 /// `text`, followed by ` (datasheet)` when `field` is a datasheet figure.
 pub fn mark(g: &Gpu, field: &str, text: String) -> String {
-    if is_datasheet(g, field) && text != show_str(&None) {
+    if g.from_datasheet(field) && text != show_str(&None) {
         format!("{text} (datasheet)")
     } else {
         text
@@ -25,7 +20,7 @@ pub fn facts_from(g: &Gpu) -> String {
     let from_table: Vec<&str> = g
         .fact_sources
         .iter()
-        .filter(|(_, v)| v.as_str() == "datasheet")
+        .filter(|(_, v)| v.as_str() == Gpu::FROM_DATASHEET)
         .map(|(k, _)| k.as_str())
         .collect();
     match (g.index, &g.datasheet) {

@@ -17,7 +17,7 @@ use super::products::{self, Product, TensorRate};
 /// `fact_sources` value for a fact the driver gave.
 pub const NVML: &str = "nvml";
 /// `fact_sources` value for a fact taken from the product table.
-pub const DATASHEET: &str = "datasheet";
+pub const DATASHEET: &str = Gpu::FROM_DATASHEET;
 
 /// PCI ids of a GPU: device (vendor 0x10de) and subsystem (vendor, device).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
