@@ -30,9 +30,17 @@ fn in_terminal_with(cols: u16, args: &[&str], env: &[(&str, &str)]) -> (u32, Str
     let mut cmd = CommandBuilder::new(assert_cmd::cargo::cargo_bin("rigcheck"));
     cmd.args(args);
     cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-    // A colour terminal, as a person has it; nothing that would decide width or colour for us.
+    // A colour terminal, as a person has it; nothing that would decide width or colour for us
+    // (`CI`, set by CI runners, turns colour on in a terminal whatever `TERM` says).
     cmd.env("TERM", "xterm-256color");
-    for v in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES"] {
+    for v in [
+        "NO_COLOR",
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "COLUMNS",
+        "LINES",
+        "CI",
+    ] {
         cmd.env_remove(v);
     }
     for (k, v) in env {
@@ -263,6 +271,8 @@ fn colour_follows_no_color_and_clicolor_in_a_terminal() {
     assert!(!run(&[("NO_COLOR", "1")]).contains('\u{1b}'));
     assert!(!run(&[("CLICOLOR", "0")]).contains('\u{1b}'));
     assert!(!run(&[("TERM", "dumb")]).contains('\u{1b}'));
+    // Under CI a terminal is coloured even when TERM is dumb, as the README says.
+    assert!(run(&[("TERM", "dumb"), ("CI", "true")]).contains('\u{1b}'));
     // COLUMNS wins over the window, as with ls and clap.
     let narrow = run(&[("COLUMNS", "60")]);
     assert!(strip(&narrow)

@@ -72,8 +72,9 @@ pub fn load_report(path: &Path) -> Result<Spec, Error> {
 }
 
 /// Whether to colour: `--color always` or `never` as asked; `auto` colours a terminal
-/// unless `NO_COLOR` is set (not empty), `CLICOLOR=0` or `TERM=dumb`, and `CLICOLOR_FORCE`
-/// (not `0`) colours even a pipe (the conventions anstream follows).
+/// unless `NO_COLOR` is set (not empty), `CLICOLOR=0` or `TERM=dumb` (outside CI: with `CI`
+/// set a terminal is coloured whatever `TERM` says, as CI logs render colour), and
+/// `CLICOLOR_FORCE` (not `0`) colours even a pipe (the conventions anstream follows).
 pub fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
