@@ -119,9 +119,36 @@ fn write_lines(r: &BenchReport, out: &mut dyn Write) -> io::Result<()> {
         write_gpu(g, out)?;
     }
     for n in &r.notes {
-        writeln!(out, "note: {}: {}", n.field, n.reason)?;
+        writeln!(out, "note: {}: {}", about(&n.field), n.reason)?;
     }
     Ok(())
+}
+
+/// A bench note's field in the words of the table above it (`bench.gpu.per_gpu[1]` → `GPU
+/// 1`, as its row is labelled); JSON keeps the path.
+fn about(field: &str) -> String {
+    const NAMES: &[(&str, &str)] = &[
+        ("bench.memory.peak_bytes_per_s", "Memory theoretical peak"),
+        ("bench.memory", "Memory"),
+        ("bench.cpu", "CPU"),
+        ("bench.disk.direct_io", "Disk direct I/O"),
+        ("bench.disk.link_bytes_per_s", "Disk link allowance"),
+        ("bench.disk", "Disk"),
+        ("bench.gpu.all_fp32_tflops", "All GPUs at once, FP32"),
+        ("bench.gpu.all_fp16_tflops", "All GPUs at once, FP16"),
+        ("bench.gpu.soak", "GPU soak"),
+        ("bench.gpu", "GPU"),
+    ];
+    if let Some((_, w)) = NAMES.iter().find(|(k, _)| *k == field) {
+        return (*w).to_string();
+    }
+    if let Some(rest) = field.strip_prefix("bench.gpu.per_gpu[") {
+        if let Some((ordinal, _)) = rest.split_once(']') {
+            return format!("GPU {ordinal}");
+        }
+    }
+    // A field added later still reads as a path rather than vanishing.
+    field.strip_prefix("bench.").unwrap_or(field).to_string()
 }
 
 /// The GPU block: matmul against the derived peak, then the soak.
@@ -300,4 +327,44 @@ pub fn chart_svg(r: &BenchReport) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Note;
+
+    #[test]
+    fn notes_name_the_row_they_are_about_in_words() {
+        let note = |field: &str, reason: &str| Note {
+            field: field.into(),
+            reason: reason.into(),
+        };
+        let report = BenchReport {
+            seconds: 1.0,
+            notes: vec![
+                note(
+                    "bench.memory.peak_bytes_per_s",
+                    "no DIMM list (SMBIOS memory devices need root)",
+                ),
+                note("bench.gpu.per_gpu[1]", "out of memory at n = 8192"),
+                note("bench.disk.direct_io", "O_DIRECT refused by tmpfs"),
+                note("bench.newpart", "not measured"),
+            ],
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        write_table(&report, Some(200), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let notes: Vec<&str> = text.lines().filter(|l| l.starts_with("note:")).collect();
+        assert_eq!(
+            notes,
+            [
+                "note: Memory theoretical peak: no DIMM list (SMBIOS memory devices need root)",
+                "note: GPU 1: out of memory at n = 8192",
+                "note: Disk direct I/O: O_DIRECT refused by tmpfs",
+                "note: newpart: not measured",
+            ]
+        );
+    }
 }
