@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-const TIMEOUT: Duration = Duration::from_secs(60);
+const TIMEOUT: Duration = common::HANG_GUARD;
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("rigcheck")

@@ -10,13 +10,11 @@ use crate::io::emit;
 
 /// Records the live machine into the directory given.
 pub fn exec(args: &CaptureArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
-    super::no_sysroot(
+    super::plain_output(
         "capture",
         global,
         "records the live machine; run it on the machine to record",
     )?;
-    super::no_format("capture", global)?;
-    super::no_color("capture", global)?;
     if global.redact {
         return Err(Error::Usage(
             "--redact: capture records the machine's files as they are; redact what is made \

@@ -10,13 +10,11 @@ use crate::io::emit;
 /// Prints the completion script of `args.shell`. It names no machine, so `--redact` holds
 /// as it is.
 pub fn exec(args: &CompletionsArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
-    super::no_sysroot(
+    super::plain_output(
         "completions",
         global,
         "prints a script that does not depend on a machine; leave it out",
     )?;
-    super::no_format("completions", global)?;
-    super::no_color("completions", global)?;
     let mut cmd = cli::command();
     let mut buf = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "rigcheck", &mut buf);

@@ -15,7 +15,7 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         return Err(Error::Usage(format!(
             "--section: picks parts of the table and markdown reports, not of --format {}; \
              leave it out (or filter the JSON with jq)",
-            format_name(format)
+            super::value_name(&format)
         )));
     }
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
@@ -56,14 +56,4 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         .map_err(Error::output)?;
     emit_colored(&buf, view.term.color)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn format_name(f: Format) -> &'static str {
-    match f {
-        Format::Table => "table",
-        Format::Json => "json",
-        Format::Markdown => "markdown",
-        Format::Prometheus => "prometheus",
-        Format::Nfd => "nfd",
-    }
 }

@@ -10,13 +10,11 @@ use crate::io::emit;
 /// Prints `rigcheck(1)`, or `rigcheck-COMMAND(1)`; an unknown command is a usage error. The
 /// page names no machine, so `--redact` holds as it is.
 pub fn exec(args: &ManArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
-    super::no_sysroot(
+    super::plain_output(
         "man",
         global,
         "prints a page that does not depend on a machine; leave it out",
     )?;
-    super::no_format("man", global)?;
-    super::no_color("man", global)?;
     let mut cmd = cli::command().disable_help_subcommand(true);
     // Building sets each subcommand's display name (`rigcheck-verify`) and its global
     // options, as its own page needs them.

@@ -114,20 +114,14 @@ pub fn pick_format<F: ValueEnum + Copy + PartialEq>(
     own: Option<F>,
     default: F,
 ) -> Result<F, Error> {
-    let name = |f: &dyn Fn() -> Option<clap::builder::PossibleValue>| {
-        f().map(|v| v.get_name().to_string()).unwrap_or_default()
-    };
     let before = match global.format {
         None => None,
         Some(any) => {
-            let written = name(&|| any.to_possible_value());
+            let written = value_name(&any);
             match F::from_str(&written, false) {
                 Ok(f) => Some(f),
                 Err(_) => {
-                    let valid: Vec<String> = F::value_variants()
-                        .iter()
-                        .map(|v| name(&|| v.to_possible_value()))
-                        .collect();
+                    let valid: Vec<String> = F::value_variants().iter().map(value_name).collect();
                     return Err(Error::Usage(format!(
                         "--format {written}: {command} has no such format; use one of {}",
                         valid.join(", ")
@@ -139,11 +133,26 @@ pub fn pick_format<F: ValueEnum + Copy + PartialEq>(
     match (before, own) {
         (Some(b), Some(a)) if a != b => Err(Error::Usage(format!(
             "--format: given twice, {} before `{command}` and {} after it; give it once",
-            name(&|| b.to_possible_value()),
-            name(&|| a.to_possible_value())
+            value_name(&b),
+            value_name(&a)
         ))),
         (b, a) => Ok(a.or(b).unwrap_or(default)),
     }
+}
+
+/// The name a format is written with on the command line (`json`, `markdown`).
+pub fn value_name<F: ValueEnum>(f: &F) -> String {
+    f.to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
+}
+
+/// Refuses what a command with one uncoloured output that reads no sysroot cannot honour:
+/// `--sysroot` (`why` says what to do instead), `--format` and `--color always`.
+pub fn plain_output(command: &str, global: &GlobalArgs, why: &str) -> Result<(), Error> {
+    no_sysroot(command, global, why)?;
+    no_format(command, global)?;
+    no_color(command, global)
 }
 
 /// Refuses `--format` before a command that has a single output.

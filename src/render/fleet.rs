@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::fleet::{BadReport, Configuration, DuplicateName, Fleet, Host, OddOne};
-use crate::render::report::{Grid, StatusColumn};
+use crate::render::layout::{Grid, StatusColumn};
 use crate::render::style::{bold, Tone};
 use crate::render::unknown::UNKNOWN;
 use crate::render::verdict::{plural, Summary, Verdict, STATUS};

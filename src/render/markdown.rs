@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::render::report::{Grid, Section};
+use crate::render::layout::{Grid, Section};
 
 /// Writes a title and sections as Markdown.
 pub fn write(title: &str, sections: &[Section], out: &mut dyn Write) -> io::Result<()> {

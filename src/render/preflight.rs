@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use crate::preflight::{Report, Status};
-use crate::render::report::{Grid, StatusColumn};
+use crate::render::layout::{Grid, StatusColumn};
 use crate::render::style::Tone;
 use crate::render::table;
 use crate::render::verdict::{

@@ -1,9 +1,9 @@
 //! Builds the sections and rows shared by the table and Markdown renderers.
 
 use crate::cpulist::format_cpulist;
-use crate::render::glance::{count_label, glance, gpu_label};
+use crate::render::glance::{glance, gpu_label};
 use crate::render::gpu_figures::{self, mark};
-pub use crate::render::layout::{Grid, Section, StatusColumn};
+use crate::render::layout::{Grid, Section};
 use crate::render::notes::{in_words, Kind, Said};
 use crate::render::unknown::{show, show_str};
 use crate::render::verdict::plural;
@@ -360,7 +360,7 @@ const fn fact(label: &'static str, column: &'static str, show: fn(&Gpu) -> Strin
     }
 }
 
-fn num(v: Option<u32>) -> String {
+fn num<T: std::fmt::Display>(v: Option<T>) -> String {
     show(v, |n| n.to_string())
 }
 
@@ -452,9 +452,7 @@ fn gpu_facts(gpus: &[&Gpu]) -> Vec<GpuFact> {
         fact("PCIe link (max)", "Link max", |g| {
             link(g.pcie.max_gen, g.pcie.max_width)
         }),
-        fact("NUMA node", "NUMA", |g| {
-            show(g.numa_node, |n| n.to_string())
-        }),
+        fact("NUMA node", "NUMA", |g| num(g.numa_node)),
         fact("CPU socket", "Socket", |g| num(g.socket)),
         fact("Local CPUs", "Local CPUs", |g| show_str(&g.local_cpus)),
         fact("Board part number", "Board part", |g| {
@@ -506,7 +504,7 @@ fn gpu_facts(gpus: &[&Gpu]) -> Vec<GpuFact> {
                 s.ecc_errors_uncorrected,
             ) {
                 (Some(true), c, u) => {
-                    format!("on, {} corrected, {} uncorrected", num_u64(c), num_u64(u))
+                    format!("on, {} corrected, {} uncorrected", num(c), num(u))
                 }
                 (e, _, _) => show(e, on_off),
             }
@@ -542,10 +540,6 @@ fn gpu_facts(gpus: &[&Gpu]) -> Vec<GpuFact> {
         },
     ]);
     v
-}
-
-fn num_u64(v: Option<u64>) -> String {
-    show(v, |n| n.to_string())
 }
 
 /// The GPU sections: one per model, so eight identical boards are one table. A model with
@@ -595,9 +589,9 @@ fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
     let index = |(i, g): &(usize, &Gpu)| g.index.unwrap_or(*i as u32);
     let indices: Vec<u32> = members.iter().map(index).collect();
     let mut sec = Section::new(format!(
-        "GPUs {} · {}",
+        "GPUs {} · {} × {name}",
         format_cpulist(&indices),
-        count_label(std::iter::repeat_n(name.to_string(), members.len()))
+        members.len()
     ));
     let gpus: Vec<&Gpu> = members.iter().map(|(_, g)| *g).collect();
     let mut each = Grid::new(&["GPU"]);

@@ -15,7 +15,7 @@ use tabled::builder::Builder;
 use tabled::settings::style::HorizontalLine;
 use tabled::settings::{Span, Style};
 
-use crate::render::report::{Grid, Section};
+use crate::render::layout::{Grid, Section};
 use crate::render::style::{bold, paint};
 use crate::render::view::Term;
 
@@ -173,10 +173,9 @@ pub fn grid(g: &Grid, term: &Term) -> String {
     } else {
         g.header.len()
     };
-    let cell = |r: &Vec<String>, c: usize| r.get(c).map_or("", String::as_str).to_string();
     let all = || std::iter::once(&g.header).chain(g.rows.iter());
     let natural: Vec<usize> = (0..columns)
-        .map(|c| all().map(|r| width_of(&cell(r, c))).max().unwrap_or(0))
+        .map(|c| all().map(|r| width_of(cell(r, c))).max().unwrap_or(0))
         .collect();
     let status = g.status.as_ref().map(|s| s.column);
     // The column that names the row (host, slot, check) keeps more of its width.
@@ -190,12 +189,8 @@ pub fn grid(g: &Grid, term: &Term) -> String {
                 return natural[c].min(MAX_KEY);
             }
             let longest_word = all()
-                .flat_map(|r| {
-                    cell(r, c)
-                        .split_whitespace()
-                        .map(textwrap::core::display_width)
-                        .collect::<Vec<_>>()
-                })
+                .flat_map(|r| cell(r, c).split_whitespace())
+                .map(textwrap::core::display_width)
                 .max()
                 .unwrap_or(0);
             longest_word.min(MAX_FLOOR).min(natural[c])
@@ -210,12 +205,12 @@ pub fn grid(g: &Grid, term: &Term) -> String {
     let mut b = Builder::default();
     let wrapped = |text: &str, w: usize| wrap(text, Some(w.max(1))).join("\n");
     b.push_record(
-        (0..columns).map(|c| bold_lines(&wrapped(&cell(&g.header, c), widths[c]), term.color)),
+        (0..columns).map(|c| bold_lines(&wrapped(cell(&g.header, c), widths[c]), term.color)),
     );
     let mut spans = Vec::new();
     for (ri, r) in g.rows.iter().enumerate() {
         b.push_record((0..columns).map(|c| {
-            let text = wrapped(&cell(r, c), widths[c]);
+            let text = wrapped(cell(r, c), widths[c]);
             match &g.status {
                 Some(s) if s.column == c => {
                     let tone = s.tones.get(ri).copied();
@@ -233,7 +228,7 @@ pub fn grid(g: &Grid, term: &Term) -> String {
         let note = cell(r, columns);
         if below && !note.is_empty() {
             let mut row = vec![String::new(); columns];
-            row[1] = wrapped(&note, note_w);
+            row[1] = wrapped(note, note_w);
             b.push_record(row);
             spans.push(b.count_records() - 1);
         }
@@ -244,6 +239,11 @@ pub fn grid(g: &Grid, term: &Term) -> String {
         t.modify((r, 1), Span::column(columns as isize - 1));
     }
     tidy(&t.to_string())
+}
+
+/// Column `c` of a row; empty past its end.
+fn cell(r: &[String], c: usize) -> &str {
+    r.get(c).map_or("", String::as_str)
 }
 
 fn bold_lines(text: &str, color: bool) -> String {
@@ -266,7 +266,7 @@ pub fn tidy(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::report::StatusColumn;
+    use crate::render::layout::StatusColumn;
     use crate::render::style::Tone;
 
     fn term(width: Option<usize>, color: bool) -> Term {

@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
+use crate::render::layout::{Grid, StatusColumn};
 use crate::render::markdown;
-use crate::render::report::{Grid, StatusColumn};
 use crate::render::style::{bold, Tone};
 use crate::render::table;
 use crate::render::verdict::{
@@ -11,7 +11,7 @@ use crate::render::verdict::{
 };
 use crate::render::view::Term;
 use crate::text::escape_markup;
-use crate::verify::{Line, Outcome, Status, VerifyReport};
+use crate::verify::{self, Line, Outcome, Status, VerifyReport};
 
 /// Output formats of `verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +84,7 @@ pub fn verdict(r: &VerifyReport) -> Verdict {
 }
 
 /// The summary word of a verify outcome.
-pub fn outcome_verdict(o: Outcome) -> Verdict {
+fn outcome_verdict(o: Outcome) -> Verdict {
     match o {
         Outcome::Pass => Verdict::Pass,
         Outcome::Fail => Verdict::Fail,
@@ -95,21 +95,27 @@ pub fn outcome_verdict(o: Outcome) -> Verdict {
 /// The summary line, e.g. `FAIL: 2 fail, 1 unknown, 20 pass · 23 checks of NAME`, or
 /// `INCOMPLETE: 0 fail, 4 unknown, 18 pass · 22 checks of NAME` when a line could not be read.
 pub fn summary(r: &VerifyReport) -> Summary {
-    let mut s = Summary::new(verdict(r))
-        .count(r.summary.fail, Status::Fail.as_str())
-        .count(r.summary.unknown, Status::Unknown.as_str())
-        .count(r.summary.pass, Status::Pass.as_str())
-        .scope(format!(
-            "{} of {}",
-            plural(r.lines.len(), "check", "checks"),
-            r.profile
-        ));
+    let mut s = counts(r.outcome, &r.summary, Some(&r.profile));
     if r.strict {
         s = s.scope("strict: unknown counts as fail");
     } else if r.allow_unknown {
         s = s.scope("unknown allowed");
     }
     s
+}
+
+/// `VERDICT: F fail, U unknown, P pass · N checks`, and ` of PROFILE` when `of` names it:
+/// the counts of an order check, as verify and the spec sheet print them.
+pub fn counts(outcome: Outcome, n: &verify::Summary, of: Option<&str>) -> Summary {
+    let checks = plural(n.fail + n.unknown + n.pass, "check", "checks");
+    Summary::new(outcome_verdict(outcome))
+        .count(n.fail, Status::Fail.as_str())
+        .count(n.unknown, Status::Unknown.as_str())
+        .count(n.pass, Status::Pass.as_str())
+        .scope(match of {
+            Some(p) => format!("{checks} of {p}"),
+            None => checks,
+        })
 }
 
 /// The lines as a check table, failures first; the note column only when a line has one.

@@ -11,13 +11,6 @@ pub struct Term {
     pub width: Option<usize>,
 }
 
-impl Term {
-    /// No colour, no width limit: what a file or a pipe gets.
-    pub fn plain() -> Self {
-        Term::default()
-    }
-}
-
 /// Colour on or off, no width limit.
 impl From<bool> for Term {
     fn from(color: bool) -> Self {

@@ -9,7 +9,7 @@ use super::order::{verify_section, Verify};
 use super::sections::{byline, detail_sections, glance, heading, notes_section};
 use super::topology::topology;
 use super::words::topology_lines;
-use crate::render::report::{Grid, Section};
+use crate::render::layout::{Grid, Section};
 use crate::render::style::Tone;
 use crate::render::unknown::UNKNOWN;
 use crate::spec::Spec;

@@ -6,8 +6,8 @@ use super::order::{verify_section, Verify};
 use super::sections::{byline, detail_sections, glance, heading, notes_section};
 use super::topology::topology;
 use super::words::topology_lines;
+use crate::render::layout::Section;
 use crate::render::markdown::{escape, write_grid};
-use crate::render::report::Section;
 use crate::spec::Spec;
 
 fn write_section(s: &Section, out: &mut dyn Write) -> io::Result<()> {

@@ -1,8 +1,8 @@
 //! The order check as the sheet shows it: a profile's name and one row per requirement,
 //! with the status kept as an enum until it is written.
 
-use crate::render::report::{Grid, Section, StatusColumn};
-use crate::render::verdict::{plural, rank, Summary, CHECK, EXPECTED, FOUND, STATUS};
+use crate::render::layout::{Grid, Section, StatusColumn};
+use crate::render::verdict::{rank, CHECK, EXPECTED, FOUND, STATUS};
 use crate::render::verify::{self, tone};
 use crate::verify::{Outcome, Status, VerifyReport};
 
@@ -67,11 +67,12 @@ pub fn verify_section(v: &Verify) -> Section {
         tones.push(tone(r.status));
     }
     g.status = Some(StatusColumn { column: 0, tones });
-    let summary = Summary::new(verify::outcome_verdict(v.outcome))
-        .count(count(Status::Fail), Status::Fail.as_str())
-        .count(count(Status::Unknown), Status::Unknown.as_str())
-        .count(count(Status::Pass), Status::Pass.as_str())
-        .scope(plural(v.rows.len(), "check", "checks"));
+    let n = crate::verify::Summary {
+        pass: count(Status::Pass),
+        fail: count(Status::Fail),
+        unknown: count(Status::Unknown),
+    };
+    let summary = verify::counts(v.outcome, &n, None);
     Section {
         title: "Order check".into(),
         fields: vec![

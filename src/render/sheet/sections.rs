@@ -5,8 +5,9 @@
 use super::topology::{bandwidth, link_label, Slot, Topology};
 pub use crate::render::glance::{glance, heading};
 use crate::render::gpu_figures;
+use crate::render::layout::{Grid, Section};
 use crate::render::notes::{in_words, Kind};
-use crate::render::report::{self, Grid, Section};
+use crate::render::report;
 use crate::render::unknown::{show, show_str, UNKNOWN};
 use crate::spec::{Gpu, Spec};
 use crate::units::{bytes_bin, mhz};
