@@ -8,8 +8,8 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::bounded::MAX_READ_BYTES;
 use crate::error::Error;
-use crate::source;
 
 /// Reads a file named by the user (report, profile), bounded like every sysroot read: a
 /// 10 GB file or `/dev/zero` is refused after `MAX_READ_BYTES`, not read whole. Named pipes
@@ -20,17 +20,17 @@ pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
     if path == Path::new("-") {
         io::stdin()
             .lock()
-            .take(source::MAX_READ_BYTES + 1)
+            .take(MAX_READ_BYTES + 1)
             .read_to_end(&mut buf)?;
     } else {
         std::fs::File::open(path)?
-            .take(source::MAX_READ_BYTES + 1)
+            .take(MAX_READ_BYTES + 1)
             .read_to_end(&mut buf)?;
     }
-    if buf.len() as u64 > source::MAX_READ_BYTES {
+    if buf.len() as u64 > MAX_READ_BYTES {
         return Err(io::Error::other(format!(
             "larger than {} MiB: not a rigcheck file",
-            source::MAX_READ_BYTES / (1024 * 1024)
+            MAX_READ_BYTES / (1024 * 1024)
         )));
     }
     Ok(buf)

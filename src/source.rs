@@ -20,49 +20,7 @@ use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Mutex, OnceLock};
 
-/// Largest file we read. `/proc/cpuinfo` of a 1024-CPU machine is about 1.5 MiB; anything
-/// far past that is not a kernel file and is cut off with a note rather than read whole.
-pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
-
-/// How much of a file one reader takes: enough for the largest real file of its kind, with
-/// room to spare, and no more. A stranger's sysroot can hold thousands of huge (sparse)
-/// files where small ones belong; each then costs a `stat`, not a 16 MiB read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Budget {
-    /// One sysfs attribute (`cpuinfo_max_freq`, `size`, `numa_node`), as `read_value` and
-    /// `read_parse` read it: the kernel writes at most one page, 4 KiB, or 64 KiB with
-    /// 64 KiB pages.
-    Attribute,
-    /// A small text or table: /proc/meminfo (1.5 KiB), /proc/self/status and limits, a
-    /// node's meminfo, os-release, udev's database entry, the SMBIOS entry point and table
-    /// (3 to 7 KiB on the machines of the fixtures; SMBIOS 2 cannot exceed 64 KiB), the
-    /// recorded answers (`nvml.json`: 4 KiB in the largest recording). 1 MiB.
-    Text,
-    /// A file that grows with the machine: /proc/cpuinfo (about 1.4 KiB a CPU: 16 MiB is
-    /// 8192 CPUs, the kernel's most), /proc/self/mountinfo (a container host can carry tens
-    /// of thousands of mounts), `pci.ids` (1.3 MiB today). `MAX_READ_BYTES`.
-    Large,
-}
-
-impl Budget {
-    /// The most bytes a reader with this budget takes.
-    pub const fn bytes(self) -> u64 {
-        match self {
-            Budget::Attribute => 64 * 1024,
-            Budget::Text => 1024 * 1024,
-            Budget::Large => MAX_READ_BYTES,
-        }
-    }
-
-    /// What the note says when a file is over the budget.
-    fn refusal(self) -> String {
-        match self {
-            Budget::Attribute => "larger than 64 KiB, more than a sysfs attribute holds".into(),
-            Budget::Text => "larger than 1 MiB, more than this file holds on any machine".into(),
-            Budget::Large => format!("larger than {} MiB", MAX_READ_BYTES / (1024 * 1024)),
-        }
-    }
-}
+use crate::bounded::Budget;
 
 /// Most symlinks followed while resolving one path (the kernel's own limit is 40).
 const MAX_SYMLINKS: usize = 40;
@@ -451,7 +409,7 @@ impl Source {
         let path = path.as_ref();
         let text = self.read_value(path)?;
         text.parse::<T>()
-            .map_err(|_| Unknown::unparsable(path, format!("'{}'", clip(&text))))
+            .map_err(|_| Unknown::unparsable(path, format!("'{}'", crate::text::clip(&text))))
     }
 
     /// Reads a one-value file that may be absent: `Ok(None)` when not there.
@@ -717,13 +675,13 @@ pub fn parse_cpuid_json(text: &str) -> Result<CpuidTable, String> {
     let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let hex = |s: &str| {
         u32::from_str_radix(s.trim_start_matches("0x"), 16)
-            .map_err(|_| format!("bad hex '{}'", clip(s)))
+            .map_err(|_| format!("bad hex '{}'", crate::text::clip(s)))
     };
     let mut out = CpuidTable::new();
     for (key, regs) in file.leaves {
         let (leaf, sub) = key
             .split_once('.')
-            .ok_or_else(|| format!("bad key '{}'", clip(&key)))?;
+            .ok_or_else(|| format!("bad key '{}'", crate::text::clip(&key)))?;
         let v = [
             hex(&regs[0])?,
             hex(&regs[1])?,
@@ -807,21 +765,6 @@ fn is_symlink_loop(_e: &io::Error) -> bool {
     false
 }
 
-/// Shortens hostile text before it goes into a note (a 10 GB line must not become one).
-pub fn clip(text: &str) -> String {
-    const MAX: usize = 60;
-    let cleaned: String = text
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .take(MAX + 1)
-        .collect();
-    if cleaned.chars().count() > MAX {
-        format!("{}…", cleaned.chars().take(MAX).collect::<String>())
-    } else {
-        cleaned
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -894,11 +837,5 @@ mod tests {
         let err = src.read_value("/proc/meminfo").unwrap_err();
         assert_eq!(err, Unknown::NotFound("/proc/meminfo".into()));
         assert_eq!(err.to_string(), "/proc/meminfo is not present");
-    }
-
-    #[test]
-    fn clip_removes_control_and_cuts() {
-        assert_eq!(clip("a\u{0}b"), "a?b");
-        assert_eq!(clip(&"x".repeat(100)).chars().count(), 61);
     }
 }

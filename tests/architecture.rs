@@ -13,6 +13,7 @@ use std::path::Path;
 /// The layers, by the first part of a module path (`render::sheet::html` → `render`).
 const BASE: &[&str] = &[
     "spec", "units", "source", "io", "text", "natural", "locator", "cpulist", "error", "signals",
+    "bounded", "sys",
 ];
 const CHECKS: &[&str] = &[
     "verify",

@@ -61,7 +61,7 @@ pub fn detect_arch(info: &CpuInfo) -> Arch {
 
 /// Reads processor identity, topology, clocks, caches, NUMA nodes and ISA.
 pub fn probe(src: &Source, notes: &mut Notes) -> Cpu {
-    let info = match src.read_string_within("/proc/cpuinfo", crate::source::Budget::Large) {
+    let info = match src.read_string_within("/proc/cpuinfo", crate::bounded::Budget::Large) {
         Ok(text) => parse_cpuinfo(&text),
         Err(e) => {
             notes.add("cpu.model", e);

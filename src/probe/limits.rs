@@ -90,7 +90,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
         ),
     }
 
-    let mounts = match src.read_string_within("/proc/self/mountinfo", crate::source::Budget::Large)
+    let mounts = match src.read_string_within("/proc/self/mountinfo", crate::bounded::Budget::Large)
     {
         Ok(t) => parse_mountinfo(&t),
         Err(e) => {
@@ -244,7 +244,7 @@ pub fn probe_path(src: &Source, path: &Path) -> Result<Filesystem, Unknown> {
     } else {
         crate::source::normalize(path)
     };
-    let text = src.read_string_within("/proc/self/mountinfo", crate::source::Budget::Large)?;
+    let text = src.read_string_within("/proc/self/mountinfo", crate::bounded::Budget::Large)?;
     let mounts = parse_mountinfo(&text);
     let m = mount_of(&mounts, &real.to_string_lossy()).ok_or_else(|| {
         Unknown::unparsable(

@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 
 use crate::probe::firmware::{self, Missing};
 use crate::probe::smbios;
-use crate::source::{clip, Source, Unknown, CAPTURE_FILE};
+use crate::source::{Source, Unknown, CAPTURE_FILE};
 use crate::spec::{Cpu, Notes, Os, System};
+use crate::text::clip;
 
 const DMI_ID: &str = "/sys/class/dmi/id";
 
