@@ -32,6 +32,7 @@ pub mod requirement;
 pub mod signals;
 pub mod source;
 pub mod spec;
+pub mod sys;
 pub mod text;
 pub mod units;
 pub mod verify;

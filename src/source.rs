@@ -109,8 +109,8 @@ pub struct Source {
     cpuid: Mutex<Option<CpuidTable>>,
     /// Replay: files the capturing user could not read (`unreadable` in `capture.json`).
     denied: OnceLock<BTreeSet<PathBuf>>,
-    /// Windows: the root as the OS resolves it, to check every opened path against it.
-    #[cfg(windows)]
+    /// The root as the OS resolves it, to check every opened path against it where a walk
+    /// cannot see every link the OS follows (`sys::WALK_SEES_EVERY_LINK`: Windows).
     real_root: OnceLock<Result<PathBuf, String>>,
 }
 
@@ -146,7 +146,6 @@ impl Source {
             resolved: Mutex::new(HashMap::new()),
             cpuid: Mutex::new(None),
             denied: OnceLock::new(),
-            #[cfg(windows)]
             real_root: OnceLock::new(),
         }
     }
@@ -167,7 +166,6 @@ impl Source {
             resolved: Mutex::new(HashMap::new()),
             cpuid: Mutex::new(None),
             denied: OnceLock::new(),
-            #[cfg(windows)]
             real_root: OnceLock::new(),
         }
     }
@@ -481,7 +479,7 @@ impl Source {
     /// chroot-style walk that keeps every step inside the root.
     fn resolve(&self, path: &Path, follow_last: bool) -> Result<PathBuf, Unknown> {
         if self.live {
-            if cfg!(not(target_os = "linux")) {
+            if crate::sys::LIVE != crate::sys::Live::Files {
                 return Err(Unknown::Refused {
                     path: path.to_path_buf(),
                     detail: LIVE_LINUX_ONLY.into(),
@@ -508,24 +506,20 @@ impl Source {
         if let Ok(inside) = real.strip_prefix(&self.root) {
             return Some(inside);
         }
-        #[cfg(windows)]
         if let Some(Ok(root)) = self.real_root.get() {
             return real.strip_prefix(root).ok();
         }
         None
     }
 
-    /// POSIX systems show every symlink to the walk, which keeps it inside the root.
-    #[cfg(not(windows))]
-    fn confine(&self, _orig: &Path, real: PathBuf, _follow_last: bool) -> Result<PathBuf, Unknown> {
-        Ok(real)
-    }
-
-    /// Windows can follow links the walk never saw: Wine shows a Unix symlink as the file it
-    /// names, so an absolute link in a hostile sysroot would open the host's file. The path
+    /// POSIX systems show every symlink to the walk, which keeps it inside the root. Windows
+    /// can follow links the walk never saw: Wine shows a Unix symlink as the file it names,
+    /// so an absolute link in a hostile sysroot would open the host's file. There the path
     /// the OS itself resolves must still be under the root's; it is what is opened.
-    #[cfg(windows)]
     fn confine(&self, orig: &Path, real: PathBuf, follow_last: bool) -> Result<PathBuf, Unknown> {
+        if crate::sys::WALK_SEES_EVERY_LINK {
+            return Ok(real);
+        }
         let root = self
             .real_root
             .get_or_init(|| fs::canonicalize(&self.root).map_err(|e| e.to_string()))
@@ -640,7 +634,7 @@ impl Source {
 /// `/` and the root-relative path, always with `/` between parts: probes take sysfs paths
 /// apart as text, and Windows would otherwise join them with `\\`.
 fn slash_path(inside: &Path) -> PathBuf {
-    if cfg!(windows) {
+    if std::path::MAIN_SEPARATOR != '/' {
         let parts: Vec<_> = inside
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -737,7 +731,7 @@ fn io_unknown(path: &Path, e: &io::Error) -> Unknown {
             Unknown::NotFound(path.to_path_buf())
         }
         io::ErrorKind::PermissionDenied => Unknown::PermissionDenied(path.to_path_buf()),
-        _ if is_symlink_loop(e) => Unknown::Refused {
+        _ if crate::sys::is_symlink_loop(e) => Unknown::Refused {
             path: path.to_path_buf(),
             detail: "too many levels of symbolic links".into(),
         },
@@ -746,23 +740,6 @@ fn io_unknown(path: &Path, e: &io::Error) -> Unknown {
             detail: e.to_string(),
         },
     }
-}
-
-/// ELOOP: std has no stable `ErrorKind` for it, so the OS code is compared.
-#[cfg(unix)]
-fn is_symlink_loop(e: &io::Error) -> bool {
-    e.raw_os_error() == Some(libc::ELOOP)
-}
-
-/// ERROR_CANT_RESOLVE_FILENAME (1921), Windows' answer to a reparse-point loop.
-#[cfg(windows)]
-fn is_symlink_loop(e: &io::Error) -> bool {
-    e.raw_os_error() == Some(1921)
-}
-
-#[cfg(not(any(unix, windows)))]
-fn is_symlink_loop(_e: &io::Error) -> bool {
-    false
 }
 
 #[cfg(test)]

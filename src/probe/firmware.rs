@@ -10,6 +10,7 @@
 use crate::probe::rsmb;
 use crate::probe::smbios::{self, EntryPoint, Table};
 use crate::source::{Source, Unknown};
+use crate::sys::{self, SmbiosTables};
 
 /// The raw SMBIOS data of a Windows capture, as `GetSystemFirmwareTable('RSMB')` gave it.
 pub const RSMB_FILE: &str = "rsmb.bin";
@@ -57,35 +58,20 @@ pub fn read(src: &Source) -> Result<Tables, Missing> {
     }
 }
 
-#[cfg(target_os = "linux")]
+/// The live machine's table, from where its OS keeps it (`sys::smbios_tables`): sysfs on
+/// Linux, the firmware-table call on Windows (recorded when capturing).
 fn read_live(src: &Source) -> Result<Tables, Missing> {
-    read_sysfs(src)
-}
-
-#[cfg(windows)]
-fn read_live(src: &Source) -> Result<Tables, Missing> {
-    let blob = rsmb::live().map_err(|e| Missing::Unusable(format!("no SMBIOS tables: {e}")))?;
-    src.store_answer(RSMB_FILE, blob.clone());
-    from_rsmb(&blob, "GetSystemFirmwareTable('RSMB')")
-}
-
-/// macOS keeps its firmware facts in the I/O Registry, not in SMBIOS tables a program can
-/// read; other OSes have neither sysfs nor the Windows call.
-#[cfg(not(any(target_os = "linux", windows)))]
-fn read_live(_src: &Source) -> Result<Tables, Missing> {
-    Err(Missing::Unusable(format!(
-        "no SMBIOS tables: {} does not expose them to programs (Linux has \
-         /sys/firmware/dmi/tables, Windows GetSystemFirmwareTable)",
-        os_name()
-    )))
-}
-
-#[cfg(not(any(target_os = "linux", windows)))]
-fn os_name() -> &'static str {
-    if cfg!(target_os = "macos") {
-        "macOS"
-    } else {
-        "this OS"
+    match sys::smbios_tables() {
+        SmbiosTables::Files => read_sysfs(src),
+        SmbiosTables::Blob(blob) => {
+            let blob = blob.map_err(|e| Missing::Unusable(format!("no SMBIOS tables: {e}")))?;
+            src.store_answer(RSMB_FILE, blob.clone());
+            from_rsmb(&blob, "GetSystemFirmwareTable('RSMB')")
+        }
+        SmbiosTables::Unexposed(os) => Err(Missing::Unusable(format!(
+            "no SMBIOS tables: {os} does not expose them to programs (Linux has \
+             /sys/firmware/dmi/tables, Windows GetSystemFirmwareTable)"
+        ))),
     }
 }
 

@@ -38,7 +38,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> SystemFacts {
     let meta = read_capture_meta(src, notes);
     let captured_at = capture_time(src, meta.as_ref(), notes);
     let arch = if src.is_live() {
-        live_arch()
+        crate::sys::machine()
     } else {
         meta.and_then(|m| m.arch)
     };
@@ -231,28 +231,6 @@ fn read_capture_meta(src: &Source, notes: &mut Notes) -> Option<CaptureMeta> {
             None
         }
     }
-}
-
-/// `uname -m` of the running kernel.
-#[cfg(unix)]
-#[allow(unsafe_code)]
-pub fn live_arch() -> Option<String> {
-    // SAFETY: uname fills a zeroed utsname; `machine` is NUL-terminated by the kernel.
-    unsafe {
-        let mut u: libc::utsname = std::mem::zeroed();
-        if libc::uname(&mut u) != 0 {
-            return None;
-        }
-        let c = std::ffi::CStr::from_ptr(u.machine.as_ptr());
-        c.to_str().ok().map(str::to_string)
-    }
-}
-
-/// Without uname the machine's architecture is not asked here: the binary's own target
-/// would be wrong under emulation (an x86_64 build on Arm Windows), so it stays unknown.
-#[cfg(not(unix))]
-pub fn live_arch() -> Option<String> {
-    None
 }
 
 fn read_os_release(src: &Source, notes: &mut Notes) -> Os {
