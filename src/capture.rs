@@ -26,7 +26,7 @@ use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::Error;
-use crate::probe::{self, system::CaptureMeta};
+use crate::probe::{self, cpuid, system::CaptureMeta};
 use crate::signals::Shield;
 use crate::source::{self, Source};
 
@@ -296,14 +296,12 @@ fn write_files(out: &Path, shield: &Shield) -> io::Result<String> {
             write_file(&dst, bytes, copied_mode(&real))?;
         }
     }
-    let cpuid = src.cpuid_answers();
-    if !cpuid.is_empty() {
-        write_file(
-            &out.join(source::CPUID_FILE),
-            source::format_cpuid_json(&cpuid).as_bytes(),
-            OWN_MODE,
-        )?;
-    }
+    // The CPUID leaves the probes asked for, as `probe::inventory` recorded them.
+    let cpuid = rec
+        .answers
+        .get(cpuid::CPUID_FILE)
+        .and_then(|b| cpuid::parse_json(&String::from_utf8_lossy(b)).ok())
+        .unwrap_or_default();
     for (name, bytes) in &rec.answers {
         write_file(&out.join(name), bytes, OWN_MODE)?;
     }
@@ -325,7 +323,7 @@ fn write_files(out: &Path, shield: &Shield) -> io::Result<String> {
     let mut report = Vec::new();
     crate::render::json::write(&spec, &mut report)?;
     write_file(&out.join(REPORT_FILE), &report, OWN_MODE)?;
-    let answers = if rec.answers.is_empty() {
+    let answers = if join_keys(&rec).is_empty() {
         String::new()
     } else {
         format!(", {}", join_keys(&rec))
@@ -364,8 +362,14 @@ fn root_only(rec: &source::Recording) -> impl Iterator<Item = &PathBuf> {
         .map(|(p, _)| p)
 }
 
+/// The recorded answers by name, but for the CPUID leaves, which the summary counts.
 fn join_keys(rec: &source::Recording) -> String {
-    rec.answers.keys().cloned().collect::<Vec<_>>().join(", ")
+    rec.answers
+        .keys()
+        .filter(|k| *k != cpuid::CPUID_FILE)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Copies paths of the live filesystem into `out`, keeping symlinks as symlinks.

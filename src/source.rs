@@ -92,8 +92,8 @@ pub struct Recording {
     /// Files a probe asked for that were missing or unreadable; recorded so a capture
     /// can say what it could not take (e.g. root-only files when not root).
     pub unreadable: BTreeMap<PathBuf, String>,
-    /// Recorded answers of live-only APIs, by file name (`nvml.json`, `host.json`,
-    /// `native.json`, and `rsmb.bin`, which is binary).
+    /// Recorded answers of live-only APIs, by file name (`cpuid.json`, `nvml.json`,
+    /// `host.json`, `native.json`, and `rsmb.bin`, which is binary).
     pub answers: BTreeMap<String, Vec<u8>>,
 }
 
@@ -105,8 +105,6 @@ pub struct Source {
     /// Resolved real paths of directories already walked under a sysroot; sysfs paths share
     /// long prefixes (`/sys/devices/system/cpu/cpuN/...`), so this keeps replay fast.
     resolved: Mutex<HashMap<PathBuf, PathBuf>>,
-    /// CPUID answers: executed and remembered live, loaded from `cpuid.json` in replay.
-    cpuid: Mutex<Option<CpuidTable>>,
     /// Replay: files the capturing user could not read (`unreadable` in `capture.json`).
     denied: OnceLock<BTreeSet<PathBuf>>,
     /// The root as the OS resolves it, to check every opened path against it where a walk
@@ -114,11 +112,6 @@ pub struct Source {
     real_root: OnceLock<Result<PathBuf, String>>,
 }
 
-/// CPUID results keyed by (leaf, subleaf), as `[eax, ebx, ecx, edx]`.
-pub type CpuidTable = BTreeMap<(u32, u32), [u32; 4]>;
-
-/// Name of the recorded CPUID answers inside a sysroot.
-pub const CPUID_FILE: &str = "cpuid.json";
 /// Name of the capture's own facts (time, version, architecture) inside a sysroot.
 pub const CAPTURE_FILE: &str = "capture.json";
 
@@ -137,14 +130,13 @@ impl fmt::Debug for Source {
 }
 
 impl Source {
-    /// The live host: paths are read as they are, and CPUID/NVML may be used.
+    /// The live host: paths are read as they are, and live-only facts may be asked.
     pub fn live() -> Self {
         Source {
             root: PathBuf::from("/"),
             live: true,
             recording: None,
             resolved: Mutex::new(HashMap::new()),
-            cpuid: Mutex::new(None),
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
         }
@@ -164,13 +156,12 @@ impl Source {
             live: false,
             recording: None,
             resolved: Mutex::new(HashMap::new()),
-            cpuid: Mutex::new(None),
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
         }
     }
 
-    /// True for the live host; live-only facts (CPUID, NVML, syscalls) check this.
+    /// True for the live host; live-only facts (CPUID, NVML, the OS's calls) check this.
     pub fn is_live(&self) -> bool {
         self.live
     }
@@ -204,54 +195,6 @@ impl Source {
             let mut guard = m.lock().unwrap_or_else(|e| e.into_inner());
             f(&mut guard);
         }
-    }
-
-    /// Runs (live) or looks up (replay) one CPUID leaf. Live answers are remembered so a
-    /// capture can write them to `cpuid.json`; in replay nothing is executed.
-    pub fn cpuid(&self, leaf: u32, subleaf: u32) -> Result<[u32; 4], Unknown> {
-        let mut guard = self.cpuid.lock().unwrap_or_else(|e| e.into_inner());
-        if self.live {
-            let table = guard.get_or_insert_with(BTreeMap::new);
-            if let Some(v) = table.get(&(leaf, subleaf)) {
-                return Ok(*v);
-            }
-            let v = native_cpuid(leaf, subleaf)?;
-            table.insert((leaf, subleaf), v);
-            return Ok(v);
-        }
-        if guard.is_none() {
-            *guard = Some(self.load_cpuid()?);
-        }
-        guard
-            .as_ref()
-            .and_then(|t| t.get(&(leaf, subleaf)).copied())
-            .ok_or(Unknown::NotRecorded("CPUID leaf"))
-    }
-
-    /// True when CPUID answers are available (live x86, or a sysroot with `cpuid.json`).
-    pub fn has_cpuid(&self) -> bool {
-        if self.live {
-            return cfg!(any(target_arch = "x86", target_arch = "x86_64"));
-        }
-        self.cpuid(0, 0).is_ok()
-    }
-
-    /// The CPUID answers used so far (live), for `capture`.
-    pub fn cpuid_answers(&self) -> CpuidTable {
-        self.cpuid
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-            .unwrap_or_default()
-    }
-
-    fn load_cpuid(&self) -> Result<CpuidTable, Unknown> {
-        let path = Path::new("/").join(CPUID_FILE);
-        let text = self.read_string(&path).map_err(|e| match e {
-            Unknown::NotFound(_) => Unknown::NotRecorded("cpuid.json (CPUID answers)"),
-            other => other,
-        })?;
-        parse_cpuid_json(&text).map_err(|d| Unknown::unparsable(&path, d))
     }
 
     /// Reads a recorded-answer file at the top of the sysroot (`nvml.json`, `capture.json`).
@@ -643,63 +586,6 @@ fn slash_path(inside: &Path) -> PathBuf {
     } else {
         Path::new("/").join(inside)
     }
-}
-
-/// Executes CPUID. Only x86 has it; elsewhere the fact is unknown.
-fn native_cpuid(leaf: u32, subleaf: u32) -> Result<[u32; 4], Unknown> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // CPUID exists on every x86_64 CPU and has no side effects (a safe intrinsic).
-        let r = std::arch::x86_64::__cpuid_count(leaf, subleaf);
-        Ok([r.eax, r.ebx, r.ecx, r.edx])
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (leaf, subleaf);
-        Err(Unknown::NotRecorded("CPUID exists only on x86"))
-    }
-}
-
-/// Parses `cpuid.json`: `{"leaves": {"0x00000016.0x0": ["0x00000c1c", ...]}}`.
-pub fn parse_cpuid_json(text: &str) -> Result<CpuidTable, String> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        leaves: BTreeMap<String, [String; 4]>,
-    }
-    let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let hex = |s: &str| {
-        u32::from_str_radix(s.trim_start_matches("0x"), 16)
-            .map_err(|_| format!("bad hex '{}'", crate::text::clip(s)))
-    };
-    let mut out = CpuidTable::new();
-    for (key, regs) in file.leaves {
-        let (leaf, sub) = key
-            .split_once('.')
-            .ok_or_else(|| format!("bad key '{}'", crate::text::clip(&key)))?;
-        let v = [
-            hex(&regs[0])?,
-            hex(&regs[1])?,
-            hex(&regs[2])?,
-            hex(&regs[3])?,
-        ];
-        out.insert((hex(leaf)?, hex(sub)?), v);
-    }
-    Ok(out)
-}
-
-/// Writes `cpuid.json` in the format `parse_cpuid_json` reads.
-pub fn format_cpuid_json(table: &CpuidTable) -> String {
-    let leaves: BTreeMap<String, [String; 4]> = table
-        .iter()
-        .map(|((l, s), r)| {
-            (
-                format!("0x{l:08x}.0x{s:x}"),
-                r.map(|x| format!("0x{x:08x}")),
-            )
-        })
-        .collect();
-    let v = serde_json::json!({ "leaves": leaves });
-    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
 /// Lexical normalisation of a path, made absolute against `/`: `a/b/../c` -> `/a/c`, and

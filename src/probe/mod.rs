@@ -107,17 +107,20 @@ fn place_by_slot(
 /// (live Linux, or a sysroot captured there), or from the OS's own answers (live Windows
 /// and macOS, or a sysroot holding their `native.json`).
 pub fn inventory(src: &Source) -> Spec {
-    match native::answers(src) {
-        Some(answers) => native_inventory(src, answers),
-        None => file_inventory(src),
-    }
+    let cpuid = cpuid::Cpuid::open(src);
+    let spec = match native::answers(src) {
+        Some(answers) => native_inventory(src, &cpuid, answers),
+        None => file_inventory(src, &cpuid),
+    };
+    cpuid.record(src);
+    spec
 }
 
-fn file_inventory(src: &Source) -> Spec {
+fn file_inventory(src: &Source, cpuid: &cpuid::Cpuid) -> Spec {
     let mut notes = Notes::default();
     let mut sys = system::probe(src, &mut notes);
-    let mut cpu = cpu::probe(src, &mut notes);
-    sys.system.virtualization = system::detect_virtualization(src, &cpu, &sys.system);
+    let mut cpu = cpu::probe(src, cpuid, &mut notes);
+    sys.system.virtualization = system::detect_virtualization(cpuid, &cpu, &sys.system);
     let memory = memory::probe_placed(src, cpu.sockets, &mut notes);
     let mut drives = drives::probe(src, &mut notes);
     let mut gpus = gpu::probe(src, &mut notes);
@@ -137,7 +140,11 @@ fn file_inventory(src: &Source) -> Spec {
 
 /// The same sections from the OS's answers: CPUID for the CPU's identity, the SMBIOS table
 /// for the system, DIMMs and headroom, NVML alone for the GPUs (there is no PCI tree).
-fn native_inventory(src: &Source, answers: Result<native::NativeAnswers, String>) -> Spec {
+fn native_inventory(
+    src: &Source,
+    cpuid: &cpuid::Cpuid,
+    answers: Result<native::NativeAnswers, String>,
+) -> Spec {
     let mut notes = Notes::default();
     let answers = answers.unwrap_or_else(|why| {
         notes.add("os", format!("the OS's answers are unknown: {why}"));
@@ -148,12 +155,12 @@ fn native_inventory(src: &Source, answers: Result<native::NativeAnswers, String>
         notes.add("hostname", answers.why_missing("hostname"));
     }
     let mut sys = system::probe_native(src, os, answers.os.hostname.clone(), &mut notes);
-    let cpuid = src.has_cpuid().then(|| cpuid::decode(src));
+    let facts = cpuid.available().then(|| cpuid.decode());
     let sockets: Vec<smbios::Processor> = firmware::read(src)
         .map(|t| t.parse().of_type(4).map(smbios::decode_processor).collect())
         .unwrap_or_default();
-    let cpu = native::map::cpu(&answers, cpuid.as_ref(), &sockets, &mut notes);
-    sys.system.virtualization = system::detect_virtualization(src, &cpu, &sys.system);
+    let cpu = native::map::cpu(&answers, facts.as_ref(), &sockets, &mut notes);
+    sys.system.virtualization = system::detect_virtualization(cpuid, &cpu, &sys.system);
     let memory = memory::probe_native(src, answers.memory.total_bytes, cpu.sockets, &mut notes);
     if answers.memory.total_bytes.is_none() {
         notes.add(

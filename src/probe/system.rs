@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::probe::cpuid::Cpuid;
 use crate::probe::firmware::{self, Missing};
 use crate::probe::smbios;
 use crate::source::{Source, Unknown, CAPTURE_FILE};
@@ -430,11 +431,11 @@ pub fn chassis_name(code: u8) -> String {
 
 /// Names the hypervisor when the CPU says it runs under one: CPUID leaf 0x40000000's
 /// signature (live or recorded), else the DMI vendor, else "unknown hypervisor".
-pub fn detect_virtualization(src: &Source, cpu: &Cpu, system: &System) -> Option<String> {
+pub fn detect_virtualization(cpuid: &Cpuid, cpu: &Cpu, system: &System) -> Option<String> {
     if !cpu.flags.iter().any(|f| f == "hypervisor") {
         return None;
     }
-    if let Ok([_, b, c, d]) = src.cpuid(0x4000_0000, 0) {
+    if let Ok([_, b, c, d]) = cpuid.leaf(0x4000_0000, 0) {
         let bytes: Vec<u8> = [b, c, d].iter().flat_map(|r| r.to_le_bytes()).collect();
         let sig = String::from_utf8_lossy(&bytes)
             .trim_matches(char::from(0))
