@@ -6,8 +6,14 @@
 //! A sysroot that holds `rsmb.bin` was captured on Windows and is read from it; any other
 //! sysroot, and live Linux, from sysfs. Live Windows asks the firmware-table call (no
 //! administrator rights needed) and, when capturing, records the blob as it came.
+//!
+//! `probe::inventory` is the one caller of `read`: it reads and walks the table once per run
+//! and hands the walked table (`Smbios`), or why there is none (`Missing`), to every probe
+//! that decodes it.
 
 use crate::probe::rsmb;
+use std::fmt;
+
 use crate::probe::smbios::{self, EntryPoint, Table};
 use crate::source::{Source, Unknown};
 use crate::sys::{self, SmbiosTables};
@@ -31,9 +37,22 @@ pub struct Tables {
 
 impl Tables {
     /// Walks the structures.
-    pub fn parse(&self) -> Table<'_> {
-        Table::parse(&self.table, Some(&self.entry_point))
+    pub fn walk(&self) -> Smbios<'_> {
+        Smbios {
+            table: Table::parse(&self.table, Some(&self.entry_point)),
+            entry_point: &self.entry_point,
+            origin: &self.origin,
+        }
     }
+}
+
+/// The machine's SMBIOS table, walked once, with its version and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Smbios<'a> {
+    pub table: Table<'a>,
+    pub entry_point: &'a EntryPoint,
+    /// The sysfs path, `rsmb.bin` or the Windows call, for notes.
+    pub origin: &'a str,
 }
 
 /// Why there is no table to decode.
@@ -43,6 +62,20 @@ pub enum Missing {
     Read(Unknown),
     /// The data was read but cannot be used; the text says what and where.
     Unusable(String),
+}
+
+/// Why there is no table, in the words every note about it uses.
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Missing::Read(e @ Unknown::PermissionDenied(_)) => {
+                write!(f, "SMBIOS tables need root: {e}")
+            }
+            Missing::Read(e @ Unknown::NotFound(_)) => write!(f, "no SMBIOS tables: {e}"),
+            Missing::Read(e) => write!(f, "SMBIOS tables unreadable: {e}"),
+            Missing::Unusable(why) => f.write_str(why),
+        }
+    }
 }
 
 /// The machine's SMBIOS table: the recorded or live RSMB blob where there is one, else the
@@ -106,7 +139,7 @@ mod tests {
         let t = read(&Source::sysroot("fixtures/x86_64-dell-precision-t7600")).unwrap();
         assert_eq!((t.entry_point.major, t.entry_point.minor), (2, 6));
         assert_eq!(t.origin, SMBIOS_DMI);
-        assert_eq!(t.parse().structures.len(), 149);
+        assert_eq!(t.walk().table.structures.len(), 149);
     }
 
     #[test]
@@ -127,7 +160,7 @@ mod tests {
         std::fs::write(dir.path().join(RSMB_FILE), &blob).unwrap();
         let t = read(&Source::sysroot(dir.path())).unwrap();
         assert_eq!(t.origin, RSMB_FILE);
-        assert_eq!(t.parse().structures.len(), 149);
+        assert_eq!(t.walk().table.structures.len(), 149);
         // A blob without a version is a note, not a table.
         std::fs::write(dir.path().join(RSMB_FILE), [0u8; 8]).unwrap();
         let err = read(&Source::sysroot(dir.path())).unwrap_err();

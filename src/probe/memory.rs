@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use crate::locator::{parse_place, SlotPlace};
-use crate::probe::firmware::{self, Missing, SMBIOS_DMI};
+use crate::probe::firmware::{Missing, Smbios, SMBIOS_DMI};
 use crate::probe::meminfo;
 use crate::probe::smbios::{self, DeviceSize, EntryPoint, Table};
 use crate::source::{Source, Unknown};
@@ -40,16 +40,15 @@ pub struct SlotEntry {
     pub dimm: Option<Dimm>,
 }
 
-/// Reads installed and usable memory and the DIMM slots (sockets placed without knowing
-/// the machine's socket count; `probe_placed` is told it).
-pub fn probe(src: &Source, notes: &mut Notes) -> Memory {
-    probe_placed(src, None, notes)
-}
-
 /// Reads installed and usable memory and the DIMM slots, each slot placed on its socket.
 /// `cpu_sockets` is used where the SMBIOS table's processor records are not at hand (the
 /// udev copy has none).
-pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -> Memory {
+pub fn probe_placed(
+    src: &Source,
+    smbios: Result<&Smbios<'_>, &Missing>,
+    cpu_sockets: Option<u32>,
+    notes: &mut Notes,
+) -> Memory {
     let usable_bytes = match src.read_string(MEMINFO) {
         Ok(text) => notes.take(
             "memory.usable_bytes",
@@ -60,7 +59,7 @@ pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -
             None
         }
     };
-    let inventory = match read_smbios(src) {
+    let inventory = match dimms_from(smbios) {
         Ok(inv) => Some((inv, "smbios")),
         Err(smbios_why) => match read_udev(src) {
             Ok(inv) => {
@@ -93,12 +92,12 @@ pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -
 /// Memory where the OS answers through its own API (Windows, macOS): usable memory as the
 /// OS reports it, DIMMs from the SMBIOS table where there is one (Windows' RSMB).
 pub fn probe_native(
-    src: &Source,
+    smbios: Result<&Smbios<'_>, &Missing>,
     usable_bytes: Option<u64>,
     cpu_sockets: Option<u32>,
     notes: &mut Notes,
 ) -> Memory {
-    let inventory = match read_smbios(src) {
+    let inventory = match dimms_from(smbios) {
         Ok(inv) => Some((inv, "smbios")),
         Err(why) => {
             notes.add("memory.dimms", why);
@@ -279,29 +278,22 @@ pub fn parse_meminfo(text: &str) -> Result<u64, String> {
     meminfo::parse(text).bytes("MemTotal")
 }
 
-/// Reads and decodes the SMBIOS tables; the error says why they could not be used.
-fn read_smbios(src: &Source) -> Result<Inventory, String> {
-    match firmware::read(src) {
-        Ok(t) => Ok(inventory_from_table(&t.entry_point, &t.table, &t.origin)),
-        Err(Missing::Read(e @ Unknown::PermissionDenied(_))) => {
-            Err(format!("SMBIOS tables need root: {e}"))
-        }
-        Err(Missing::Read(e @ Unknown::NotFound(_))) => Err(format!("no SMBIOS tables: {e}")),
-        Err(Missing::Read(e)) => Err(format!("SMBIOS tables unreadable: {e}")),
-        Err(Missing::Unusable(why)) => Err(why),
-    }
+/// The memory slots of the run's SMBIOS table; the error says why there is none.
+fn dimms_from(smbios: Result<&Smbios<'_>, &Missing>) -> Result<Inventory, String> {
+    smbios
+        .map(|s| inventory_from_table(&s.table, s.origin))
+        .map_err(Missing::to_string)
 }
 
 /// The memory slots of a DMI table: type-17 records of system-RAM arrays (type 16 use 3),
 /// leaving out flash/ROM devices some firmware lists as memory devices.
 pub fn inventory_from_smbios(ep: &EntryPoint, table: &[u8]) -> Inventory {
-    inventory_from_table(ep, table, SMBIOS_DMI)
+    inventory_from_table(&Table::parse(table, Some(ep)), SMBIOS_DMI)
 }
 
-/// `inventory_from_smbios` for a table read from `origin` (named in a damage note).
-fn inventory_from_table(ep: &EntryPoint, table: &[u8], origin: &str) -> Inventory {
-    let t = Table::parse(table, Some(ep));
-    let slots = smbios::ram_slots(&t)
+/// The memory slots of a walked table read from `origin` (named in a damage note).
+fn inventory_from_table(t: &Table<'_>, origin: &str) -> Inventory {
+    let slots = smbios::ram_slots(t)
         .into_iter()
         .map(|(locator, d)| {
             let size_bytes = match d.size {
@@ -343,6 +335,7 @@ fn inventory_from_table(ep: &EntryPoint, table: &[u8], origin: &str) -> Inventor
         sockets: (sockets > 0).then_some(sockets),
         problem: t
             .error
+            .as_ref()
             .map(|e| format!("SMBIOS table {origin} is damaged ({e}); slots after it are missing")),
     }
 }

@@ -108,25 +108,32 @@ fn place_by_slot(
 /// and macOS, or a sysroot holding their `native.json`).
 pub fn inventory(src: &Source) -> Spec {
     let cpuid = cpuid::Cpuid::open(src);
+    let tables = firmware::read(src);
+    let walked = tables.as_ref().map(firmware::Tables::walk);
+    let smbios = walked.as_ref().map_err(|missing| *missing);
     let spec = match native::answers(src) {
-        Some(answers) => native_inventory(src, &cpuid, answers),
-        None => file_inventory(src, &cpuid),
+        Some(answers) => native_inventory(src, &cpuid, smbios, answers),
+        None => file_inventory(src, &cpuid, smbios),
     };
     cpuid.record(src);
     spec
 }
 
-fn file_inventory(src: &Source, cpuid: &cpuid::Cpuid) -> Spec {
+fn file_inventory(
+    src: &Source,
+    cpuid: &cpuid::Cpuid,
+    smbios: Result<&firmware::Smbios<'_>, &firmware::Missing>,
+) -> Spec {
     let mut notes = Notes::default();
     let mut sys = system::probe(src, &mut notes);
     let mut cpu = cpu::probe(src, cpuid, &mut notes);
     sys.system.virtualization = system::detect_virtualization(cpuid, &cpu, &sys.system);
-    let memory = memory::probe_placed(src, cpu.sockets, &mut notes);
+    let memory = memory::probe_placed(src, smbios, cpu.sockets, &mut notes);
     let mut drives = drives::probe(src, &mut notes);
     let mut gpus = gpu::probe(src, &mut notes);
     place_on_sockets(src, &mut cpu, &mut gpus, &mut drives);
     let limits = limits::probe(src, &mut notes);
-    let headroom = headroom::probe(src, &gpus, &drives, &mut notes);
+    let headroom = headroom::probe(src, smbios, &gpus, &drives, &mut notes);
     let sections = Sections {
         cpu,
         memory,
@@ -143,6 +150,7 @@ fn file_inventory(src: &Source, cpuid: &cpuid::Cpuid) -> Spec {
 fn native_inventory(
     src: &Source,
     cpuid: &cpuid::Cpuid,
+    smbios: Result<&firmware::Smbios<'_>, &firmware::Missing>,
     answers: Result<native::NativeAnswers, String>,
 ) -> Spec {
     let mut notes = Notes::default();
@@ -154,14 +162,14 @@ fn native_inventory(
     if answers.os.hostname.is_none() {
         notes.add("hostname", answers.why_missing("hostname"));
     }
-    let mut sys = system::probe_native(src, os, answers.os.hostname.clone(), &mut notes);
+    let mut sys = system::probe_native(src, smbios, os, answers.os.hostname.clone(), &mut notes);
     let facts = cpuid.available().then(|| cpuid.decode());
-    let sockets: Vec<smbios::Processor> = firmware::read(src)
-        .map(|t| t.parse().of_type(4).map(smbios::decode_processor).collect())
+    let sockets: Vec<smbios::Processor> = smbios
+        .map(|s| s.table.of_type(4).map(smbios::decode_processor).collect())
         .unwrap_or_default();
     let cpu = native::map::cpu(&answers, facts.as_ref(), &sockets, &mut notes);
     sys.system.virtualization = system::detect_virtualization(cpuid, &cpu, &sys.system);
-    let memory = memory::probe_native(src, answers.memory.total_bytes, cpu.sockets, &mut notes);
+    let memory = memory::probe_native(smbios, answers.memory.total_bytes, cpu.sockets, &mut notes);
     if answers.memory.total_bytes.is_none() {
         notes.add(
             "memory.usable_bytes",
@@ -171,7 +179,7 @@ fn native_inventory(
     let mut drives = native::map::drives(&answers, &mut notes);
     let mut gpus = gpu::probe_without_pci(src, &mut notes);
     let limits = native::map::limits(&answers, &mut notes);
-    let headroom = headroom::probe(src, &gpus, &drives, &mut notes);
+    let headroom = headroom::probe(src, smbios, &gpus, &drives, &mut notes);
     place_by_slot(cpu.sockets, headroom.as_ref(), &mut gpus, &mut drives);
     for (i, g) in gpus.iter().enumerate().filter(|(_, g)| g.socket.is_none()) {
         notes.add(
