@@ -779,7 +779,7 @@ fn read_numa(src: &Source, notes: &mut Notes) -> Vec<NumaNode> {
             id,
             cpus: format_cpulist(&cpus),
             memory_bytes,
-            // Placed with the GPUs and drives by `probe::inventory`, by one rule.
+            // Placed with the GPUs and drives by `probe::place`, by one rule.
             socket: None,
         });
     }

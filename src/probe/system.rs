@@ -1,7 +1,9 @@
-//! System probe: DMI identity (/sys/class/dmi/id), os-release, kernel, hostname, capture time.
+//! System probe: identity (/sys/class/dmi/id, or the SMBIOS records through `smbios`'s
+//! decoders), OS, kernel, hostname, capture time, and the hypervisor's name.
 
 use std::collections::BTreeMap;
 
+use crate::probe::backend::Backend;
 use crate::probe::cpuid::Cpuid;
 use crate::probe::firmware::{Missing, Smbios};
 use crate::probe::smbios::{self, is_placeholder, Text};
@@ -34,10 +36,41 @@ pub struct CaptureMeta {
     pub unreadable: Vec<String>,
 }
 
-/// Reads DMI identity, OS, kernel, hostname and the capture time.
-pub fn probe(src: &Source, notes: &mut Notes) -> SystemFacts {
+/// Reads the capture time and, as the backend has them, the identity, OS, kernel and host
+/// name: /sys/class/dmi/id, os-release and /proc (files), or the OS's answers with the
+/// identity from the SMBIOS table (native: Windows' RSMB data, where there is one).
+pub fn probe(
+    src: &Source,
+    backend: &Backend,
+    smbios: Result<&Smbios<'_>, &Missing>,
+    notes: &mut Notes,
+) -> SystemFacts {
     let meta = read_capture_meta(src, notes);
     let captured_at = capture_time(src, meta.as_ref(), notes);
+    match backend {
+        Backend::Files => SystemFacts {
+            os: read_os(src, meta, notes),
+            hostname: notes.take("hostname", src.read_value("/proc/sys/kernel/hostname")),
+            system: read_dmi(src, notes),
+            captured_at,
+        },
+        Backend::Native(answers) => {
+            if answers.os.hostname.is_none() {
+                notes.add("hostname", answers.why_missing("hostname"));
+            }
+            SystemFacts {
+                os: answers.os_facts(notes),
+                hostname: answers.os.hostname.clone(),
+                system: smbios_identity(smbios, notes),
+                captured_at,
+            }
+        }
+    }
+}
+
+/// os-release, the kernel's release, and the machine's architecture (uname live, the
+/// capture's record in replay).
+fn read_os(src: &Source, meta: Option<CaptureMeta>, notes: &mut Notes) -> Os {
     let arch = if src.is_live() {
         crate::sys::machine()
     } else {
@@ -54,32 +87,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> SystemFacts {
     let mut os = read_os_release(src, notes);
     os.arch = arch;
     os.kernel = notes.take("os.kernel", src.read_value("/proc/sys/kernel/osrelease"));
-    let hostname = notes.take("hostname", src.read_value("/proc/sys/kernel/hostname"));
-    SystemFacts {
-        system: read_dmi(src, notes),
-        os,
-        hostname,
-        captured_at,
-    }
-}
-
-/// The system probe where the OS answers through its own API (Windows, macOS): the OS and
-/// host name as it gave them, the capture time, and the identity from the SMBIOS table
-/// (Windows' RSMB data) where there is one.
-pub fn probe_native(
-    src: &Source,
-    smbios: Result<&Smbios<'_>, &Missing>,
-    os: Os,
-    hostname: Option<String>,
-    notes: &mut Notes,
-) -> SystemFacts {
-    let meta = read_capture_meta(src, notes);
-    SystemFacts {
-        system: smbios_identity(smbios, notes),
-        os,
-        hostname,
-        captured_at: capture_time(src, meta.as_ref(), notes),
-    }
+    os
 }
 
 /// Now, live; the recorded time in replay (with a note when there is none).
