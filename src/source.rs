@@ -353,15 +353,6 @@ impl Source {
             .map_err(|_| Unknown::unparsable(path, format!("'{}'", crate::text::clip(&text))))
     }
 
-    /// Reads a one-value file that may be absent: `Ok(None)` when not there.
-    pub fn read_optional(&self, path: impl AsRef<Path>) -> Result<Option<String>, Unknown> {
-        match self.read_value(path) {
-            Ok(v) => Ok(Some(v)),
-            Err(Unknown::NotFound(_)) => Ok(None),
-            Err(e) => Err(e),
-        }
-    }
-
     /// True if the path exists (following symlinks inside the root).
     pub fn exists(&self, path: impl AsRef<Path>) -> bool {
         match self.resolve(path.as_ref(), true) {
