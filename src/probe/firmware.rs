@@ -11,9 +11,9 @@
 //! and hands the walked table (`Smbios`), or why there is none (`Missing`), to every probe
 //! that decodes it.
 
-use crate::probe::rsmb;
 use std::fmt;
 
+use crate::probe::rsmb;
 use crate::probe::smbios::{self, EntryPoint, Table};
 use crate::source::{Source, Unknown};
 use crate::sys::{self, SmbiosTables};

@@ -54,8 +54,8 @@ pub fn inventory(src: &Source) -> Spec {
         &mut drives,
         &mut notes,
     );
-    let mut system = sys.system;
-    system.virtualization = system::detect_virtualization(&cpuid, &cpu, &system);
+    let mut identity = sys.system;
+    identity.virtualization = system::detect_virtualization(&cpuid, &cpu, &identity);
     cpuid.record(src);
 
     let mut notes = notes.0;
@@ -71,7 +71,7 @@ pub fn inventory(src: &Source) -> Spec {
         } else {
             src.root().display().to_string()
         },
-        system,
+        system: identity,
         os: sys.os,
         cpu,
         memory,
