@@ -22,13 +22,11 @@
 
 use std::fs;
 use std::io::{self, Write};
-#[cfg(unix)]
-use std::os::unix::fs::{symlink, DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::Error;
-use crate::probe::{self, system::CaptureMeta};
+use crate::probe::{self, cpuid, system::CaptureMeta};
 use crate::signals::Shield;
 use crate::source::{self, Source};
 
@@ -40,7 +38,7 @@ const MAX_DEPTH: usize = 40;
 
 /// Records the live machine into `dir`; returns a one-paragraph summary for the user.
 pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
-    if !cfg!(any(target_os = "linux", windows, target_os = "macos")) {
+    if crate::sys::LIVE == crate::sys::Live::Unreadable {
         // A capture holds /proc and /sys as the probes read them (Linux), or the OS's own
         // answers (Windows, macOS); elsewhere it would be an empty sysroot that replays as a
         // machine with nothing in it.
@@ -157,7 +155,7 @@ fn place(tmp: &Path, dir: &Path, force: bool, parent: &Path, name: &str) -> Resu
     if force && exists() {
         // Checked again: DIR may have been replaced while the capture ran.
         check_target(dir, true)?;
-        if exchange(tmp, dir).is_ok() {
+        if crate::sys::exchange(tmp, dir).is_ok() {
             // `tmp` now holds the earlier capture.
             let _ = fs::remove_dir_all(tmp);
             return Ok(());
@@ -176,8 +174,9 @@ fn place(tmp: &Path, dir: &Path, force: bool, parent: &Path, name: &str) -> Resu
     }
     // Windows renames no directory onto another, not even an empty one (Unix's rename
     // replaces an empty directory): remove an empty DIR first; remove_dir leaves any other.
-    #[cfg(not(unix))]
-    let _ = fs::remove_dir(dir);
+    if !crate::sys::RENAME_REPLACES_EMPTY_DIR {
+        let _ = fs::remove_dir(dir);
+    }
     fs::rename(tmp, dir).map_err(|e| {
         if exists() {
             Error::WouldOverwrite(dir.into())
@@ -185,36 +184,6 @@ fn place(tmp: &Path, dir: &Path, force: bool, parent: &Path, name: &str) -> Resu
             io_err(e)
         }
     })
-}
-
-/// Swaps two paths in one step (Linux 3.15+, on file systems that support it).
-#[cfg(all(target_os = "linux", any(target_env = "gnu", target_env = "musl")))]
-#[allow(unsafe_code)]
-fn exchange(a: &Path, b: &Path) -> io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
-    let (a, b) = (c(a)?, c(b)?);
-    // SAFETY: both paths are NUL-terminated and outlive the call; AT_FDCWD makes them
-    // relative to the working directory, as a plain rename would.
-    let rc = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
-}
-
-#[cfg(not(all(target_os = "linux", any(target_env = "gnu", target_env = "musl"))))]
-fn exchange(_a: &Path, _b: &Path) -> io::Result<()> {
-    Err(io::Error::from(io::ErrorKind::Unsupported))
 }
 
 /// Marks a capture's temporary directory: `.DIR.rigcheck-tmp-PID`.
@@ -237,37 +206,11 @@ fn remove_stale_temporaries(parent: &Path, name: &str) {
         };
         let alive = pid
             .parse::<u32>()
-            .is_ok_and(|pid| pid != std::process::id() && process_runs(pid));
+            .is_ok_and(|pid| pid != std::process::id() && crate::sys::process_runs(pid));
         if !alive {
             let _ = fs::remove_dir_all(entry.path());
         }
     }
-}
-
-/// Whether process `pid` still runs.
-#[cfg(target_os = "linux")]
-fn process_runs(pid: u32) -> bool {
-    Path::new("/proc").join(pid.to_string()).exists()
-}
-
-/// Whether process `pid` still runs (no /proc here: the OS is asked through sysinfo).
-#[cfg(any(windows, target_os = "macos"))]
-fn process_runs(pid: u32) -> bool {
-    use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};
-    let pid = Pid::from_u32(pid);
-    let mut sys = System::new();
-    sys.refresh_processes_specifics(
-        ProcessesToUpdate::Some(&[pid]),
-        false,
-        ProcessRefreshKind::nothing(),
-    );
-    sys.process(pid).is_some()
-}
-
-/// Elsewhere `capture` does not run, so no temporary of a live capture can be there.
-#[cfg(not(any(target_os = "linux", windows, target_os = "macos")))]
-fn process_runs(_pid: u32) -> bool {
-    false
 }
 
 /// Test hook: `RIGCHECK_TEST_SLOW_CAPTURE_MS` makes each file write of a capture wait this
@@ -285,15 +228,9 @@ fn write_capture(out: &Path, shield: &Shield) -> Result<String, Error> {
         path: out.into(),
         source,
     };
-    // Only the capturing user may enter it, whatever the umask.
-    #[cfg(unix)]
-    fs::DirBuilder::new()
-        .mode(0o700)
-        .create(out)
-        .map_err(io_err)?;
-    // Off Unix it inherits the parent's access list, as every file the user makes does.
-    #[cfg(not(unix))]
-    fs::create_dir(out).map_err(io_err)?;
+    // Only the capturing user may enter it, whatever the umask (off Unix it inherits the
+    // parent's access list, as every file the user makes does).
+    crate::sys::create_private_dir(out).map_err(io_err)?;
     write_files(out, shield).map_err(|e| {
         if shield.interrupted() {
             Error::Interrupted
@@ -309,25 +246,15 @@ fn write_capture(out: &Path, shield: &Shield) -> Result<String, Error> {
 fn write_file(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     let mut options = fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    options.mode(mode);
-    #[cfg(not(unix))]
-    let _ = mode;
+    crate::sys::set_create_mode(&mut options, mode);
     options.open(path)?.write_all(bytes)
 }
 
 /// The mode of a copied file: its owner may read and write it; group and others may read
-/// it only if they could read the source.
-#[cfg(unix)]
+/// it only if they could read the source. (Off Unix there are no modes, and no files are
+/// copied: the capture holds the OS's answers.)
 fn copied_mode(source: &Path) -> u32 {
-    let read_bits = fs::metadata(source).map_or(0, |m| m.permissions().mode() & 0o044);
-    0o600 | read_bits
-}
-
-/// Off Unix no files are copied (the capture holds the OS's answers) and there are no modes.
-#[cfg(not(unix))]
-fn copied_mode(_source: &Path) -> u32 {
-    OWN_MODE
+    OWN_MODE | crate::sys::file_mode(source).map_or(0, |m| m & 0o044)
 }
 
 /// Mode of the files rigcheck writes itself (answers, report): the owner's only.
@@ -369,14 +296,12 @@ fn write_files(out: &Path, shield: &Shield) -> io::Result<String> {
             write_file(&dst, bytes, copied_mode(&real))?;
         }
     }
-    let cpuid = src.cpuid_answers();
-    if !cpuid.is_empty() {
-        write_file(
-            &out.join(source::CPUID_FILE),
-            source::format_cpuid_json(&cpuid).as_bytes(),
-            OWN_MODE,
-        )?;
-    }
+    // The CPUID leaves the probes asked for, as `probe::inventory` recorded them.
+    let cpuid = rec
+        .answers
+        .get(cpuid::CPUID_FILE)
+        .and_then(|b| cpuid::parse_json(&String::from_utf8_lossy(b)).ok())
+        .unwrap_or_default();
     for (name, bytes) in &rec.answers {
         write_file(&out.join(name), bytes, OWN_MODE)?;
     }
@@ -398,7 +323,7 @@ fn write_files(out: &Path, shield: &Shield) -> io::Result<String> {
     let mut report = Vec::new();
     crate::render::json::write(&spec, &mut report)?;
     write_file(&out.join(REPORT_FILE), &report, OWN_MODE)?;
-    let answers = if rec.answers.is_empty() {
+    let answers = if join_keys(&rec).is_empty() {
         String::new()
     } else {
         format!(", {}", join_keys(&rec))
@@ -437,18 +362,14 @@ fn root_only(rec: &source::Recording) -> impl Iterator<Item = &PathBuf> {
         .map(|(p, _)| p)
 }
 
+/// The recorded answers by name, but for the CPUID leaves, which the summary counts.
 fn join_keys(rec: &source::Recording) -> String {
-    rec.answers.keys().cloned().collect::<Vec<_>>().join(", ")
-}
-
-/// Windows has no one symlink call (file and directory links differ and need a privilege).
-/// A capture there records the OS's answers and no files, so this is never reached.
-#[cfg(not(unix))]
-fn symlink(_target: impl AsRef<Path>, _link: impl AsRef<Path>) -> io::Result<()> {
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        "symlinks are not recreated on this OS",
-    ))
+    rec.answers
+        .keys()
+        .filter(|k| *k != cpuid::CPUID_FILE)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Copies paths of the live filesystem into `out`, keeping symlinks as symlinks.
@@ -480,7 +401,7 @@ impl Copier {
                             if let Some(p) = dst.parent() {
                                 fs::create_dir_all(p)?;
                             }
-                            symlink(&target, &dst)?;
+                            crate::sys::symlink(&target, &dst)?;
                         }
                         let joined = if target.is_absolute() {
                             target
@@ -519,7 +440,7 @@ impl Copier {
             let dst = dst_dir.join(entry.file_name());
             if ft.is_symlink() {
                 if fs::symlink_metadata(&dst).is_err() {
-                    symlink(fs::read_link(entry.path())?, &dst)?;
+                    crate::sys::symlink(&fs::read_link(entry.path())?, &dst)?;
                 }
             } else if ft.is_dir() {
                 fs::create_dir_all(&dst)?;
@@ -532,6 +453,7 @@ impl Copier {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn copied_files_keep_who_may_read_them() {

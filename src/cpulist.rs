@@ -15,7 +15,7 @@ pub fn parse_cpulist(text: &str) -> Result<Vec<u32>, String> {
         .map(str::trim)
         .filter(|p| !p.is_empty())
     {
-        let bad = || format!("bad cpulist item '{}'", crate::source::clip(part));
+        let bad = || format!("bad cpulist item '{}'", crate::text::clip(part));
         match part.split_once('-') {
             Some((a, b)) => {
                 let a: u32 = a.trim().parse().map_err(|_| bad())?;
@@ -44,7 +44,7 @@ pub fn parse_cpumask(text: &str) -> Result<Vec<u32>, String> {
     for (i, ch) in hex.chars().rev().enumerate() {
         let nibble = ch
             .to_digit(16)
-            .ok_or_else(|| format!("bad cpumask '{}'", crate::source::clip(text)))?;
+            .ok_or_else(|| format!("bad cpumask '{}'", crate::text::clip(text)))?;
         for bit in 0..4 {
             if nibble & (1 << bit) != 0 {
                 out.push((i * 4 + bit) as u32);

@@ -8,8 +8,8 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::bounded::MAX_READ_BYTES;
 use crate::error::Error;
-use crate::source;
 
 /// Reads a file named by the user (report, profile), bounded like every sysroot read: a
 /// 10 GB file or `/dev/zero` is refused after `MAX_READ_BYTES`, not read whole. Named pipes
@@ -20,17 +20,17 @@ pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
     if path == Path::new("-") {
         io::stdin()
             .lock()
-            .take(source::MAX_READ_BYTES + 1)
+            .take(MAX_READ_BYTES + 1)
             .read_to_end(&mut buf)?;
     } else {
         std::fs::File::open(path)?
-            .take(source::MAX_READ_BYTES + 1)
+            .take(MAX_READ_BYTES + 1)
             .read_to_end(&mut buf)?;
     }
-    if buf.len() as u64 > source::MAX_READ_BYTES {
+    if buf.len() as u64 > MAX_READ_BYTES {
         return Err(io::Error::other(format!(
             "larger than {} MiB: not a rigcheck file",
-            source::MAX_READ_BYTES / (1024 * 1024)
+            MAX_READ_BYTES / (1024 * 1024)
         )));
     }
     Ok(buf)
@@ -160,7 +160,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error>
         .open(&tmp)
         .and_then(|mut f| {
             if let Some(m) = &existing {
-                keep_owner_and_mode(&f, m)?;
+                crate::sys::keep_owner_and_mode(&f, m)?;
             }
             f.write_all(bytes)?;
             f.sync_all()
@@ -191,42 +191,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error>
 
 /// What a non-regular file is, for the refusal.
 fn kind_of(t: fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a named pipe";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_symlink() {
+    if let Some(special) = crate::sys::special_file_kind(t) {
+        special
+    } else if t.is_symlink() {
         "a symbolic link"
     } else if t.is_dir() {
         "a directory"
     } else {
         "not a regular file"
     }
-}
-
-/// Gives the new file the replaced one's permission bits (exactly, whatever the umask) and,
-/// where this user may, its owner and group, so `sudo rigcheck sheet -o mine.html --force`
-/// leaves a file its owner can still edit.
-#[cfg(unix)]
-fn keep_owner_and_mode(f: &fs::File, old: &fs::Metadata) -> io::Result<()> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    // Only root may give a file away; anyone else keeps it, with the old mode.
-    let _ = std::os::unix::fs::fchown(f, Some(old.uid()), Some(old.gid()));
-    f.set_permissions(fs::Permissions::from_mode(old.mode() & 0o777))
-}
-
-#[cfg(not(unix))]
-fn keep_owner_and_mode(f: &fs::File, old: &fs::Metadata) -> io::Result<()> {
-    f.set_permissions(old.permissions())
 }
 
 #[cfg(test)]

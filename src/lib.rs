@@ -5,12 +5,14 @@
 //! - face: `cli` (clap), `commands` (one module per subcommand), `run` here;
 //! - engines: `probe` (machine → `Spec`), the checks `verify`, `diff`, `preflight`, `fleet`,
 //!   `profile`, `requirement`, plus `bench`, `capture`, `redact`, and `render` (text out);
-//! - base: `spec` (the model), `units`, `source`, `io`, `text`, `natural`, `error`.
+//! - base: `spec` (the model), `units`, `source`, `bounded`, `io`, `text`, `natural`, `error`,
+//!   `sys` (the OS calls).
 //!
 //! `run` is the whole program behind `main`: it returns the exit code (0 all holds, 1 a check
 //! failed, 2 usage or input error), and `Error` says what ended a run early.
 
 pub mod bench;
+pub mod bounded;
 pub mod capture;
 pub mod cli;
 pub mod commands;
@@ -30,6 +32,7 @@ pub mod requirement;
 pub mod signals;
 pub mod source;
 pub mod spec;
+pub mod sys;
 pub mod text;
 pub mod units;
 pub mod verify;

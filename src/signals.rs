@@ -6,15 +6,6 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-#[cfg(unix)]
-const SIGNALS: &[i32] = &[
-    signal_hook::consts::SIGINT,
-    signal_hook::consts::SIGTERM,
-    signal_hook::consts::SIGHUP,
-];
-#[cfg(not(unix))]
-const SIGNALS: &[i32] = &[signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
-
 /// The handlers, installed once for the life of the process.
 struct Handlers {
     /// The signal that arrived while shielded; 0 while none did.
@@ -30,7 +21,7 @@ fn handlers() -> &'static Handlers {
             caught: Arc::new(AtomicUsize::new(0)),
             default: Arc::new(AtomicBool::new(true)),
         };
-        for &sig in SIGNALS {
+        for &sig in crate::sys::INTERRUPTS {
             // The default action goes first: when it runs, nothing else does.
             let _ = signal_hook::flag::register_conditional_default(sig, Arc::clone(&h.default));
             let _ = signal_hook::flag::register_usize(sig, Arc::clone(&h.caught), sig as usize);

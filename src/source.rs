@@ -20,49 +20,7 @@ use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Mutex, OnceLock};
 
-/// Largest file we read. `/proc/cpuinfo` of a 1024-CPU machine is about 1.5 MiB; anything
-/// far past that is not a kernel file and is cut off with a note rather than read whole.
-pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
-
-/// How much of a file one reader takes: enough for the largest real file of its kind, with
-/// room to spare, and no more. A stranger's sysroot can hold thousands of huge (sparse)
-/// files where small ones belong; each then costs a `stat`, not a 16 MiB read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Budget {
-    /// One sysfs attribute (`cpuinfo_max_freq`, `size`, `numa_node`), as `read_value` and
-    /// `read_parse` read it: the kernel writes at most one page, 4 KiB, or 64 KiB with
-    /// 64 KiB pages.
-    Attribute,
-    /// A small text or table: /proc/meminfo (1.5 KiB), /proc/self/status and limits, a
-    /// node's meminfo, os-release, udev's database entry, the SMBIOS entry point and table
-    /// (3 to 7 KiB on the machines of the fixtures; SMBIOS 2 cannot exceed 64 KiB), the
-    /// recorded answers (`nvml.json`: 4 KiB in the largest recording). 1 MiB.
-    Text,
-    /// A file that grows with the machine: /proc/cpuinfo (about 1.4 KiB a CPU: 16 MiB is
-    /// 8192 CPUs, the kernel's most), /proc/self/mountinfo (a container host can carry tens
-    /// of thousands of mounts), `pci.ids` (1.3 MiB today). `MAX_READ_BYTES`.
-    Large,
-}
-
-impl Budget {
-    /// The most bytes a reader with this budget takes.
-    pub const fn bytes(self) -> u64 {
-        match self {
-            Budget::Attribute => 64 * 1024,
-            Budget::Text => 1024 * 1024,
-            Budget::Large => MAX_READ_BYTES,
-        }
-    }
-
-    /// What the note says when a file is over the budget.
-    fn refusal(self) -> String {
-        match self {
-            Budget::Attribute => "larger than 64 KiB, more than a sysfs attribute holds".into(),
-            Budget::Text => "larger than 1 MiB, more than this file holds on any machine".into(),
-            Budget::Large => format!("larger than {} MiB", MAX_READ_BYTES / (1024 * 1024)),
-        }
-    }
-}
+use crate::bounded::Budget;
 
 /// Most symlinks followed while resolving one path (the kernel's own limit is 40).
 const MAX_SYMLINKS: usize = 40;
@@ -134,8 +92,8 @@ pub struct Recording {
     /// Files a probe asked for that were missing or unreadable; recorded so a capture
     /// can say what it could not take (e.g. root-only files when not root).
     pub unreadable: BTreeMap<PathBuf, String>,
-    /// Recorded answers of live-only APIs, by file name (`nvml.json`, `host.json`,
-    /// `native.json`, and `rsmb.bin`, which is binary).
+    /// Recorded answers of live-only APIs, by file name (`cpuid.json`, `nvml.json`,
+    /// `host.json`, `native.json`, and `rsmb.bin`, which is binary).
     pub answers: BTreeMap<String, Vec<u8>>,
 }
 
@@ -147,20 +105,13 @@ pub struct Source {
     /// Resolved real paths of directories already walked under a sysroot; sysfs paths share
     /// long prefixes (`/sys/devices/system/cpu/cpuN/...`), so this keeps replay fast.
     resolved: Mutex<HashMap<PathBuf, PathBuf>>,
-    /// CPUID answers: executed and remembered live, loaded from `cpuid.json` in replay.
-    cpuid: Mutex<Option<CpuidTable>>,
     /// Replay: files the capturing user could not read (`unreadable` in `capture.json`).
     denied: OnceLock<BTreeSet<PathBuf>>,
-    /// Windows: the root as the OS resolves it, to check every opened path against it.
-    #[cfg(windows)]
+    /// The root as the OS resolves it, to check every opened path against it where a walk
+    /// cannot see every link the OS follows (`sys::WALK_SEES_EVERY_LINK`: Windows).
     real_root: OnceLock<Result<PathBuf, String>>,
 }
 
-/// CPUID results keyed by (leaf, subleaf), as `[eax, ebx, ecx, edx]`.
-pub type CpuidTable = BTreeMap<(u32, u32), [u32; 4]>;
-
-/// Name of the recorded CPUID answers inside a sysroot.
-pub const CPUID_FILE: &str = "cpuid.json";
 /// Name of the capture's own facts (time, version, architecture) inside a sysroot.
 pub const CAPTURE_FILE: &str = "capture.json";
 
@@ -179,16 +130,14 @@ impl fmt::Debug for Source {
 }
 
 impl Source {
-    /// The live host: paths are read as they are, and CPUID/NVML may be used.
+    /// The live host: paths are read as they are, and live-only facts may be asked.
     pub fn live() -> Self {
         Source {
             root: PathBuf::from("/"),
             live: true,
             recording: None,
             resolved: Mutex::new(HashMap::new()),
-            cpuid: Mutex::new(None),
             denied: OnceLock::new(),
-            #[cfg(windows)]
             real_root: OnceLock::new(),
         }
     }
@@ -207,14 +156,12 @@ impl Source {
             live: false,
             recording: None,
             resolved: Mutex::new(HashMap::new()),
-            cpuid: Mutex::new(None),
             denied: OnceLock::new(),
-            #[cfg(windows)]
             real_root: OnceLock::new(),
         }
     }
 
-    /// True for the live host; live-only facts (CPUID, NVML, syscalls) check this.
+    /// True for the live host; live-only facts (CPUID, NVML, the OS's calls) check this.
     pub fn is_live(&self) -> bool {
         self.live
     }
@@ -248,54 +195,6 @@ impl Source {
             let mut guard = m.lock().unwrap_or_else(|e| e.into_inner());
             f(&mut guard);
         }
-    }
-
-    /// Runs (live) or looks up (replay) one CPUID leaf. Live answers are remembered so a
-    /// capture can write them to `cpuid.json`; in replay nothing is executed.
-    pub fn cpuid(&self, leaf: u32, subleaf: u32) -> Result<[u32; 4], Unknown> {
-        let mut guard = self.cpuid.lock().unwrap_or_else(|e| e.into_inner());
-        if self.live {
-            let table = guard.get_or_insert_with(BTreeMap::new);
-            if let Some(v) = table.get(&(leaf, subleaf)) {
-                return Ok(*v);
-            }
-            let v = native_cpuid(leaf, subleaf)?;
-            table.insert((leaf, subleaf), v);
-            return Ok(v);
-        }
-        if guard.is_none() {
-            *guard = Some(self.load_cpuid()?);
-        }
-        guard
-            .as_ref()
-            .and_then(|t| t.get(&(leaf, subleaf)).copied())
-            .ok_or(Unknown::NotRecorded("CPUID leaf"))
-    }
-
-    /// True when CPUID answers are available (live x86, or a sysroot with `cpuid.json`).
-    pub fn has_cpuid(&self) -> bool {
-        if self.live {
-            return cfg!(any(target_arch = "x86", target_arch = "x86_64"));
-        }
-        self.cpuid(0, 0).is_ok()
-    }
-
-    /// The CPUID answers used so far (live), for `capture`.
-    pub fn cpuid_answers(&self) -> CpuidTable {
-        self.cpuid
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-            .unwrap_or_default()
-    }
-
-    fn load_cpuid(&self) -> Result<CpuidTable, Unknown> {
-        let path = Path::new("/").join(CPUID_FILE);
-        let text = self.read_string(&path).map_err(|e| match e {
-            Unknown::NotFound(_) => Unknown::NotRecorded("cpuid.json (CPUID answers)"),
-            other => other,
-        })?;
-        parse_cpuid_json(&text).map_err(|d| Unknown::unparsable(&path, d))
     }
 
     /// Reads a recorded-answer file at the top of the sysroot (`nvml.json`, `capture.json`).
@@ -451,16 +350,7 @@ impl Source {
         let path = path.as_ref();
         let text = self.read_value(path)?;
         text.parse::<T>()
-            .map_err(|_| Unknown::unparsable(path, format!("'{}'", clip(&text))))
-    }
-
-    /// Reads a one-value file that may be absent: `Ok(None)` when not there.
-    pub fn read_optional(&self, path: impl AsRef<Path>) -> Result<Option<String>, Unknown> {
-        match self.read_value(path) {
-            Ok(v) => Ok(Some(v)),
-            Err(Unknown::NotFound(_)) => Ok(None),
-            Err(e) => Err(e),
-        }
+            .map_err(|_| Unknown::unparsable(path, format!("'{}'", crate::text::clip(&text))))
     }
 
     /// True if the path exists (following symlinks inside the root).
@@ -523,7 +413,7 @@ impl Source {
     /// chroot-style walk that keeps every step inside the root.
     fn resolve(&self, path: &Path, follow_last: bool) -> Result<PathBuf, Unknown> {
         if self.live {
-            if cfg!(not(target_os = "linux")) {
+            if crate::sys::LIVE != crate::sys::Live::Files {
                 return Err(Unknown::Refused {
                     path: path.to_path_buf(),
                     detail: LIVE_LINUX_ONLY.into(),
@@ -550,24 +440,20 @@ impl Source {
         if let Ok(inside) = real.strip_prefix(&self.root) {
             return Some(inside);
         }
-        #[cfg(windows)]
         if let Some(Ok(root)) = self.real_root.get() {
             return real.strip_prefix(root).ok();
         }
         None
     }
 
-    /// POSIX systems show every symlink to the walk, which keeps it inside the root.
-    #[cfg(not(windows))]
-    fn confine(&self, _orig: &Path, real: PathBuf, _follow_last: bool) -> Result<PathBuf, Unknown> {
-        Ok(real)
-    }
-
-    /// Windows can follow links the walk never saw: Wine shows a Unix symlink as the file it
-    /// names, so an absolute link in a hostile sysroot would open the host's file. The path
+    /// POSIX systems show every symlink to the walk, which keeps it inside the root. Windows
+    /// can follow links the walk never saw: Wine shows a Unix symlink as the file it names,
+    /// so an absolute link in a hostile sysroot would open the host's file. There the path
     /// the OS itself resolves must still be under the root's; it is what is opened.
-    #[cfg(windows)]
     fn confine(&self, orig: &Path, real: PathBuf, follow_last: bool) -> Result<PathBuf, Unknown> {
+        if crate::sys::WALK_SEES_EVERY_LINK {
+            return Ok(real);
+        }
         let root = self
             .real_root
             .get_or_init(|| fs::canonicalize(&self.root).map_err(|e| e.to_string()))
@@ -682,7 +568,7 @@ impl Source {
 /// `/` and the root-relative path, always with `/` between parts: probes take sysfs paths
 /// apart as text, and Windows would otherwise join them with `\\`.
 fn slash_path(inside: &Path) -> PathBuf {
-    if cfg!(windows) {
+    if std::path::MAIN_SEPARATOR != '/' {
         let parts: Vec<_> = inside
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -691,63 +577,6 @@ fn slash_path(inside: &Path) -> PathBuf {
     } else {
         Path::new("/").join(inside)
     }
-}
-
-/// Executes CPUID. Only x86 has it; elsewhere the fact is unknown.
-fn native_cpuid(leaf: u32, subleaf: u32) -> Result<[u32; 4], Unknown> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // CPUID exists on every x86_64 CPU and has no side effects (a safe intrinsic).
-        let r = std::arch::x86_64::__cpuid_count(leaf, subleaf);
-        Ok([r.eax, r.ebx, r.ecx, r.edx])
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (leaf, subleaf);
-        Err(Unknown::NotRecorded("CPUID exists only on x86"))
-    }
-}
-
-/// Parses `cpuid.json`: `{"leaves": {"0x00000016.0x0": ["0x00000c1c", ...]}}`.
-pub fn parse_cpuid_json(text: &str) -> Result<CpuidTable, String> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        leaves: BTreeMap<String, [String; 4]>,
-    }
-    let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let hex = |s: &str| {
-        u32::from_str_radix(s.trim_start_matches("0x"), 16)
-            .map_err(|_| format!("bad hex '{}'", clip(s)))
-    };
-    let mut out = CpuidTable::new();
-    for (key, regs) in file.leaves {
-        let (leaf, sub) = key
-            .split_once('.')
-            .ok_or_else(|| format!("bad key '{}'", clip(&key)))?;
-        let v = [
-            hex(&regs[0])?,
-            hex(&regs[1])?,
-            hex(&regs[2])?,
-            hex(&regs[3])?,
-        ];
-        out.insert((hex(leaf)?, hex(sub)?), v);
-    }
-    Ok(out)
-}
-
-/// Writes `cpuid.json` in the format `parse_cpuid_json` reads.
-pub fn format_cpuid_json(table: &CpuidTable) -> String {
-    let leaves: BTreeMap<String, [String; 4]> = table
-        .iter()
-        .map(|((l, s), r)| {
-            (
-                format!("0x{l:08x}.0x{s:x}"),
-                r.map(|x| format!("0x{x:08x}")),
-            )
-        })
-        .collect();
-    let v = serde_json::json!({ "leaves": leaves });
-    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
 /// Lexical normalisation of a path, made absolute against `/`: `a/b/../c` -> `/a/c`, and
@@ -779,7 +608,7 @@ fn io_unknown(path: &Path, e: &io::Error) -> Unknown {
             Unknown::NotFound(path.to_path_buf())
         }
         io::ErrorKind::PermissionDenied => Unknown::PermissionDenied(path.to_path_buf()),
-        _ if is_symlink_loop(e) => Unknown::Refused {
+        _ if crate::sys::is_symlink_loop(e) => Unknown::Refused {
             path: path.to_path_buf(),
             detail: "too many levels of symbolic links".into(),
         },
@@ -787,38 +616,6 @@ fn io_unknown(path: &Path, e: &io::Error) -> Unknown {
             path: path.to_path_buf(),
             detail: e.to_string(),
         },
-    }
-}
-
-/// ELOOP: std has no stable `ErrorKind` for it, so the OS code is compared.
-#[cfg(unix)]
-fn is_symlink_loop(e: &io::Error) -> bool {
-    e.raw_os_error() == Some(libc::ELOOP)
-}
-
-/// ERROR_CANT_RESOLVE_FILENAME (1921), Windows' answer to a reparse-point loop.
-#[cfg(windows)]
-fn is_symlink_loop(e: &io::Error) -> bool {
-    e.raw_os_error() == Some(1921)
-}
-
-#[cfg(not(any(unix, windows)))]
-fn is_symlink_loop(_e: &io::Error) -> bool {
-    false
-}
-
-/// Shortens hostile text before it goes into a note (a 10 GB line must not become one).
-pub fn clip(text: &str) -> String {
-    const MAX: usize = 60;
-    let cleaned: String = text
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .take(MAX + 1)
-        .collect();
-    if cleaned.chars().count() > MAX {
-        format!("{}…", cleaned.chars().take(MAX).collect::<String>())
-    } else {
-        cleaned
     }
 }
 
@@ -894,11 +691,5 @@ mod tests {
         let err = src.read_value("/proc/meminfo").unwrap_err();
         assert_eq!(err, Unknown::NotFound("/proc/meminfo".into()));
         assert_eq!(err.to_string(), "/proc/meminfo is not present");
-    }
-
-    #[test]
-    fn clip_removes_control_and_cuts() {
-        assert_eq!(clip("a\u{0}b"), "a?b");
-        assert_eq!(clip(&"x".repeat(100)).chars().count(), 61);
     }
 }

@@ -1,7 +1,8 @@
 //! Text from outside: cleaning what the machine or a stranger's report says before anything
 //! shows it, escaping for markup (one function for HTML, SVG and XML: the spec sheet, its
 //! diagram and charts, and JUnit reports), so every writer treats hostile firmware strings the
-//! same way, and the comparison of GPU product names.
+//! same way, the comparison of GPU product names, and `clip`, which shortens a stranger's
+//! text before a note or an error quotes it.
 
 use std::borrow::Cow;
 
@@ -142,6 +143,21 @@ pub fn escape_markup(s: &str) -> String {
     out
 }
 
+/// Shortens hostile text before it goes into a note (a 10 GB line must not become one).
+pub fn clip(text: &str) -> String {
+    const MAX: usize = 60;
+    let cleaned: String = text
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .take(MAX + 1)
+        .collect();
+    if cleaned.chars().count() > MAX {
+        format!("{}…", cleaned.chars().take(MAX).collect::<String>())
+    } else {
+        cleaned
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,5 +208,11 @@ mod tests {
         );
         assert_eq!(escape_markup("To Be Filled\u{1}"), "To Be Filled\u{fffd}");
         assert_eq!(escape_markup("a\tb\nc"), "a\tb\nc");
+    }
+
+    #[test]
+    fn clip_removes_control_and_cuts() {
+        assert_eq!(clip("a\u{0}b"), "a?b");
+        assert_eq!(clip(&"x".repeat(100)).chars().count(), 61);
     }
 }

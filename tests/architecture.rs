@@ -13,6 +13,7 @@ use std::path::Path;
 /// The layers, by the first part of a module path (`render::sheet::html` → `render`).
 const BASE: &[&str] = &[
     "spec", "units", "source", "io", "text", "natural", "locator", "cpulist", "error", "signals",
+    "bounded", "sys",
 ];
 const CHECKS: &[&str] = &[
     "verify",
@@ -210,6 +211,24 @@ fn inline_modules(text: &str) -> Vec<(usize, usize, String)> {
     out
 }
 
+/// Every `use` item of a text, expanded (`a::{b, c}` → `a::b`, `a::c`), with where it is.
+fn use_trees(text: &str) -> Vec<(usize, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut search = 0;
+    while let Some(k) = text[search..].find("use ") {
+        let at = search + k;
+        search = at + 4;
+        if at > 0 && is_ident(text[..at].chars().next_back().unwrap_or(' ')) {
+            continue;
+        }
+        let Some(end) = text[at..].find(';') else {
+            break;
+        };
+        out.push((at, expand(&text[at + 4..at + end])));
+    }
+    out
+}
+
 /// The file (module path) that defines `path`, the longest prefix that is a file.
 fn resolve(tree: &Tree, path: &[String]) -> Option<Vec<String>> {
     (0..=path.len())
@@ -271,18 +290,8 @@ fn graph(tree: &Tree) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
             }
         };
         // `use` trees.
-        let mut search = 0;
-        while let Some(k) = text[search..].find("use ") {
-            let at = search + k;
-            search = at + 4;
-            if at > 0 && is_ident(text[..at].chars().next_back().unwrap_or(' ')) {
-                continue;
-            }
-            let Some(end) = text[at..].find(';') else {
-                break;
-            };
-            let tree_text = &text[at + 4..at + end];
-            for p in expand(tree_text) {
+        for (at, paths) in use_trees(text) {
+            for p in paths {
                 let first = p.split("::").next().unwrap_or("").trim();
                 let child = tree.contains_key(&[me.clone(), vec![first.to_string()]].concat());
                 if matches!(first, "crate" | "super" | "self") || child {
@@ -495,4 +504,151 @@ fn the_checker_finds_imports_the_wrong_way_and_cycles() {
     // Comments and test modules are not imports; the command line may import anything.
     assert!(!has("imports cli"), "{v:#?}");
     assert!(!v.iter().any(|x| x.starts_with("cli")), "{v:#?}");
+}
+
+/// Files allowed `unsafe` outside `sys`, and why: each calls a GPU library's entry point
+/// through its loaded symbols, not the OS, and `sys` (base) cannot name those libraries.
+const UNSAFE_OUTSIDE_SYS: &[(&str, &str)] = &[
+    (
+        "probe::gpu::live",
+        "NVML's instance-id calls, which nvml-wrapper does not wrap",
+    ),
+    (
+        "bench::gpu",
+        "CUDA and cuBLAS, loaded at run time for the GPU benchmark",
+    ),
+];
+
+/// True where `text` holds the keyword `word` (not as part of a longer name).
+fn has_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back().is_none_or(|c| !is_ident(c));
+        let after = text[i + word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !is_ident(c));
+        before && after
+    })
+}
+
+/// The files that call the SMBIOS table's reader, `probe::firmware::read`: by its path, or
+/// by name after a `use` of it.
+fn firmware_readers(tree: &Tree) -> Vec<String> {
+    let mut out = Vec::new();
+    for (m, text) in tree {
+        if m.join("::") == "probe::firmware" {
+            continue;
+        }
+        let by_path = text.match_indices("firmware::read").any(|(i, w)| {
+            text[i + w.len()..].trim_start().starts_with('(')
+                && !text[..i].ends_with(|c: char| is_ident(c))
+        });
+        let imported = use_trees(text)
+            .iter()
+            .flat_map(|(_, paths)| paths)
+            .any(|p| {
+                let p = p.split(" as ").next().unwrap_or("").trim();
+                p.ends_with("firmware::read")
+            });
+        if by_path || imported {
+            out.push(if m.is_empty() {
+                "lib".into()
+            } else {
+                m.join("::")
+            });
+        }
+    }
+    out
+}
+
+/// What is decided once: the SMBIOS table is read by one module (`probe::inventory`) and
+/// handed down, and `unsafe` stays in `sys` but for the GPU libraries' entry points.
+fn decided_once(tree: &Tree) -> Vec<String> {
+    let mut out = Vec::new();
+    let readers = firmware_readers(tree);
+    if readers.len() > 1 {
+        out.push(format!(
+            "firmware::read is called by {} modules ({}): the SMBIOS table is read once, in \
+             probe::inventory, and the walked table is passed down",
+            readers.len(),
+            readers.join(", ")
+        ));
+    }
+    for (m, text) in tree {
+        let name = m.join("::");
+        let allowed = m.first().map(String::as_str) == Some("sys")
+            || UNSAFE_OUTSIDE_SYS.iter().any(|(n, _)| *n == name);
+        if !allowed && has_word(text, "unsafe") {
+            out.push(format!(
+                "{name} uses unsafe: OS calls and their unsafe blocks belong in sys/"
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_firmware_is_read_once_and_unsafe_stays_in_sys() {
+    let tree = read_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert_eq!(firmware_readers(&tree), ["probe"]);
+    let v = decided_once(&tree);
+    assert!(
+        v.is_empty(),
+        "docs/architecture.md is broken:\n{}",
+        v.join("\n")
+    );
+    // Every file allowed unsafe outside sys still needs it.
+    for (name, why) in UNSAFE_OUTSIDE_SYS {
+        let m: Vec<String> = name.split("::").map(String::from).collect();
+        let text = tree.get(&m).unwrap_or_else(|| panic!("{name} is gone"));
+        assert!(
+            has_word(text, "unsafe"),
+            "{name} ({why}) needs no unsafe now"
+        );
+    }
+}
+
+/// The checker finds a second reader of the table (by path or by import) and `unsafe`
+/// outside sys, but not a word in a comment, a string, a test or a longer name.
+#[test]
+fn the_checker_finds_a_second_firmware_reader_and_unsafe_outside_sys() {
+    let mut tree = Tree::new();
+    let m = |s: &str| -> Vec<String> { s.split("::").map(String::from).collect() };
+    tree.insert(m("probe"), clean("let t = firmware::read(src);"));
+    tree.insert(
+        m("probe::memory"),
+        clean("use crate::probe::firmware::{self, read};\nfn f() { read(src) }"),
+    );
+    tree.insert(
+        m("probe::headroom"),
+        clean("let t = crate::probe::firmware::read (src); // firmware::read(src)"),
+    );
+    tree.insert(
+        m("probe::system"),
+        clean("fn f() { firmware::read_sysfs(src); } /* unsafe */ let s = \"unsafe\";"),
+    );
+    tree.insert(
+        m("probe::limits"),
+        clean("fn f() { let st = unsafe { libc::statvfs(p, s) }; }"),
+    );
+    tree.insert(
+        m("render"),
+        clean("#[allow(unsafe_code)]\nfn f() {}\n#[cfg(test)]\nmod tests { fn g() { unsafe { h() } } }"),
+    );
+    tree.insert(m("sys::linux"), clean("fn f() { unsafe { g() } }"));
+    assert_eq!(
+        firmware_readers(&tree),
+        ["probe", "probe::headroom", "probe::memory"]
+    );
+    let v = decided_once(&tree);
+    assert!(
+        v.iter()
+            .any(|x| x.starts_with("firmware::read is called by 3 modules")),
+        "{v:#?}"
+    );
+    assert!(
+        v.iter().any(|x| x.starts_with("probe::limits uses unsafe")),
+        "{v:#?}"
+    );
+    assert_eq!(v.len(), 2, "{v:#?}");
 }

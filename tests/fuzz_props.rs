@@ -17,6 +17,7 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::Value;
 
+use rigcheck::probe::backend::Backend;
 use rigcheck::probe::{cpu, gpu, memory, smbios, system};
 use rigcheck::source::Source;
 use rigcheck::spec::{Notes, Spec};
@@ -425,7 +426,7 @@ fn check_nvml(text: &str, root: &Path) {
     std::fs::write(root.join("nvml.json"), text).unwrap();
     let src = Source::sysroot(root);
     let mut notes = Notes::default();
-    let gpus = gpu::probe(&src, &mut notes);
+    let gpus = gpu::probe(&src, &Backend::Files, &mut notes);
     let v = serde_json::to_value(&gpus).unwrap();
     check_numbers(&v, "gpus");
 }

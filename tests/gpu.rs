@@ -4,6 +4,7 @@
 
 mod common;
 
+use rigcheck::probe::backend::Backend;
 use rigcheck::probe::gpu;
 use rigcheck::source::Source;
 use rigcheck::spec::{Gpu, Notes};
@@ -12,7 +13,7 @@ fn fixture(name: &str) -> (Vec<Gpu>, Notes) {
     let dir = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     let src = Source::sysroot(dir);
     let mut notes = Notes::default();
-    let gpus = gpu::probe(&src, &mut notes);
+    let gpus = gpu::probe(&src, &Backend::Files, &mut notes);
     (gpus, notes)
 }
 
@@ -413,7 +414,7 @@ fn a_gpu_the_table_does_not_know_stays_unknown_with_a_reason() {
     // 0x1e36 is a second "Quadro RTX 6000" id in pci.ids whose board the table does not know.
     let dir = no_driver_with_device("0x1e36");
     let mut notes = Notes::default();
-    let gpus = gpu::probe(&Source::sysroot(dir.path()), &mut notes);
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
     let g = &gpus[0];
     assert_eq!(g.pci_device_id.as_deref(), Some("0x1e36"));
     assert_eq!(g.datasheet, None);
@@ -467,7 +468,7 @@ fn a_cut_down_relabelled_board_is_a_warning() {
         ],
     );
     let mut notes = Notes::default();
-    let gpus = gpu::probe(&Source::sysroot(dir.path()), &mut notes);
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
     let g = &gpus[0];
     assert_eq!(g.name.as_deref(), Some("NVIDIA GeForce RTX 3080"));
     assert_eq!(g.sm_count, Some(68));
@@ -503,7 +504,7 @@ fn a_board_sharing_its_pci_id_is_told_by_its_name() {
         ],
     );
     let mut notes = Notes::default();
-    let gpus = gpu::probe(&Source::sysroot(dir.path()), &mut notes);
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
     assert_eq!(
         gpus[0].datasheet.as_ref().map(|d| d.name.as_str()),
         Some("Quadro RTX 8000")
@@ -522,7 +523,7 @@ fn every_fixture_gpu_is_rated_within_2_percent_of_its_datasheet() {
             continue;
         }
         let mut notes = Notes::default();
-        for g in gpu::probe(&Source::sysroot(&dir), &mut notes) {
+        for g in gpu::probe(&Source::sysroot(&dir), &Backend::Files, &mut notes) {
             let d = g
                 .datasheet
                 .as_ref()
@@ -591,7 +592,7 @@ fn live_nvml_lists_gpus_with_derived_figures() {
     let src = Source::live();
     let mut notes = Notes::default();
     let start = std::time::Instant::now();
-    let gpus = gpu::probe(&src, &mut notes);
+    let gpus = gpu::probe(&src, &Backend::Files, &mut notes);
     eprintln!("probe took {:?}; notes: {:#?}", start.elapsed(), notes.0);
     assert!(!gpus.is_empty(), "no GPU found: {:?}", notes.0);
     for g in &gpus {
@@ -633,13 +634,13 @@ fn live_nvml_lists_gpus_with_derived_figures() {
 fn live_capture_replays_the_same() {
     let src = Source::live_recording();
     let mut notes = Notes::default();
-    let live = gpu::probe(&src, &mut notes);
+    let live = gpu::probe(&src, &Backend::Files, &mut notes);
     let rec = src.take_recording().unwrap();
     let text = rec.answers.get("nvml.json").expect("nvml.json recorded");
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("nvml.json"), text).unwrap();
     let mut notes2 = Notes::default();
-    let replay = gpu::probe(&Source::sysroot(dir.path()), &mut notes2);
+    let replay = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes2);
     assert_eq!(live.len(), replay.len());
     for (a, b) in live.iter().zip(&replay) {
         assert_eq!(a, b);

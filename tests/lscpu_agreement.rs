@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rigcheck::probe::cpu::{self, parse_cpulist};
+use rigcheck::probe::cpuid::Cpuid;
 use rigcheck::source::Source;
 use rigcheck::spec::{Cpu, Notes};
 
@@ -318,8 +319,12 @@ fn fixtures() -> Vec<PathBuf> {
 }
 
 fn probe(dir: &Path) -> Cpu {
-    let mut notes = Notes::default();
-    cpu::probe(&Source::sysroot(dir), &mut notes)
+    probe_src(&Source::sysroot(dir), &mut Notes::default())
+}
+
+/// The CPU probe with the source's own CPUID answers, as `probe::inventory` runs it.
+fn probe_src(src: &Source, notes: &mut Notes) -> Cpu {
+    cpu::probe(src, &Cpuid::open(src), notes)
 }
 
 #[test]
@@ -370,7 +375,7 @@ fn epyc_7451_values() {
 fn i7_1165g7_base_is_guaranteed_clock() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/x86_64-64cpu-linux6.2");
     let mut notes = Notes::default();
-    let c = cpu::probe(&Source::sysroot(&dir), &mut notes);
+    let c = probe_src(&Source::sysroot(&dir), &mut notes);
     assert_eq!(c.base_mhz, Some(1200));
     assert_eq!(c.base_mhz_source.as_deref(), Some("cpufreq base_frequency"));
     let note = notes.0.iter().find(|n| n.field == "cpu.base_mhz").unwrap();
@@ -397,7 +402,7 @@ fn i7_1165g7_base_is_guaranteed_clock() {
 fn s390_lpar_offline_cpus() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/s390-lpar");
     let mut notes = Notes::default();
-    let c = cpu::probe(&Source::sysroot(&dir), &mut notes);
+    let c = probe_src(&Source::sysroot(&dir), &mut notes);
     assert_eq!(c.cpus_present, Some(20));
     assert_eq!(c.threads, Some(17));
     assert_eq!(c.offline.as_deref(), Some("0,6-7"));
@@ -411,7 +416,7 @@ fn s390_lpar_offline_cpus() {
 fn arm_big_little_core_types() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/arm-A510-A710-A715-X3");
     let mut notes = Notes::default();
-    let c = cpu::probe(&Source::sysroot(&dir), &mut notes);
+    let c = probe_src(&Source::sysroot(&dir), &mut notes);
     let types: Vec<(&str, u32, Option<u32>)> = c
         .core_types
         .iter()
@@ -452,7 +457,7 @@ fn live_host_matches_proc_and_lscpu() {
         return;
     };
     let mut notes = Notes::default();
-    let c = cpu::probe(&Source::live(), &mut notes);
+    let c = probe_src(&Source::live(), &mut notes);
     assert_eq!(c.threads, Some(set(online.trim()).len() as u32));
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap();
     let model = cpuinfo.lines().find_map(|l| {

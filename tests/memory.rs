@@ -6,17 +6,22 @@
 use std::fs;
 use std::path::Path;
 
-use rigcheck::probe::memory;
+use rigcheck::probe;
 use rigcheck::probe::smbios::{self, Table};
 use rigcheck::source::Source;
 use rigcheck::spec::{Memory, Notes};
 
 const GIB: u64 = 1 << 30;
 
+/// The memory section of a sysroot's inventory, with the notes about it.
 fn probe(dir: &Path) -> (Memory, Notes) {
-    let mut notes = Notes::default();
-    let m = memory::probe(&Source::sysroot(dir), &mut notes);
-    (m, notes)
+    let spec = probe::inventory(&Source::sysroot(dir));
+    let notes = spec
+        .notes
+        .into_iter()
+        .filter(|n| n.field.starts_with("memory"))
+        .collect();
+    (spec.memory, Notes(notes))
 }
 
 fn fixture(name: &str) -> std::path::PathBuf {
@@ -139,10 +144,10 @@ fn hp_z8_g4_tables_decode_like_the_dmidecode_text() {
         .sum();
     assert_eq!(mapped, 128 * GIB); // 2 + 62 + 64 GB
     let sys = smbios::decode_system(t.of_type(1).next().unwrap(), Some(&ep));
-    assert_eq!(sys.product.as_deref(), Some("HP Z8 G4 Workstation"));
+    assert_eq!(sys.product.value(), Some("HP Z8 G4 Workstation"));
     assert_eq!(sys.uuid, None); // masked in the source
     let board = smbios::decode_board(t.of_type(2).next().unwrap());
-    assert_eq!(board.product.as_deref(), Some("81C7"));
+    assert_eq!(board.product.value(), Some("81C7"));
 }
 
 #[test]

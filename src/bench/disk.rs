@@ -7,32 +7,21 @@
 //! end. Where O_DIRECT is refused (tmpfs, some network file systems) the read is buffered
 //! after `posix_fadvise(DONTNEED)`, and a note says so.
 
-#[cfg(target_os = "linux")]
 use std::fs::{File, OpenOptions};
-#[cfg(target_os = "linux")]
 use std::io::{self, Write};
-#[cfg(target_os = "linux")]
-use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
-use std::path::Path;
-#[cfg(target_os = "linux")]
-use std::path::PathBuf;
-use std::time::Duration;
-#[cfg(target_os = "linux")]
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 pub use crate::spec::bench::DiskBench;
 
-#[cfg(target_os = "linux")]
 use super::rng::SplitMix;
-#[cfg(target_os = "linux")]
 use crate::signals::Shield;
-#[cfg(target_os = "linux")]
 use crate::source::Source;
 use crate::spec::{Notes, Spec};
+use crate::sys;
 
 /// Direct I/O needs buffers, offsets and lengths aligned to the logical block size; 4 KiB
 /// covers 512-byte and 4Kn drives alike.
-#[cfg(target_os = "linux")]
 const ALIGN: usize = 4096;
 
 /// Sizes and durations of a disk run.
@@ -59,14 +48,22 @@ impl DiskParams {
     }
 }
 
-#[cfg(target_os = "linux")]
 /// Reads `path` (a file, or a temporary file made in a directory) and finds its drive's link.
+/// The benchmark reads with O_DIRECT and finds the drive through /sys/dev/block, which only
+/// Linux has; elsewhere it says so instead of timing the page cache.
 pub fn run(
     path: &Path,
     params: &DiskParams,
     spec: &Spec,
     notes: &mut Notes,
 ) -> Result<DiskBench, String> {
+    if sys::LIVE != sys::Live::Files {
+        return Err(
+            "the disk benchmark needs Linux (O_DIRECT and /sys/dev/block); not supported on \
+             this OS"
+                .into(),
+        );
+    }
     let block = params.block_bytes.max(ALIGN).next_multiple_of(ALIGN);
     let meta = std::fs::metadata(path).map_err(|e| format!("--data '{}': {e}", path.display()))?;
     if !meta.is_dir() && !meta.is_file() {
@@ -110,7 +107,8 @@ pub fn run(
         s.end_if_interrupted();
     }
     let (file, (bytes_read, seconds, direct, file_bytes)) = result?;
-    let (drive, link, link_bytes_per_s) = drive_link(&Source::live(), meta.dev(), spec, notes);
+    let dev = sys::device_number(&meta).unwrap_or_default();
+    let (drive, link, link_bytes_per_s) = drive_link(&Source::live(), dev, spec, notes);
     Ok(DiskBench {
         path: file.display().to_string(),
         temporary_file: temp,
@@ -127,7 +125,6 @@ pub fn run(
     })
 }
 
-#[cfg(target_os = "linux")]
 /// `wanted` bytes, at most a tenth of the free space, rounded down to whole blocks, at least one.
 fn bounded_size(dir: &Path, wanted: u64, block: u64) -> u64 {
     let free = free_bytes(dir).unwrap_or(wanted);
@@ -135,27 +132,10 @@ fn bounded_size(dir: &Path, wanted: u64, block: u64) -> u64 {
     (size / block).max(1) * block
 }
 
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
 fn free_bytes(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
-    // SAFETY: `c` is a NUL-terminated path and `st` points to writable memory of the right
-    // type; statvfs fills it completely when it returns 0, and we read it only then.
-    let rc = unsafe { libc::statvfs(c.as_ptr(), st.as_mut_ptr()) };
-    if rc != 0 {
-        return None;
-    }
-    // SAFETY: statvfs returned 0, so the struct is initialised.
-    let st = unsafe { st.assume_init() };
-    // fsblkcnt_t and c_ulong are 32 bits on some targets, hence the conversions.
-    #[allow(clippy::useless_conversion)]
-    let free = u64::from(st.f_bavail).saturating_mul(u64::from(st.f_frsize));
-    Some(free)
+    sys::statvfs(dir).ok().map(|s| s.available_bytes)
 }
 
-#[cfg(target_os = "linux")]
 /// Writes `size` bytes of incompressible data to a new file in `dir`, synced to the drive;
 /// stops (and deletes it) once `shield` says a signal came.
 fn make_test_file(
@@ -195,7 +175,6 @@ fn make_test_file(
     Ok(path)
 }
 
-#[cfg(target_os = "linux")]
 /// Reads `path` sequentially with `params.readers` readers interleaving blocks, repeating the
 /// file until the budget is spent. Returns (bytes, seconds, direct I/O used, file size).
 fn read_file(
@@ -205,24 +184,21 @@ fn read_file(
     notes: &mut Notes,
     shield: Option<&Shield>,
 ) -> io::Result<(u64, f64, bool, u64)> {
-    // O_NONBLOCK: a named pipe swapped in after the check above must not block the open;
-    // what was opened is checked to be a regular file before it is read.
-    let open = |flags: i32| -> io::Result<File> {
-        let f = OpenOptions::new()
-            .read(true)
-            .custom_flags(flags | libc::O_NONBLOCK)
-            .open(path)?;
+    // Opened without blocking: a named pipe swapped in after the check above must not block
+    // the open; what was opened is checked to be a regular file before it is read.
+    let open = |direct: bool| -> io::Result<File> {
+        let f = sys::open_for_reading(path, direct)?;
         if f.metadata()?.is_file() {
             Ok(f)
         } else {
             Err(io::Error::other("not a regular file"))
         }
     };
-    let (file, direct) = match open(libc::O_DIRECT) {
+    let (file, direct) = match open(true) {
         Ok(f) if probe_direct(&f, block) => (f, true),
         _ => {
-            let f = open(0)?;
-            drop_cache(&f);
+            let f = open(false)?;
+            sys::drop_cache(&f);
             notes.add(
                 "bench.disk.direct_io",
                 "the file system refused O_DIRECT (tmpfs or a network file system?); read \
@@ -256,7 +232,7 @@ fn read_file(
                             // Whole file read: start over (direct I/O reads the drive again).
                             i = r;
                         }
-                        file.read_exact_at(buf, i * block as u64)?;
+                        sys::read_exact_at(file, buf, i * block as u64)?;
                         done += block as u64;
                         i += readers;
                         if Instant::now() >= deadline || shield.is_some_and(Shield::interrupted) {
@@ -277,27 +253,14 @@ fn read_file(
     Ok((total, start.elapsed().as_secs_f64(), direct, size))
 }
 
-#[cfg(target_os = "linux")]
 /// Whether an aligned direct read works (some file systems accept O_DIRECT at open and fail
 /// the read with EINVAL).
 fn probe_direct(f: &File, block: usize) -> bool {
     let mut raw = vec![0u8; block + ALIGN];
     let off = raw.as_ptr().align_offset(ALIGN);
-    f.read_at(&mut raw[off..off + ALIGN], 0).is_ok()
+    sys::read_at(f, &mut raw[off..off + ALIGN], 0).is_ok()
 }
 
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn drop_cache(f: &File) {
-    use std::os::fd::AsRawFd;
-    // SAFETY: the descriptor is open for the lifetime of `f`; fadvise only advises the kernel
-    // and touches no memory of ours.
-    unsafe {
-        libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
-    }
-}
-
-#[cfg(target_os = "linux")]
 /// The drive holding device `dev` and what its link allows: (name, link text, bytes/s).
 fn drive_link(
     src: &Source,
@@ -367,7 +330,6 @@ fn drive_link(
     }
 }
 
-#[cfg(target_os = "linux")]
 /// Kernel name of the whole disk behind device number `dev`: partitions map to their disk,
 /// device-mapper devices to their first underlying disk.
 fn block_device_of(src: &Source, dev: u64) -> Option<String> {
@@ -391,21 +353,6 @@ fn block_device_of(src: &Source, dev: u64) -> Option<String> {
         };
     }
     Some(name)
-}
-
-/// The benchmark reads with O_DIRECT and finds the drive through /sys/dev/block, which only
-/// Linux has; elsewhere it says so instead of timing the page cache.
-#[cfg(not(target_os = "linux"))]
-pub fn run(
-    _path: &Path,
-    _params: &DiskParams,
-    _spec: &Spec,
-    _notes: &mut Notes,
-) -> Result<DiskBench, String> {
-    Err(
-        "the disk benchmark needs Linux (O_DIRECT and /sys/dev/block); not supported on this OS"
-            .into(),
-    )
 }
 
 /// glibc's `gnu_dev_major`: major number of a Linux `dev_t`.

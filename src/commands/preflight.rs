@@ -28,7 +28,7 @@ fn options(args: &PreflightArgs) -> Options {
 pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let format = super::pick_format("preflight", global, args.format, PreflightFormat::Table)?;
     let src = super::open_source(global.sysroot.as_deref())?;
-    if probe::native::reads_os_answers(&src) {
+    if probe::backend::Backend::reads_os_answers(&src) {
         // Half the checks are a Linux training host's limits (cgroups, /dev/shm, open files,
         // huge pages); on Windows and macOS they would come out wrong, not unknown.
         return Err(Error::Usage(

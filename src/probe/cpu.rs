@@ -12,6 +12,7 @@ mod parse;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::probe::cpuid::Cpuid;
 use crate::source::{Source, Unknown};
 use crate::spec::{Cache, CoreType, Cpu, Notes, NumaNode};
 
@@ -59,9 +60,10 @@ pub fn detect_arch(info: &CpuInfo) -> Arch {
     }
 }
 
-/// Reads processor identity, topology, clocks, caches, NUMA nodes and ISA.
-pub fn probe(src: &Source, notes: &mut Notes) -> Cpu {
-    let info = match src.read_string_within("/proc/cpuinfo", crate::source::Budget::Large) {
+/// Reads processor identity, topology, clocks, caches, NUMA nodes and ISA; `cpuid` is the
+/// run's CPUID answers (the base clock's leaf 0x16 on x86).
+pub fn probe(src: &Source, cpuid: &Cpuid, notes: &mut Notes) -> Cpu {
+    let info = match src.read_string_within("/proc/cpuinfo", crate::bounded::Budget::Large) {
         Ok(text) => parse_cpuinfo(&text),
         Err(e) => {
             notes.add("cpu.model", e);
@@ -119,7 +121,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Cpu {
 
     let topo = read_topology(src, &online);
     topology(src, &info, arch, &topo, &mut cpu, notes);
-    clocks(src, arch, &online, &mut cpu, notes);
+    clocks(src, cpuid, arch, &online, &mut cpu, notes);
     cpu.caches = read_caches(src, &online, notes);
     cpu.numa_nodes = read_numa(src, notes);
     let groups = core_type_groups(src, &info, arch);
@@ -426,7 +428,14 @@ fn hybrid_sockets(
 }
 
 /// Base, min and max clock, scaling driver and governor.
-fn clocks(src: &Source, arch: Arch, online: &[u32], cpu: &mut Cpu, notes: &mut Notes) {
+fn clocks(
+    src: &Source,
+    leaves: &Cpuid,
+    arch: Arch,
+    online: &[u32],
+    cpu: &mut Cpu,
+    notes: &mut Notes,
+) {
     let mut max_khz: Option<u64> = None;
     let mut min_khz: Option<u64> = None;
     let mut base_khz: Option<u64> = None;
@@ -511,7 +520,7 @@ fn clocks(src: &Source, arch: Arch, online: &[u32], cpu: &mut Cpu, notes: &mut N
     .then_some(cpu.max_mhz)
     .flatten();
     let cpuid = if arch == Arch::X86 {
-        cpuid_base_mhz(src)
+        cpuid_base_mhz(leaves)
     } else {
         Err("CPUID leaf 0x16 exists only on x86".to_string())
     };
@@ -573,14 +582,14 @@ fn clocks(src: &Source, arch: Arch, online: &[u32], cpu: &mut Cpu, notes: &mut N
 }
 
 /// CPUID leaf 0x16 EAX: base MHz (Intel Skylake and later; 0 where not enumerated).
-fn cpuid_base_mhz(src: &Source) -> Result<u32, String> {
-    let [max_leaf, ..] = src.cpuid(0, 0).map_err(|e| format!("CPUID {e}"))?;
+fn cpuid_base_mhz(leaves: &Cpuid) -> Result<u32, String> {
+    let [max_leaf, ..] = leaves.leaf(0, 0).map_err(|e| format!("CPUID {e}"))?;
     if max_leaf < 0x16 {
         return Err(format!(
             "CPUID max leaf 0x{max_leaf:x} has no leaf 0x16 (base frequency)"
         ));
     }
-    let [eax, ..] = src.cpuid(0x16, 0).map_err(|e| format!("CPUID {e}"))?;
+    let [eax, ..] = leaves.leaf(0x16, 0).map_err(|e| format!("CPUID {e}"))?;
     let mhz = eax & 0xffff;
     if mhz == 0 {
         Err("CPUID leaf 0x16 reports base 0 (not enumerated, common in VMs)".into())
@@ -770,7 +779,7 @@ fn read_numa(src: &Source, notes: &mut Notes) -> Vec<NumaNode> {
             id,
             cpus: format_cpulist(&cpus),
             memory_bytes,
-            // Placed with the GPUs and drives by `probe::inventory`, by one rule.
+            // Placed with the GPUs and drives by `probe::place`, by one rule.
             socket: None,
         });
     }

@@ -1,114 +1,183 @@
-//! CPUID leaves behind one trait (`CpuidLeaves`), decoded with raw-cpuid: live on x86
-//! (`Live`), from a capture's `cpuid.json` (`Recorded`), or through a `Source`, with a
-//! `Recorder` that keeps every answer for a capture to write. Decoding never executes CPUID
-//! itself, so a capture made on x86 decodes the same on an Arm or Windows host.
+//! CPUID: the one owner of the instruction, of its recorded form (`cpuid.json`) and of
+//! replay. A run opens its answers once (`Cpuid::open`): live on x86_64 the instruction is
+//! executed on demand and every answer kept, so a capture writes exactly the leaves the
+//! probes asked for; under a sysroot the capture's `cpuid.json` is read once and nothing is
+//! executed; elsewhere the answers are missing, with the reason. Decoding never executes
+//! CPUID itself, so a capture made on x86 decodes the same on an Arm or Windows host.
 //!
-//! `decode` turns leaves into the facts an OS without /proc/cpuinfo lacks: vendor, brand,
-//! family/model/stepping, ISA flags (under the kernel's flag names, so the ISA table of the
-//! CPU probe applies unchanged), caches, SMT and core counts of one package, base clock.
-//! A leaf asked for but unknown (not x86, not recorded) reads as zeros, as CPUID answers a
-//! leaf past its maximum, and is listed in `CpuidFacts::missing` so a note can say why.
+//! `Cpuid::decode` turns leaves into the facts an OS without /proc/cpuinfo lacks: vendor,
+//! brand, family/model/stepping, ISA flags (under the kernel's flag names, so the ISA table
+//! of the CPU probe applies unchanged), caches, SMT and core counts of one package, base
+//! clock. A leaf asked for but unknown (not x86, not recorded) reads as zeros, as CPUID
+//! answers a leaf past its maximum, and is listed in `CpuidFacts::missing` so a note can say
+//! why.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 use std::sync::Mutex;
 
 use raw_cpuid::{CacheType, CpuId, CpuIdReader, CpuIdResult, TopologyType};
 
-use crate::source::{format_cpuid_json, parse_cpuid_json, CpuidTable, Source};
+use crate::source::{Source, Unknown};
+use crate::text::clip;
 
-/// Where CPUID answers come from.
-pub trait CpuidLeaves {
-    /// `[eax, ebx, ecx, edx]` of (leaf, subleaf); `None` where unknown.
-    fn leaf(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]>;
+/// CPUID results keyed by (leaf, subleaf), as `[eax, ebx, ecx, edx]`.
+pub type CpuidTable = BTreeMap<(u32, u32), [u32; 4]>;
+
+/// Name of the recorded CPUID answers inside a sysroot.
+pub const CPUID_FILE: &str = "cpuid.json";
+
+/// The CPUID answers of one run.
+#[derive(Debug)]
+pub struct Cpuid {
+    origin: Origin,
+    /// Live: the answers executed so far (for a capture). Recorded: the capture's answers.
+    table: Mutex<CpuidTable>,
 }
 
-/// The CPU this runs on: x86 and x86_64 only, `None` on every leaf elsewhere.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Live;
+/// Where the answers come from.
+#[derive(Debug)]
+enum Origin {
+    /// The instruction, on this CPU.
+    Live,
+    /// A capture's `cpuid.json` (or a table built in a test).
+    Recorded,
+    /// Nowhere: not x86, or no readable `cpuid.json`; why.
+    Missing(Unknown),
+}
 
-impl CpuidLeaves for Live {
-    fn leaf(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // CPUID exists on every x86_64 CPU and has no side effects (a safe intrinsic).
-            let r = std::arch::x86_64::__cpuid_count(leaf, subleaf);
-            Some([r.eax, r.ebx, r.ecx, r.edx])
+impl Cpuid {
+    /// The answers for `src`: the instruction live (x86_64 only), its sysroot's
+    /// `cpuid.json` in replay (read here, once).
+    pub fn open(src: &Source) -> Cpuid {
+        if src.is_live() {
+            return if cfg!(target_arch = "x86_64") {
+                Cpuid::with(Origin::Live, CpuidTable::new())
+            } else {
+                Cpuid::missing(Unknown::NotRecorded("CPUID exists only on x86"))
+            };
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (leaf, subleaf);
-            None
-        }
-    }
-}
-
-/// Answers recorded by a capture; nothing is executed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Recorded {
-    table: CpuidTable,
-}
-
-impl Recorded {
-    /// Leaves keyed by (leaf, subleaf).
-    pub fn new(table: CpuidTable) -> Self {
-        Recorded { table }
-    }
-
-    /// Parses `cpuid.json` (the format `source::parse_cpuid_json` reads).
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        parse_cpuid_json(text).map(Recorded::new)
-    }
-}
-
-impl CpuidLeaves for Recorded {
-    fn leaf(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
-        self.table.get(&(leaf, subleaf)).copied()
-    }
-}
-
-/// Passes another reader's answers through and keeps each one, so a capture records
-/// exactly the leaves that decoding asked for.
-#[derive(Debug, Default)]
-pub struct Recorder<L> {
-    inner: L,
-    seen: Mutex<CpuidTable>,
-}
-
-impl<L: CpuidLeaves> Recorder<L> {
-    pub fn new(inner: L) -> Self {
-        Recorder {
-            inner,
-            seen: Mutex::new(CpuidTable::new()),
+        let path = Path::new("/").join(CPUID_FILE);
+        let read = src.read_string(&path).map_err(|e| match e {
+            Unknown::NotFound(_) => Unknown::NotRecorded("cpuid.json (CPUID answers)"),
+            other => other,
+        });
+        match read.and_then(|text| parse_json(&text).map_err(|d| Unknown::unparsable(&path, d))) {
+            Ok(table) => Cpuid::recorded(table),
+            Err(why) => Cpuid::missing(why),
         }
     }
 
-    /// The leaves answered so far.
+    /// Answers recorded earlier, keyed by (leaf, subleaf); nothing is executed.
+    pub fn recorded(table: CpuidTable) -> Cpuid {
+        Cpuid::with(Origin::Recorded, table)
+    }
+
+    fn missing(why: Unknown) -> Cpuid {
+        Cpuid::with(Origin::Missing(why), CpuidTable::new())
+    }
+
+    fn with(origin: Origin, table: CpuidTable) -> Cpuid {
+        Cpuid {
+            origin,
+            table: Mutex::new(table),
+        }
+    }
+
+    /// `[eax, ebx, ecx, edx]` of (leaf, subleaf): executed (and kept) live, looked up in
+    /// replay; the reason where it is unknown.
+    pub fn leaf(&self, leaf: u32, subleaf: u32) -> Result<[u32; 4], Unknown> {
+        let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        match &self.origin {
+            Origin::Live => Ok(*table
+                .entry((leaf, subleaf))
+                .or_insert_with(|| execute(leaf, subleaf))),
+            Origin::Recorded => table
+                .get(&(leaf, subleaf))
+                .copied()
+                .ok_or(Unknown::NotRecorded("CPUID leaf")),
+            Origin::Missing(why) => Err(why.clone()),
+        }
+    }
+
+    /// True when there are answers to decode (live x86_64, or a `cpuid.json` with leaf 0).
+    pub fn available(&self) -> bool {
+        self.leaf(0, 0).is_ok()
+    }
+
+    /// The answers given so far (live) or recorded, for `capture`.
     pub fn table(&self) -> CpuidTable {
-        self.seen.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.table.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// The leaves answered so far, as `cpuid.json`.
-    pub fn to_json(&self) -> String {
-        format_cpuid_json(&self.table())
+    /// Keeps the leaves executed live in `src`'s recording as `cpuid.json` (capture mode;
+    /// nothing where no leaf was asked, or in replay).
+    pub fn record(&self, src: &Source) {
+        if !matches!(self.origin, Origin::Live) || !src.is_recording() {
+            return;
+        }
+        let table = self.table();
+        if !table.is_empty() {
+            src.store_answer(CPUID_FILE, format_json(&table));
+        }
     }
 }
 
-impl<L: CpuidLeaves> CpuidLeaves for Recorder<L> {
-    fn leaf(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
-        let v = self.inner.leaf(leaf, subleaf)?;
-        self.seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert((leaf, subleaf), v);
-        Some(v)
+/// Executes CPUID. Only x86_64 runs it here; `Cpuid::open` never asks elsewhere.
+fn execute(leaf: u32, subleaf: u32) -> [u32; 4] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // CPUID exists on every x86_64 CPU and has no side effects (a safe intrinsic).
+        let r = std::arch::x86_64::__cpuid_count(leaf, subleaf);
+        [r.eax, r.ebx, r.ecx, r.edx]
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (leaf, subleaf);
+        [0; 4]
     }
 }
 
-/// The source's CPUID: live (and remembered for `capture`), or its sysroot's `cpuid.json`.
-impl CpuidLeaves for Source {
-    fn leaf(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
-        self.cpuid(leaf, subleaf).ok()
+/// Parses `cpuid.json`: `{"leaves": {"0x00000016.0x0": ["0x00000c1c", ...]}}`.
+pub fn parse_json(text: &str) -> Result<CpuidTable, String> {
+    #[derive(serde::Deserialize)]
+    struct File {
+        leaves: BTreeMap<String, [String; 4]>,
     }
+    let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let hex = |s: &str| {
+        u32::from_str_radix(s.trim_start_matches("0x"), 16)
+            .map_err(|_| format!("bad hex '{}'", clip(s)))
+    };
+    let mut out = CpuidTable::new();
+    for (key, regs) in file.leaves {
+        let (leaf, sub) = key
+            .split_once('.')
+            .ok_or_else(|| format!("bad key '{}'", clip(&key)))?;
+        let v = [
+            hex(&regs[0])?,
+            hex(&regs[1])?,
+            hex(&regs[2])?,
+            hex(&regs[3])?,
+        ];
+        out.insert((hex(leaf)?, hex(sub)?), v);
+    }
+    Ok(out)
+}
+
+/// Writes `cpuid.json` in the format `parse_json` reads.
+pub fn format_json(table: &CpuidTable) -> String {
+    let leaves: BTreeMap<String, [String; 4]> = table
+        .iter()
+        .map(|((l, s), r)| {
+            (
+                format!("0x{l:08x}.0x{s:x}"),
+                r.map(|x| format!("0x{x:08x}")),
+            )
+        })
+        .collect();
+    let v = serde_json::json!({ "leaves": leaves });
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
 /// Leaves a decode could not get, and how many times one was asked for.
@@ -118,10 +187,10 @@ struct Misses {
     count: usize,
 }
 
-/// raw-cpuid's view of any `CpuidLeaves`; remembers the leaves it could not get.
+/// raw-cpuid's view of the answers; remembers the leaves it could not get.
 #[derive(Clone, Copy)]
 struct Reader<'a> {
-    leaves: &'a dyn CpuidLeaves,
+    leaves: &'a Cpuid,
     misses: &'a Mutex<Misses>,
 }
 
@@ -141,7 +210,7 @@ impl Reader<'_> {
 
 impl CpuIdReader for Reader<'_> {
     fn cpuid2(&self, eax: u32, ecx: u32) -> CpuIdResult {
-        let [a, b, c, d] = self.leaves.leaf(eax, ecx).unwrap_or_else(|| {
+        let [a, b, c, d] = self.leaves.leaf(eax, ecx).unwrap_or_else(|_| {
             let mut m = self.misses.lock().unwrap_or_else(|e| e.into_inner());
             m.leaves.insert((eax, ecx));
             m.count += 1;
@@ -198,9 +267,15 @@ pub struct CpuidFacts {
     pub missing: Vec<(u32, u32)>,
 }
 
-/// Decodes what the leaves tell; asks for each leaf it needs, so a `Recorder` underneath
-/// ends up holding exactly what a replay will ask for.
-pub fn decode(leaves: &dyn CpuidLeaves) -> CpuidFacts {
+impl Cpuid {
+    /// Decodes what the leaves tell; asks for each leaf it needs, so live answers end up
+    /// holding exactly what a replay will ask for.
+    pub fn decode(&self) -> CpuidFacts {
+        facts_of(self)
+    }
+}
+
+fn facts_of(leaves: &Cpuid) -> CpuidFacts {
     let misses = Mutex::new(Misses::default());
     let reader = Reader {
         leaves,
@@ -410,7 +485,7 @@ mod tests {
 
     #[test]
     fn decodes_a_recorded_xeon_on_any_host() {
-        let facts = decode(&Recorded::new(xeon_gold_6254()));
+        let facts = Cpuid::recorded(xeon_gold_6254()).decode();
         assert_eq!(facts.vendor.as_deref(), Some("GenuineIntel"));
         assert_eq!(
             facts.brand.as_deref(),
@@ -463,7 +538,7 @@ mod tests {
     fn missing_leaves_are_listed_not_guessed() {
         // The KVM guest's capture holds leaves 0, 0x16 and 0x40000000 only.
         let text = std::fs::read_to_string("fixtures/x86_64-vm-kvm/cpuid.json").unwrap();
-        let facts = decode(&Recorded::from_json(&text).unwrap());
+        let facts = Cpuid::recorded(parse_json(&text).unwrap()).decode();
         assert_eq!(facts.vendor.as_deref(), Some("GenuineIntel"));
         assert_eq!(facts.family, None, "leaf 1 was not recorded");
         assert!(facts.missing.contains(&(1, 0)), "{:?}", facts.missing);
@@ -472,25 +547,56 @@ mod tests {
     }
 
     #[test]
-    fn recorder_keeps_what_decode_asked_and_replays_the_same() {
-        let recorder = Recorder::new(Recorded::new(xeon_gold_6254()));
-        let first = decode(&recorder);
-        let replay = Recorded::from_json(&recorder.to_json()).unwrap();
-        assert_eq!(decode(&replay), first);
-        assert!(recorder.table().contains_key(&(0x8000_0004, 0)));
+    fn recorded_answers_round_trip_through_cpuid_json() {
+        let table = xeon_gold_6254();
+        assert_eq!(parse_json(&format_json(&table)), Ok(table.clone()));
+        let first = Cpuid::recorded(table).decode();
+        let text = format_json(&Cpuid::recorded(xeon_gold_6254()).table());
+        assert_eq!(Cpuid::recorded(parse_json(&text).unwrap()).decode(), first);
+        assert_eq!(
+            parse_json(r#"{"leaves": {"0x0": ["0", "0", "0", "0"]}}"#),
+            Err("bad key '0x0'".into())
+        );
     }
 
     #[test]
-    fn sysroot_source_answers_from_cpuid_json() {
-        let src = Source::sysroot("fixtures/x86_64-vm-kvm");
+    fn sysroot_answers_from_cpuid_json_or_say_why_not() {
+        let kvm = Cpuid::open(&Source::sysroot("fixtures/x86_64-vm-kvm"));
+        assert!(kvm.available());
+        assert_eq!(kvm.decode().vendor.as_deref(), Some("GenuineIntel"));
         assert_eq!(
-            decode(&src).vendor.as_deref(),
-            Some("GenuineIntel"),
-            "through Source::cpuid"
+            kvm.leaf(1, 0),
+            Err(Unknown::NotRecorded("CPUID leaf")),
+            "leaf 1 was not recorded"
         );
-        let none = decode(&Source::sysroot("fixtures/hp-z8-g4-dual-rtx6000"));
-        assert_eq!((none.vendor, none.flags.len()), (None, 0));
-        assert!(none.missing.contains(&(0, 0)), "{:?}", none.missing);
+        let none = Cpuid::open(&Source::sysroot("fixtures/hp-z8-g4-dual-rtx6000"));
+        assert!(!none.available());
+        assert_eq!(
+            none.leaf(0x16, 0),
+            Err(Unknown::NotRecorded("cpuid.json (CPUID answers)"))
+        );
+        let facts = none.decode();
+        assert_eq!((facts.vendor, facts.flags.len()), (None, 0));
+        assert!(facts.missing.contains(&(0, 0)), "{:?}", facts.missing);
+    }
+
+    /// Live answers are kept, so a capture records exactly what decoding asked for, and a
+    /// replay of that record decodes the same.
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    #[test]
+    fn live_answers_are_kept_and_replay_the_same() {
+        let live = Cpuid::open(&Source::live());
+        let first = live.decode();
+        assert!(live.table().contains_key(&(0, 0)));
+        let replay = Cpuid::recorded(parse_json(&format_json(&live.table())).unwrap());
+        assert_eq!(replay.decode(), first);
+        let src = Source::live_recording();
+        let recorded = Cpuid::open(&src);
+        recorded.leaf(0, 0).unwrap();
+        recorded.record(&src);
+        let rec = src.take_recording().unwrap();
+        let stored = String::from_utf8(rec.answers[CPUID_FILE].clone()).unwrap();
+        assert_eq!(parse_json(&stored).unwrap().len(), 1);
     }
 
     #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
@@ -502,7 +608,7 @@ mod tests {
                 .find_map(|l| l.split_once(':').filter(|(a, _)| a.trim() == k))
                 .map(|(_, v)| v.trim().to_string())
         };
-        let facts = decode(&Live);
+        let facts = Cpuid::open(&Source::live()).decode();
         assert_eq!(facts.vendor, field("vendor_id"));
         assert_eq!(facts.family.map(|v| v.to_string()), field("cpu family"));
         assert_eq!(facts.model_id.map(|v| v.to_string()), field("model"));

@@ -171,7 +171,7 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
         pci_address,
         pcie,
         numa_node,
-        // Placed with the GPUs by `probe::inventory`, by one rule.
+        // Placed with the GPUs by `probe::place`, by one rule.
         socket: None,
     }
 }

@@ -6,10 +6,17 @@
 //! A sysroot that holds `rsmb.bin` was captured on Windows and is read from it; any other
 //! sysroot, and live Linux, from sysfs. Live Windows asks the firmware-table call (no
 //! administrator rights needed) and, when capturing, records the blob as it came.
+//!
+//! `probe::inventory` is the one caller of `read`: it reads and walks the table once per run
+//! and hands the walked table (`Smbios`), or why there is none (`Missing`), to every probe
+//! that decodes it.
+
+use std::fmt;
 
 use crate::probe::rsmb;
 use crate::probe::smbios::{self, EntryPoint, Table};
 use crate::source::{Source, Unknown};
+use crate::sys::{self, SmbiosTables};
 
 /// The raw SMBIOS data of a Windows capture, as `GetSystemFirmwareTable('RSMB')` gave it.
 pub const RSMB_FILE: &str = "rsmb.bin";
@@ -30,9 +37,22 @@ pub struct Tables {
 
 impl Tables {
     /// Walks the structures.
-    pub fn parse(&self) -> Table<'_> {
-        Table::parse(&self.table, Some(&self.entry_point))
+    pub fn walk(&self) -> Smbios<'_> {
+        Smbios {
+            table: Table::parse(&self.table, Some(&self.entry_point)),
+            entry_point: &self.entry_point,
+            origin: &self.origin,
+        }
     }
+}
+
+/// The machine's SMBIOS table, walked once, with its version and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Smbios<'a> {
+    pub table: Table<'a>,
+    pub entry_point: &'a EntryPoint,
+    /// The sysfs path, `rsmb.bin` or the Windows call, for notes.
+    pub origin: &'a str,
 }
 
 /// Why there is no table to decode.
@@ -42,6 +62,20 @@ pub enum Missing {
     Read(Unknown),
     /// The data was read but cannot be used; the text says what and where.
     Unusable(String),
+}
+
+/// Why there is no table, in the words every note about it uses.
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Missing::Read(e @ Unknown::PermissionDenied(_)) => {
+                write!(f, "SMBIOS tables need root: {e}")
+            }
+            Missing::Read(e @ Unknown::NotFound(_)) => write!(f, "no SMBIOS tables: {e}"),
+            Missing::Read(e) => write!(f, "SMBIOS tables unreadable: {e}"),
+            Missing::Unusable(why) => f.write_str(why),
+        }
+    }
 }
 
 /// The machine's SMBIOS table: the recorded or live RSMB blob where there is one, else the
@@ -57,35 +91,20 @@ pub fn read(src: &Source) -> Result<Tables, Missing> {
     }
 }
 
-#[cfg(target_os = "linux")]
+/// The live machine's table, from where its OS keeps it (`sys::smbios_tables`): sysfs on
+/// Linux, the firmware-table call on Windows (recorded when capturing).
 fn read_live(src: &Source) -> Result<Tables, Missing> {
-    read_sysfs(src)
-}
-
-#[cfg(windows)]
-fn read_live(src: &Source) -> Result<Tables, Missing> {
-    let blob = rsmb::live().map_err(|e| Missing::Unusable(format!("no SMBIOS tables: {e}")))?;
-    src.store_answer(RSMB_FILE, blob.clone());
-    from_rsmb(&blob, "GetSystemFirmwareTable('RSMB')")
-}
-
-/// macOS keeps its firmware facts in the I/O Registry, not in SMBIOS tables a program can
-/// read; other OSes have neither sysfs nor the Windows call.
-#[cfg(not(any(target_os = "linux", windows)))]
-fn read_live(_src: &Source) -> Result<Tables, Missing> {
-    Err(Missing::Unusable(format!(
-        "no SMBIOS tables: {} does not expose them to programs (Linux has \
-         /sys/firmware/dmi/tables, Windows GetSystemFirmwareTable)",
-        os_name()
-    )))
-}
-
-#[cfg(not(any(target_os = "linux", windows)))]
-fn os_name() -> &'static str {
-    if cfg!(target_os = "macos") {
-        "macOS"
-    } else {
-        "this OS"
+    match sys::smbios_tables() {
+        SmbiosTables::Files => read_sysfs(src),
+        SmbiosTables::Blob(blob) => {
+            let blob = blob.map_err(|e| Missing::Unusable(format!("no SMBIOS tables: {e}")))?;
+            src.store_answer(RSMB_FILE, blob.clone());
+            from_rsmb(&blob, "GetSystemFirmwareTable('RSMB')")
+        }
+        SmbiosTables::Unexposed(os) => Err(Missing::Unusable(format!(
+            "no SMBIOS tables: {os} does not expose them to programs (Linux has \
+             /sys/firmware/dmi/tables, Windows GetSystemFirmwareTable)"
+        ))),
     }
 }
 
@@ -120,7 +139,7 @@ mod tests {
         let t = read(&Source::sysroot("fixtures/x86_64-dell-precision-t7600")).unwrap();
         assert_eq!((t.entry_point.major, t.entry_point.minor), (2, 6));
         assert_eq!(t.origin, SMBIOS_DMI);
-        assert_eq!(t.parse().structures.len(), 149);
+        assert_eq!(t.walk().table.structures.len(), 149);
     }
 
     #[test]
@@ -141,7 +160,7 @@ mod tests {
         std::fs::write(dir.path().join(RSMB_FILE), &blob).unwrap();
         let t = read(&Source::sysroot(dir.path())).unwrap();
         assert_eq!(t.origin, RSMB_FILE);
-        assert_eq!(t.parse().structures.len(), 149);
+        assert_eq!(t.walk().table.structures.len(), 149);
         // A blob without a version is a note, not a table.
         std::fs::write(dir.path().join(RSMB_FILE), [0u8; 8]).unwrap();
         let err = read(&Source::sysroot(dir.path())).unwrap_err();

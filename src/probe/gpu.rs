@@ -21,6 +21,7 @@ pub mod rated;
 
 use serde_json::Value;
 
+use crate::probe::backend::Backend;
 use crate::source::Source;
 use crate::spec::{Gpu, GpuProcess, GpuState, Notes, Pcie};
 use access::{Answer, GpuAccess, Recorded, Recorder, NVML_FILE};
@@ -40,22 +41,20 @@ const THROTTLE_REASONS: [(u64, &str); 9] = [
     (0x100, "display_clock_setting"),
 ];
 
-/// Lists NVIDIA GPUs with derived capability and live state.
-pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Gpu> {
-    let pci_gpus = match pci::read_pci_gpus(src) {
-        Ok(v) => v,
-        Err(e) => {
-            notes.add("gpus", format!("PCI devices not readable: {e}"));
-            Vec::new()
-        }
-    };
-    probe_from(src, Some(pci_gpus), notes)
-}
-
-/// Lists the GPUs NVML knows where there is no PCI tree to read (Windows, macOS): a GPU
-/// without a working driver is not seen there.
-pub fn probe_without_pci(src: &Source, notes: &mut Notes) -> Vec<Gpu> {
-    probe_from(src, None, notes)
+/// Lists NVIDIA GPUs with derived capability and live state: the GPUs on PCI joined with
+/// NVML where the backend has a PCI tree (files), the GPUs NVML knows where it has none
+/// (native: Windows, macOS), so a GPU without a working driver is not seen there.
+pub fn probe(src: &Source, backend: &Backend, notes: &mut Notes) -> Vec<Gpu> {
+    let pci_gpus = backend
+        .has_pci_tree()
+        .then(|| match pci::read_pci_gpus(src) {
+            Ok(v) => v,
+            Err(e) => {
+                notes.add("gpus", format!("PCI devices not readable: {e}"));
+                Vec::new()
+            }
+        });
+    probe_from(src, pci_gpus, notes)
 }
 
 /// NVML joined with the PCI GPUs, when a PCI tree was read (`None`: there is none).

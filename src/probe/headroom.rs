@@ -2,18 +2,18 @@
 //!
 //! Owns the join of SMBIOS types 4 (sockets), 9 (expansion slots), 16/17 (memory arrays and
 //! slots) and 39 (power supplies) with the GPUs and drives already found. The pure part,
-//! `headroom_from_table`, takes the decoded table and the PCI devices; `probe` only reads
-//! the tables and each device's sysfs path (to find the bridges above it). It never renders
-//! and never decides pass/fail.
+//! `headroom_from_table`, takes the decoded table and the PCI devices; `probe` is handed the
+//! run's walked table and only reads each device's sysfs path (to find the bridges above
+//! it). It never renders and never decides pass/fail.
 
 use crate::natural::natural_key;
 use crate::probe::pci::is_pci_address;
 use std::collections::BTreeMap;
 
-use crate::probe::firmware::{self, Missing};
+use crate::probe::firmware::{Missing, Smbios};
 use crate::probe::memory;
 use crate::probe::smbios::{self, DeviceSize, Structure, Table};
-use crate::source::{Source, Unknown};
+use crate::source::Source;
 use crate::spec::Notes;
 use crate::spec::{
     CpuSocket, Drive, Gpu, Headroom, MemoryArrayInfo, MemoryHeadroom, Note, PcieSlot,
@@ -31,29 +31,28 @@ pub struct PciDevice {
     pub chain: Vec<String>,
 }
 
-/// Reads the SMBIOS tables and joins them with the GPUs and drives found.
-pub fn probe(src: &Source, gpus: &[Gpu], drives: &[Drive], notes: &mut Notes) -> Option<Headroom> {
-    let tables = match firmware::read(src) {
-        Ok(t) => t,
+/// Joins the machine's SMBIOS table with the GPUs and drives found.
+pub fn probe(
+    src: &Source,
+    smbios: Result<&Smbios<'_>, &Missing>,
+    gpus: &[Gpu],
+    drives: &[Drive],
+    notes: &mut Notes,
+) -> Option<Headroom> {
+    let s = match smbios {
+        Ok(s) => s,
         Err(missing) => {
-            let e = match missing {
-                Missing::Read(e @ Unknown::PermissionDenied(_)) => {
-                    format!("SMBIOS tables need root (run as root): {e}")
-                }
-                Missing::Read(e @ Unknown::NotFound(_)) => format!("no SMBIOS tables: {e}"),
-                Missing::Read(e) => format!("SMBIOS tables unreadable: {e}"),
-                Missing::Unusable(why) => why,
-            };
             notes.add(
                 "headroom",
-                format!("{e}; free sockets, DIMM and PCIe slots and power supplies are unknown"),
+                format!(
+                    "{missing}; free sockets, DIMM and PCIe slots and power supplies are unknown"
+                ),
             );
             return None;
         }
     };
-    let t = tables.parse();
     let devices = pci_devices(src, gpus, drives);
-    let (h, found) = headroom_from_table(&t, &devices, gpus);
+    let (h, found) = headroom_from_table(&s.table, &devices, gpus);
     notes.0.extend(found);
     Some(h)
 }

@@ -90,7 +90,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
         ),
     }
 
-    let mounts = match src.read_string_within("/proc/self/mountinfo", crate::source::Budget::Large)
+    let mounts = match src.read_string_within("/proc/self/mountinfo", crate::bounded::Budget::Large)
     {
         Ok(t) => parse_mountinfo(&t),
         Err(e) => {
@@ -244,7 +244,7 @@ pub fn probe_path(src: &Source, path: &Path) -> Result<Filesystem, Unknown> {
     } else {
         crate::source::normalize(path)
     };
-    let text = src.read_string_within("/proc/self/mountinfo", crate::source::Budget::Large)?;
+    let text = src.read_string_within("/proc/self/mountinfo", crate::bounded::Budget::Large)?;
     let mounts = parse_mountinfo(&text);
     let m = mount_of(&mounts, &real.to_string_lossy()).ok_or_else(|| {
         Unknown::unparsable(
@@ -676,67 +676,19 @@ pub fn tmpfs_size(options: &str) -> Option<u64> {
     crate::units::parse_bytes(v).ok()
 }
 
-/// sched_getaffinity(0) as a CPU list.
-#[cfg(target_os = "linux")]
+/// sched_getaffinity(0) as a CPU list (`None` where the OS has no such call).
 fn live_affinity() -> Option<String> {
-    let cpus = sched_getaffinity()?;
-    Some(crate::cpulist::format_cpulist(&cpus))
-}
-
-/// Only Linux has sched_getaffinity; elsewhere the mask is unknown (and is then looked for
-/// in /proc/self/status, which is not there either, so the note says so).
-#[cfg(not(target_os = "linux"))]
-fn live_affinity() -> Option<String> {
-    None
-}
-
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn sched_getaffinity() -> Option<Vec<u32>> {
-    // SAFETY: `set` is a properly sized, zeroed cpu_set_t owned by this frame; the kernel
-    // writes at most size_of::<cpu_set_t>() bytes into it, and CPU_ISSET only reads it.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return None;
-        }
-        let max = 8 * std::mem::size_of::<libc::cpu_set_t>();
-        Some(
-            (0..max)
-                .filter(|&c| libc::CPU_ISSET(c, &set))
-                .map(|c| c as u32)
-                .collect(),
-        )
-    }
+    Some(crate::cpulist::format_cpulist(&crate::sys::cpu_affinity()?))
 }
 
 /// statvfs of a live path.
-#[cfg(unix)]
-#[allow(unsafe_code)]
 fn statvfs(path: &Path) -> Result<Space, String> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).map_err(|e| e.to_string())?;
-    // SAFETY: `c` is a NUL-terminated path that outlives the call; `st` is a zeroed
-    // statvfs owned by this frame that the kernel fills in.
-    let st = unsafe {
-        let mut st: libc::statvfs = std::mem::zeroed();
-        if libc::statvfs(c.as_ptr(), &mut st) != 0 {
-            return Err(std::io::Error::last_os_error().to_string());
-        }
-        st
-    };
-    let frsize = st.f_frsize as u64;
-    Ok(Space {
-        total_bytes: (st.f_blocks as u64).saturating_mul(frsize),
-        available_bytes: (st.f_bavail as u64).saturating_mul(frsize),
-    })
-}
-
-/// statvfs is POSIX; elsewhere free space is not asked here (a Windows backend answers it
-/// from its own volume calls), so the fact stays unknown with this reason.
-#[cfg(not(unix))]
-fn statvfs(_path: &Path) -> Result<Space, String> {
-    Err("statvfs is not available on this OS".into())
+    crate::sys::statvfs(path)
+        .map(|s| Space {
+            total_bytes: s.total_bytes,
+            available_bytes: s.available_bytes,
+        })
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -975,13 +927,5 @@ Max open files            20000                20000                files     \n
         let data = probe_path(&src, Path::new("/srv/../srv/data"));
         assert_eq!(data.map(|f| f.mount_point), Ok("/".to_string()));
         assert!(notes.0.is_empty(), "{:?}", notes.0);
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn live_affinity_and_statvfs_answer() {
-        // Any Linux host: the calling process may run somewhere, and / has a size.
-        assert!(live_affinity().is_some_and(|l| !l.is_empty()));
-        assert!(statvfs(Path::new("/")).is_ok_and(|s| s.total_bytes > 0));
     }
 }

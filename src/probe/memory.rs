@@ -1,16 +1,18 @@
-//! Memory probe: MemTotal, and DIMMs from SMBIOS type 17 or the udev database.
+//! Memory probe: usable memory, and DIMMs from SMBIOS type 17 or the udev database.
 //!
-//! Installed memory comes from the DIMMs the firmware lists: the raw SMBIOS tables in
-//! `/sys/firmware/dmi/tables` (root only; Windows' RSMB data, see `firmware`), else the copy systemd's `dmi_memory_id` leaves
-//! in the udev database (`/run/udev/data/+dmi:id`, readable by anyone, systemd 248+).
-//! Usable memory is MemTotal, always below the installed size. Parsing is done by pure
-//! functions (`parse_meminfo`, `parse_udev_memory`, `inventory_from_smbios`); `probe` only
-//! reads and records why something is unknown.
+//! Installed memory comes from the DIMMs the firmware lists: the run's SMBIOS table
+//! (`/sys/firmware/dmi/tables`, root only, or Windows' RSMB data: see `firmware`), else the
+//! copy systemd's `dmi_memory_id` leaves in the udev database (`/run/udev/data/+dmi:id`,
+//! readable by anyone, systemd 248+). Usable memory is MemTotal (or the OS's memory size),
+//! always below the installed size. Parsing is done by pure functions (`parse_meminfo`,
+//! `parse_udev_memory`, `inventory_from_smbios`); `probe` only reads and records why
+//! something is unknown.
 
 use std::collections::BTreeMap;
 
 use crate::locator::{parse_place, SlotPlace};
-use crate::probe::firmware::{self, Missing, SMBIOS_DMI};
+use crate::probe::backend::Backend;
+use crate::probe::firmware::{Missing, Smbios, SMBIOS_DMI};
 use crate::probe::meminfo;
 use crate::probe::smbios::{self, DeviceSize, EntryPoint, Table};
 use crate::source::{Source, Unknown};
@@ -40,17 +42,51 @@ pub struct SlotEntry {
     pub dimm: Option<Dimm>,
 }
 
-/// Reads installed and usable memory and the DIMM slots (sockets placed without knowing
-/// the machine's socket count; `probe_placed` is told it).
-pub fn probe(src: &Source, notes: &mut Notes) -> Memory {
-    probe_placed(src, None, notes)
+/// Reads installed and usable memory and the DIMM slots, each slot placed on its socket.
+/// DIMMs come from the run's SMBIOS table, else (files backend) the udev database; usable
+/// memory is MemTotal (files) or the OS's memory size (native). `cpu_sockets` is used where
+/// the SMBIOS table's processor records are not at hand (the udev copy has none).
+pub fn probe(
+    src: &Source,
+    backend: &Backend,
+    smbios: Result<&Smbios<'_>, &Missing>,
+    cpu_sockets: Option<u32>,
+    notes: &mut Notes,
+) -> Memory {
+    let dimms = dimms_from(smbios);
+    let (usable, inventory) = match backend {
+        Backend::Files => (
+            usable_from_meminfo(src, notes),
+            dimms_or_udev(src, dimms, notes),
+        ),
+        Backend::Native(answers) => {
+            if answers.memory.total_bytes.is_none() {
+                notes.add(
+                    "memory.usable_bytes",
+                    answers.why_missing("memory.total_bytes"),
+                );
+            }
+            let usable = Usable {
+                bytes: answers.memory.total_bytes,
+                source: "os",
+                read_from: "the OS's memory size",
+            };
+            let inventory = match dimms {
+                Ok(inv) => Some((inv, "smbios")),
+                Err(why) => {
+                    notes.add("memory.dimms", why);
+                    None
+                }
+            };
+            (usable, inventory)
+        }
+    };
+    assemble(usable, inventory, cpu_sockets, notes)
 }
 
-/// Reads installed and usable memory and the DIMM slots, each slot placed on its socket.
-/// `cpu_sockets` is used where the SMBIOS table's processor records are not at hand (the
-/// udev copy has none).
-pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -> Memory {
-    let usable_bytes = match src.read_string(MEMINFO) {
+/// MemTotal from /proc/meminfo.
+fn usable_from_meminfo(src: &Source, notes: &mut Notes) -> Usable {
+    let bytes = match src.read_string(MEMINFO) {
         Ok(text) => notes.take(
             "memory.usable_bytes",
             parse_meminfo(&text).map_err(|d| Unknown::unparsable(MEMINFO, d)),
@@ -60,57 +96,43 @@ pub fn probe_placed(src: &Source, cpu_sockets: Option<u32>, notes: &mut Notes) -
             None
         }
     };
-    let inventory = match read_smbios(src) {
-        Ok(inv) => Some((inv, "smbios")),
-        Err(smbios_why) => match read_udev(src) {
-            Ok(inv) => {
-                notes.add(
-                    "memory.dimm_source",
-                    format!("{smbios_why}; DIMMs read from the udev database {UDEV_DMI}"),
-                );
-                Some((inv, "udev"))
-            }
-            Err(udev_why) => {
-                notes.add(
-                    "memory.dimms",
-                    format!(
-                        "{smbios_why}; and no udev memory record: {udev_why} \
-                         (systemd 248+ writes one; run as root to read the SMBIOS tables)"
-                    ),
-                );
-                None
-            }
-        },
-    };
-    let usable = Usable {
-        bytes: usable_bytes,
+    Usable {
+        bytes,
         source: "meminfo",
         read_from: MEMINFO,
-    };
-    assemble(usable, inventory, cpu_sockets, notes)
+    }
 }
 
-/// Memory where the OS answers through its own API (Windows, macOS): usable memory as the
-/// OS reports it, DIMMs from the SMBIOS table where there is one (Windows' RSMB).
-pub fn probe_native(
+/// The SMBIOS slots, else the udev database's copy (with a note saying why), else nothing
+/// (with a note saying why neither).
+fn dimms_or_udev(
     src: &Source,
-    usable_bytes: Option<u64>,
-    cpu_sockets: Option<u32>,
+    dimms: Result<Inventory, String>,
     notes: &mut Notes,
-) -> Memory {
-    let inventory = match read_smbios(src) {
-        Ok(inv) => Some((inv, "smbios")),
-        Err(why) => {
-            notes.add("memory.dimms", why);
+) -> Option<(Inventory, &'static str)> {
+    let smbios_why = match dimms {
+        Ok(inv) => return Some((inv, "smbios")),
+        Err(why) => why,
+    };
+    match read_udev(src) {
+        Ok(inv) => {
+            notes.add(
+                "memory.dimm_source",
+                format!("{smbios_why}; DIMMs read from the udev database {UDEV_DMI}"),
+            );
+            Some((inv, "udev"))
+        }
+        Err(udev_why) => {
+            notes.add(
+                "memory.dimms",
+                format!(
+                    "{smbios_why}; and no udev memory record: {udev_why} \
+                     (systemd 248+ writes one; run as root to read the SMBIOS tables)"
+                ),
+            );
             None
         }
-    };
-    let usable = Usable {
-        bytes: usable_bytes,
-        source: "os",
-        read_from: "the OS's memory size",
-    };
-    assemble(usable, inventory, cpu_sockets, notes)
+    }
 }
 
 /// Usable memory and where it was read.
@@ -279,29 +301,22 @@ pub fn parse_meminfo(text: &str) -> Result<u64, String> {
     meminfo::parse(text).bytes("MemTotal")
 }
 
-/// Reads and decodes the SMBIOS tables; the error says why they could not be used.
-fn read_smbios(src: &Source) -> Result<Inventory, String> {
-    match firmware::read(src) {
-        Ok(t) => Ok(inventory_from_table(&t.entry_point, &t.table, &t.origin)),
-        Err(Missing::Read(e @ Unknown::PermissionDenied(_))) => {
-            Err(format!("SMBIOS tables need root: {e}"))
-        }
-        Err(Missing::Read(e @ Unknown::NotFound(_))) => Err(format!("no SMBIOS tables: {e}")),
-        Err(Missing::Read(e)) => Err(format!("SMBIOS tables unreadable: {e}")),
-        Err(Missing::Unusable(why)) => Err(why),
-    }
+/// The memory slots of the run's SMBIOS table; the error says why there is none.
+fn dimms_from(smbios: Result<&Smbios<'_>, &Missing>) -> Result<Inventory, String> {
+    smbios
+        .map(|s| inventory_from_table(&s.table, s.origin))
+        .map_err(Missing::to_string)
 }
 
 /// The memory slots of a DMI table: type-17 records of system-RAM arrays (type 16 use 3),
 /// leaving out flash/ROM devices some firmware lists as memory devices.
 pub fn inventory_from_smbios(ep: &EntryPoint, table: &[u8]) -> Inventory {
-    inventory_from_table(ep, table, SMBIOS_DMI)
+    inventory_from_table(&Table::parse(table, Some(ep)), SMBIOS_DMI)
 }
 
-/// `inventory_from_smbios` for a table read from `origin` (named in a damage note).
-fn inventory_from_table(ep: &EntryPoint, table: &[u8], origin: &str) -> Inventory {
-    let t = Table::parse(table, Some(ep));
-    let slots = smbios::ram_slots(&t)
+/// The memory slots of a walked table read from `origin` (named in a damage note).
+fn inventory_from_table(t: &Table<'_>, origin: &str) -> Inventory {
+    let slots = smbios::ram_slots(t)
         .into_iter()
         .map(|(locator, d)| {
             let size_bytes = match d.size {
@@ -343,6 +358,7 @@ fn inventory_from_table(ep: &EntryPoint, table: &[u8], origin: &str) -> Inventor
         sockets: (sockets > 0).then_some(sockets),
         problem: t
             .error
+            .as_ref()
             .map(|e| format!("SMBIOS table {origin} is damaged ({e}); slots after it are missing")),
     }
 }

@@ -1,7 +1,7 @@
 //! Windows' raw SMBIOS data (`GetSystemFirmwareTable('RSMB', 0)`): its 8-byte header is
 //! checked and turned into what the SMBIOS decoder takes on Linux from sysfs, an entry
 //! point (version and table length) and the table bytes, so `smbios::Table::parse` and the
-//! typed decoders serve both. `live` fetches the blob on Windows.
+//! typed decoders serve both. `sys::smbios_tables` fetches the blob on Windows.
 //!
 //! The header is `RawSMBIOSData` without its data: `Used20CallingMethod` (u8),
 //! `SMBIOSMajorVersion` (u8), `SMBIOSMinorVersion` (u8), `DmiRevision` (u8), `Length` (u32
@@ -14,9 +14,6 @@ use crate::probe::smbios::{EntryPoint, Table};
 
 /// Bytes before the table: four version bytes and the 32-bit length.
 pub const HEADER_LEN: usize = 8;
-
-/// The provider signature `'RSMB'` as `GetSystemFirmwareTable` takes it.
-pub const RSMB: u32 = u32::from_be_bytes(*b"RSMB");
 
 /// A raw SMBIOS blob taken apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,36 +80,6 @@ pub fn parse_rsmb(blob: &[u8]) -> Result<RawSmbios<'_>, RsmbError> {
         },
         table,
     })
-}
-
-/// The raw SMBIOS data of this machine, from `GetSystemFirmwareTable('RSMB', 0)`.
-#[cfg(windows)]
-pub fn live() -> Result<Vec<u8>, String> {
-    use windows_sys::Win32::System::SystemInformation::GetSystemFirmwareTable;
-
-    // The table can change between the size query and the read (hot-plugged memory): a
-    // second pass with the new size, then give up.
-    let mut size = 0u32;
-    for _ in 0..2 {
-        let mut buf = vec![0u8; size as usize];
-        // SAFETY: `buf` is a live, writable allocation of exactly `size` bytes (null and 0
-        // on the first pass, which only asks for the size); the call writes at most `size`
-        // bytes into it and keeps no pointer after it returns.
-        #[allow(unsafe_code)]
-        let n = unsafe { GetSystemFirmwareTable(RSMB, 0, buf.as_mut_ptr().cast(), size) };
-        if n == 0 {
-            return Err(format!(
-                "GetSystemFirmwareTable('RSMB'): {}",
-                std::io::Error::last_os_error()
-            ));
-        }
-        if n <= size {
-            buf.truncate(n as usize);
-            return Ok(buf);
-        }
-        size = n;
-    }
-    Err("GetSystemFirmwareTable('RSMB'): the table kept changing size".into())
 }
 
 #[cfg(test)]
@@ -200,7 +167,10 @@ mod tests {
     #[cfg(windows)]
     #[test]
     fn live_table_walks() {
-        let raw = live().unwrap();
+        let crate::sys::SmbiosTables::Blob(raw) = crate::sys::smbios_tables() else {
+            panic!("Windows hands over the tables as a blob");
+        };
+        let raw = raw.unwrap();
         let rsmb = parse_rsmb(&raw).unwrap();
         let t = rsmb.parse_table();
         assert_eq!(t.error, None);

@@ -222,6 +222,77 @@ impl<'a> Structure<'a> {
     pub fn string(&self, off: usize) -> Option<String> {
         clean(self.raw_string(off)?)
     }
+
+    /// An identity string at `off` (types 0 to 3), trimmed, and where there is no value the
+    /// reason: not supplied, blank, or a placeholder (`is_placeholder`).
+    pub fn text(&self, off: usize) -> Text {
+        let Some(raw) = self.raw_string(off) else {
+            return Text::NotSupplied;
+        };
+        let v = raw.trim();
+        if v.is_empty() {
+            Text::Blank
+        } else if is_placeholder(v) {
+            Text::Placeholder(v.to_string())
+        } else {
+            Text::Value(v.to_string())
+        }
+    }
+}
+
+/// An identity string of the firmware (vendor, product, serial, BIOS version), or why
+/// there is none, so a note can say which.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Text {
+    /// The string, trimmed.
+    Value(String),
+    /// No string: its number is 0 or past the string set, or the record is too short for
+    /// the field (an older SMBIOS version).
+    NotSupplied,
+    /// Empty or blanks only: the firmware left it blank.
+    Blank,
+    /// A placeholder meaning "not filled in" (`To Be Filled By O.E.M.`, `Default string`).
+    Placeholder(String),
+}
+
+impl Text {
+    /// The value, where there is one.
+    pub fn value(&self) -> Option<&str> {
+        match self {
+            Text::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Firmware placeholders that mean "not filled in" in an identity string (vendor, product,
+/// version, serial), as dmidecode and lshw treat them: `clean`'s placeholders, and the
+/// board makers' own (`System Product Name`, `0123456789`, a serial of all 0 or all F).
+/// The one rule for the SMBIOS records and for the kernel's copies in /sys/class/dmi/id.
+pub fn is_placeholder(value: &str) -> bool {
+    const PLACEHOLDERS: &[&str] = &[
+        "to be filled by o.e.m.",
+        "to be filled by oem",
+        "default string",
+        "system product name",
+        "system manufacturer",
+        "system version",
+        "system serial number",
+        "not specified",
+        "not applicable",
+        "none",
+        "o.e.m.",
+        "oem",
+        "0123456789",
+        "123456789",
+        "xxxxxxxxxx",
+        "--",
+    ];
+    let v = value.trim().to_ascii_lowercase();
+    v.is_empty()
+        || PLACEHOLDERS.contains(&v.as_str())
+        || v.chars().all(|c| c == '0' || c == 'f')
+        || clean(v).is_none()
 }
 
 /// Trims a firmware string; `None` when it is empty or a placeholder that means
@@ -377,11 +448,11 @@ impl<'a> Table<'a> {
 }
 
 /// Type 0: BIOS information.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bios {
-    pub vendor: Option<String>,
-    pub version: Option<String>,
-    pub release_date: Option<String>,
+    pub vendor: Text,
+    pub version: Text,
+    pub release_date: Text,
     /// ROM size in bytes (extended size field from 3.1 when the old byte says 16 MiB+).
     pub rom_size_bytes: Option<u64>,
     /// `major.minor` BIOS release (2.4+), e.g. `2.17`.
@@ -407,26 +478,27 @@ pub fn decode_bios(s: &Structure) -> Bios {
         _ => None,
     };
     Bios {
-        vendor: s.string(0x04),
-        version: s.string(0x05),
-        release_date: s.string(0x08),
+        vendor: s.text(0x04),
+        version: s.text(0x05),
+        release_date: s.text(0x08),
         rom_size_bytes,
         release,
     }
 }
 
 /// Type 1: system information.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SystemInfo {
-    pub manufacturer: Option<String>,
-    pub product: Option<String>,
-    pub version: Option<String>,
-    pub serial: Option<String>,
+    pub manufacturer: Text,
+    pub product: Text,
+    pub version: Text,
+    pub serial: Text,
     /// Lowercase UUID; the first three fields are little-endian from SMBIOS 2.6 on.
     /// `None` when all bytes are 0x00 or 0xFF (not set).
     pub uuid: Option<String>,
-    pub sku: Option<String>,
-    pub family: Option<String>,
+    /// SKU number and family (2.4+).
+    pub sku: Text,
+    pub family: Text,
 }
 
 /// Decodes a type-1 structure; `version` decides the UUID byte order.
@@ -454,46 +526,46 @@ pub fn decode_system(s: &Structure, ep: Option<&EntryPoint>) -> SystemInfo {
         ))
     });
     SystemInfo {
-        manufacturer: s.string(0x04),
-        product: s.string(0x05),
-        version: s.string(0x06),
-        serial: s.string(0x07),
+        manufacturer: s.text(0x04),
+        product: s.text(0x05),
+        version: s.text(0x06),
+        serial: s.text(0x07),
         uuid,
-        sku: s.string(0x19),
-        family: s.string(0x1A),
+        sku: s.text(0x19),
+        family: s.text(0x1A),
     }
 }
 
 /// Type 2: baseboard information.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
-    pub manufacturer: Option<String>,
-    pub product: Option<String>,
-    pub version: Option<String>,
-    pub serial: Option<String>,
-    pub asset_tag: Option<String>,
+    pub manufacturer: Text,
+    pub product: Text,
+    pub version: Text,
+    pub serial: Text,
+    pub asset_tag: Text,
 }
 
 /// Decodes a type-2 structure.
 pub fn decode_board(s: &Structure) -> Board {
     Board {
-        manufacturer: s.string(0x04),
-        product: s.string(0x05),
-        version: s.string(0x06),
-        serial: s.string(0x07),
-        asset_tag: s.string(0x08),
+        manufacturer: s.text(0x04),
+        product: s.text(0x05),
+        version: s.text(0x06),
+        serial: s.text(0x07),
+        asset_tag: s.text(0x08),
     }
 }
 
 /// Type 3: chassis.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chassis {
-    pub manufacturer: Option<String>,
+    pub manufacturer: Text,
     /// Chassis type code (SMBIOS 7.4.1, lock bit removed): 3 Desktop, 7 Tower, 23 Rack Mount.
     pub kind: Option<u8>,
-    pub version: Option<String>,
-    pub serial: Option<String>,
-    pub asset_tag: Option<String>,
+    pub version: Text,
+    pub serial: Text,
+    pub asset_tag: Text,
     /// Height in rack units (2.3+; 0 = unspecified → `None`).
     pub height_u: Option<u8>,
     /// Number of power cords (2.3+; 0 = unspecified → `None`).
@@ -503,11 +575,11 @@ pub struct Chassis {
 /// Decodes a type-3 structure.
 pub fn decode_chassis(s: &Structure) -> Chassis {
     Chassis {
-        manufacturer: s.string(0x04),
+        manufacturer: s.text(0x04),
         kind: s.byte(0x05).map(|b| b & 0x7F),
-        version: s.string(0x06),
-        serial: s.string(0x07),
-        asset_tag: s.string(0x08),
+        version: s.text(0x06),
+        serial: s.text(0x07),
+        asset_tag: s.text(0x08),
         height_u: s.byte(0x11).filter(|b| *b != 0),
         power_cords: s.byte(0x12).filter(|b| *b != 0),
     }
@@ -1030,22 +1102,26 @@ pub(crate) mod tests {
         assert_eq!(t.structures.len(), 149);
 
         let bios = decode_bios(t.of_type(0).next().unwrap());
-        assert_eq!(bios.vendor.as_deref(), Some("Dell Inc."));
-        assert_eq!(bios.version.as_deref(), Some("T51"));
-        assert_eq!(bios.release_date.as_deref(), Some("04/06/2012"));
+        assert_eq!(bios.vendor.value(), Some("Dell Inc."));
+        assert_eq!(bios.version.value(), Some("T51"));
+        assert_eq!(bios.release_date.value(), Some("04/06/2012"));
         assert_eq!(bios.rom_size_bytes, Some(10 << 20));
         assert_eq!(bios.release.as_deref(), Some("4.6"));
 
         let sys = decode_system(t.of_type(1).next().unwrap(), Some(&ep));
-        assert_eq!(sys.product.as_deref(), Some("Precision T7600"));
-        assert_eq!(sys.serial, None); // "Not Specified"
+        assert_eq!(sys.product.value(), Some("Precision T7600"));
+        // String number 0, which dmidecode prints as "Not Specified".
+        assert_eq!(sys.serial, Text::NotSupplied);
         assert_eq!(
             sys.uuid.as_deref(),
             Some("4c4c4544-0000-0010-8000-00c04f000000")
         );
         assert_eq!(decode_chassis(t.of_type(3).next().unwrap()).kind, Some(7));
         // The board's product name is all spaces: unknown, not "".
-        assert_eq!(decode_board(t.of_type(2).next().unwrap()).product, None);
+        assert_eq!(
+            decode_board(t.of_type(2).next().unwrap()).product,
+            Text::Blank
+        );
 
         let cpus: Vec<Processor> = t.of_type(4).map(decode_processor).collect();
         assert_eq!(cpus.len(), 2);
@@ -1233,13 +1309,35 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn placeholders_are_unknown() {
+        for p in [
+            "To Be Filled By O.E.M.",
+            "Default string",
+            "  ",
+            "Not Specified",
+            "Unknown",
+            "0000000000",
+            "FFFFFFFF",
+            "System Product Name",
+        ] {
+            assert!(is_placeholder(p), "{p}");
+        }
+        assert!(!is_placeholder("HP"));
+        assert!(!is_placeholder("Z8 G4 Workstation"));
+        assert!(
+            !is_placeholder("/       /              /"),
+            "Dell's board serial"
+        );
+    }
+
+    #[test]
     fn string_index_past_the_set() {
         // Type 2 whose manufacturer says string 5, but only one string follows.
         let rec = [2u8, 8, 0, 0, 5, 1, 0, 0, b'X', 0, 0];
         let t = Table::parse(&rec, None);
         let b = decode_board(&t.structures[0]);
-        assert_eq!(b.manufacturer, None);
-        assert_eq!(b.product.as_deref(), Some("X"));
+        assert_eq!(b.manufacturer, Text::NotSupplied);
+        assert_eq!(b.product.value(), Some("X"));
     }
 
     #[test]

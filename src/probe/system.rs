@@ -1,11 +1,15 @@
-//! System probe: DMI identity (/sys/class/dmi/id), os-release, kernel, hostname, capture time.
+//! System probe: identity (/sys/class/dmi/id, or the SMBIOS records through `smbios`'s
+//! decoders), OS, kernel, hostname, capture time, and the hypervisor's name.
 
 use std::collections::BTreeMap;
 
-use crate::probe::firmware::{self, Missing};
-use crate::probe::smbios;
-use crate::source::{clip, Source, Unknown, CAPTURE_FILE};
+use crate::probe::backend::Backend;
+use crate::probe::cpuid::Cpuid;
+use crate::probe::firmware::{Missing, Smbios};
+use crate::probe::smbios::{self, is_placeholder, Text};
+use crate::source::{Source, Unknown, CAPTURE_FILE};
 use crate::spec::{Cpu, Notes, Os, System};
+use crate::text::clip;
 
 const DMI_ID: &str = "/sys/class/dmi/id";
 
@@ -32,12 +36,43 @@ pub struct CaptureMeta {
     pub unreadable: Vec<String>,
 }
 
-/// Reads DMI identity, OS, kernel, hostname and the capture time.
-pub fn probe(src: &Source, notes: &mut Notes) -> SystemFacts {
+/// Reads the capture time and, as the backend has them, the identity, OS, kernel and host
+/// name: /sys/class/dmi/id, os-release and /proc (files), or the OS's answers with the
+/// identity from the SMBIOS table (native: Windows' RSMB data, where there is one).
+pub fn probe(
+    src: &Source,
+    backend: &Backend,
+    smbios: Result<&Smbios<'_>, &Missing>,
+    notes: &mut Notes,
+) -> SystemFacts {
     let meta = read_capture_meta(src, notes);
     let captured_at = capture_time(src, meta.as_ref(), notes);
+    match backend {
+        Backend::Files => SystemFacts {
+            os: read_os(src, meta, notes),
+            hostname: notes.take("hostname", src.read_value("/proc/sys/kernel/hostname")),
+            system: read_dmi(src, notes),
+            captured_at,
+        },
+        Backend::Native(answers) => {
+            if answers.os.hostname.is_none() {
+                notes.add("hostname", answers.why_missing("hostname"));
+            }
+            SystemFacts {
+                os: answers.os_facts(notes),
+                hostname: answers.os.hostname.clone(),
+                system: smbios_identity(smbios, notes),
+                captured_at,
+            }
+        }
+    }
+}
+
+/// os-release, the kernel's release, and the machine's architecture (uname live, the
+/// capture's record in replay).
+fn read_os(src: &Source, meta: Option<CaptureMeta>, notes: &mut Notes) -> Os {
     let arch = if src.is_live() {
-        live_arch()
+        crate::sys::machine()
     } else {
         meta.and_then(|m| m.arch)
     };
@@ -52,31 +87,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> SystemFacts {
     let mut os = read_os_release(src, notes);
     os.arch = arch;
     os.kernel = notes.take("os.kernel", src.read_value("/proc/sys/kernel/osrelease"));
-    let hostname = notes.take("hostname", src.read_value("/proc/sys/kernel/hostname"));
-    SystemFacts {
-        system: read_dmi(src, notes),
-        os,
-        hostname,
-        captured_at,
-    }
-}
-
-/// The system probe where the OS answers through its own API (Windows, macOS): the OS and
-/// host name as it gave them, the capture time, and the identity from the SMBIOS table
-/// (Windows' RSMB data) where there is one.
-pub fn probe_native(
-    src: &Source,
-    os: Os,
-    hostname: Option<String>,
-    notes: &mut Notes,
-) -> SystemFacts {
-    let meta = read_capture_meta(src, notes);
-    SystemFacts {
-        system: smbios_identity(src, notes),
-        os,
-        hostname,
-        captured_at: capture_time(src, meta.as_ref(), notes),
-    }
+    os
 }
 
 /// Now, live; the recorded time in replay (with a note when there is none).
@@ -95,77 +106,69 @@ fn capture_time(src: &Source, meta: Option<&CaptureMeta>, notes: &mut Notes) -> 
     }
 }
 
-/// System identity from SMBIOS types 0 (BIOS), 1 (system), 2 (board) and 3 (chassis), the
-/// same strings Linux shows under /sys/class/dmi/id; placeholders are unknown with a note.
-fn smbios_identity(src: &Source, notes: &mut Notes) -> System {
-    let tables = match firmware::read(src) {
-        Ok(t) => t,
-        Err(Missing::Read(e)) => {
-            notes.add("system", format!("no SMBIOS tables: {e}"));
-            return System::default();
-        }
-        Err(Missing::Unusable(why)) => {
-            notes.add("system", why);
+/// System identity from SMBIOS types 0 (BIOS), 1 (system), 2 (board) and 3 (chassis), as
+/// `smbios`'s decoders read them: the same strings Linux shows under /sys/class/dmi/id;
+/// placeholders are unknown with a note.
+fn smbios_identity(smbios: Result<&Smbios<'_>, &Missing>, notes: &mut Notes) -> System {
+    let s = match smbios {
+        Ok(s) => s,
+        Err(missing) => {
+            notes.add("system", missing.to_string());
             return System::default();
         }
     };
-    let t = tables.parse();
-    let origin = &tables.origin;
-    let mut field = |name: &str, kind: u8, off: usize| -> Option<String> {
-        let Some(s) = t.of_type(kind).next() else {
-            notes.add(
-                name,
-                format!("the SMBIOS table {origin} has no type-{kind} record"),
-            );
-            return None;
+    let t = &s.table;
+    let bios = t.of_type(0).next().map(smbios::decode_bios);
+    let sys = t
+        .of_type(1)
+        .next()
+        .map(|r| smbios::decode_system(r, Some(s.entry_point)));
+    let board = t.of_type(2).next().map(smbios::decode_board);
+    let origin = s.origin;
+    let mut field = |name: &str, kind: u8, text: Option<&Text>| -> Option<String> {
+        let why = match text {
+            Some(Text::Value(v)) => return Some(v.clone()),
+            None => format!("the SMBIOS table {origin} has no type-{kind} record"),
+            Some(Text::Blank) => format!("empty in SMBIOS type {kind}: the firmware left it blank"),
+            Some(Text::Placeholder(v)) => {
+                format!("firmware placeholder '{v}' in SMBIOS type {kind}")
+            }
+            Some(Text::NotSupplied) => format!("not supplied by the firmware (SMBIOS type {kind})"),
         };
-        match s.raw_string(off).map(|v| v.trim().to_string()) {
-            Some(v) if is_placeholder(&v) || smbios::clean(v.clone()).is_none() => {
-                if v.is_empty() {
-                    notes.add(
-                        name,
-                        format!("empty in SMBIOS type {kind}: the firmware left it blank"),
-                    );
-                } else {
-                    notes.add(
-                        name,
-                        format!("firmware placeholder '{v}' in SMBIOS type {kind}"),
-                    );
-                }
-                None
-            }
-            Some(v) => Some(v),
-            None => {
-                notes.add(
-                    name,
-                    format!("not supplied by the firmware (SMBIOS type {kind})"),
-                );
-                None
-            }
-        }
+        notes.add(name, why);
+        None
     };
     let system = System {
-        vendor: field("system.vendor", 1, 0x04),
-        product: field("system.product", 1, 0x05),
-        version: field("system.version", 1, 0x06),
-        serial: field("system.serial", 1, 0x07),
-        sku: field("system.sku", 1, 0x19),
-        family: field("system.family", 1, 0x1A),
-        board_vendor: field("system.board_vendor", 2, 0x04),
-        board_name: field("system.board_name", 2, 0x05),
-        board_version: field("system.board_version", 2, 0x06),
-        board_serial: field("system.board_serial", 2, 0x07),
-        bios_vendor: field("system.bios_vendor", 0, 0x04),
-        bios_version: field("system.bios_version", 0, 0x05),
-        bios_date: field("system.bios_date", 0, 0x08),
+        vendor: field("system.vendor", 1, sys.as_ref().map(|r| &r.manufacturer)),
+        product: field("system.product", 1, sys.as_ref().map(|r| &r.product)),
+        version: field("system.version", 1, sys.as_ref().map(|r| &r.version)),
+        serial: field("system.serial", 1, sys.as_ref().map(|r| &r.serial)),
+        sku: field("system.sku", 1, sys.as_ref().map(|r| &r.sku)),
+        family: field("system.family", 1, sys.as_ref().map(|r| &r.family)),
+        board_vendor: field(
+            "system.board_vendor",
+            2,
+            board.as_ref().map(|r| &r.manufacturer),
+        ),
+        board_name: field("system.board_name", 2, board.as_ref().map(|r| &r.product)),
+        board_version: field(
+            "system.board_version",
+            2,
+            board.as_ref().map(|r| &r.version),
+        ),
+        board_serial: field("system.board_serial", 2, board.as_ref().map(|r| &r.serial)),
+        bios_vendor: field("system.bios_vendor", 0, bios.as_ref().map(|r| &r.vendor)),
+        bios_version: field("system.bios_version", 0, bios.as_ref().map(|r| &r.version)),
+        bios_date: field(
+            "system.bios_date",
+            0,
+            bios.as_ref().map(|r| &r.release_date),
+        ),
         uuid: None,
         chassis_type: None,
         virtualization: None,
     };
-    let uuid = t
-        .of_type(1)
-        .next()
-        .and_then(|s| smbios::decode_system(s, Some(&tables.entry_point)).uuid);
+    let uuid = sys.and_then(|r| r.uuid);
     if uuid.is_none() {
         notes.add(
             "system.uuid",
@@ -175,7 +178,7 @@ fn smbios_identity(src: &Source, notes: &mut Notes) -> System {
     let kind = t
         .of_type(3)
         .next()
-        .and_then(|s| smbios::decode_chassis(s).kind);
+        .and_then(|r| smbios::decode_chassis(r).kind);
     // Code 2 ("Unknown", what virtual firmware such as Wine's says) and the invalid 0 are the
     // firmware saying it does not know: no type, and a note.
     let unknown = |k: u8| k == 0 || k == 2;
@@ -232,28 +235,6 @@ fn read_capture_meta(src: &Source, notes: &mut Notes) -> Option<CaptureMeta> {
     }
 }
 
-/// `uname -m` of the running kernel.
-#[cfg(unix)]
-#[allow(unsafe_code)]
-pub fn live_arch() -> Option<String> {
-    // SAFETY: uname fills a zeroed utsname; `machine` is NUL-terminated by the kernel.
-    unsafe {
-        let mut u: libc::utsname = std::mem::zeroed();
-        if libc::uname(&mut u) != 0 {
-            return None;
-        }
-        let c = std::ffi::CStr::from_ptr(u.machine.as_ptr());
-        c.to_str().ok().map(str::to_string)
-    }
-}
-
-/// Without uname the machine's architecture is not asked here: the binary's own target
-/// would be wrong under emulation (an x86_64 build on Arm Windows), so it stays unknown.
-#[cfg(not(unix))]
-pub fn live_arch() -> Option<String> {
-    None
-}
-
 fn read_os_release(src: &Source, notes: &mut Notes) -> Os {
     let text = match src.read_string("/etc/os-release") {
         Ok(t) => Ok(t),
@@ -300,30 +281,6 @@ pub fn parse_os_release(text: &str) -> BTreeMap<String, String> {
         }
     }
     out
-}
-
-/// Firmware placeholders that mean "not filled in" (dmidecode and lshw treat them alike).
-pub fn is_placeholder(value: &str) -> bool {
-    const PLACEHOLDERS: &[&str] = &[
-        "to be filled by o.e.m.",
-        "to be filled by oem",
-        "default string",
-        "system product name",
-        "system manufacturer",
-        "system version",
-        "system serial number",
-        "not specified",
-        "not applicable",
-        "none",
-        "o.e.m.",
-        "oem",
-        "0123456789",
-        "123456789",
-        "xxxxxxxxxx",
-        "--",
-    ];
-    let v = value.trim().to_ascii_lowercase();
-    v.is_empty() || PLACEHOLDERS.contains(&v.as_str()) || v.chars().all(|c| c == '0' || c == 'f')
 }
 
 fn read_dmi(src: &Source, notes: &mut Notes) -> System {
@@ -451,11 +408,11 @@ pub fn chassis_name(code: u8) -> String {
 
 /// Names the hypervisor when the CPU says it runs under one: CPUID leaf 0x40000000's
 /// signature (live or recorded), else the DMI vendor, else "unknown hypervisor".
-pub fn detect_virtualization(src: &Source, cpu: &Cpu, system: &System) -> Option<String> {
+pub fn detect_virtualization(cpuid: &Cpuid, cpu: &Cpu, system: &System) -> Option<String> {
     if !cpu.flags.iter().any(|f| f == "hypervisor") {
         return None;
     }
-    if let Ok([_, b, c, d]) = src.cpuid(0x4000_0000, 0) {
+    if let Ok([_, b, c, d]) = cpuid.leaf(0x4000_0000, 0) {
         let bytes: Vec<u8> = [b, c, d].iter().flat_map(|r| r.to_le_bytes()).collect();
         let sig = String::from_utf8_lossy(&bytes)
             .trim_matches(char::from(0))
@@ -499,15 +456,6 @@ mod tests {
         assert_eq!(kv["NAME"], "Debian GNU/Linux");
         assert_eq!(kv["VERSION_ID"], "12");
         assert_eq!(kv["ID"], "debian");
-    }
-
-    #[test]
-    fn placeholders_are_unknown() {
-        assert!(is_placeholder("To Be Filled By O.E.M."));
-        assert!(is_placeholder("Default string"));
-        assert!(is_placeholder("  "));
-        assert!(!is_placeholder("HP"));
-        assert!(!is_placeholder("Z8 G4 Workstation"));
     }
 
     #[test]

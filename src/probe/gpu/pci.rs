@@ -135,7 +135,7 @@ pub fn lookup_pci_name(
 pub fn read_pci_ids(src: &Source) -> Result<String, Unknown> {
     let mut last = Unknown::NotFound(Path::new(PCI_IDS[0]).to_path_buf());
     for p in PCI_IDS {
-        match src.read_string_within(p, crate::source::Budget::Large) {
+        match src.read_string_within(p, crate::bounded::Budget::Large) {
             Ok(t) => return Ok(t),
             Err(e) => last = e,
         }

@@ -535,7 +535,7 @@ pub fn limits(a: &NativeAnswers, notes: &mut Notes) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::cpuid::{self, Recorded};
+    use crate::probe::cpuid::{self, Cpuid};
     use crate::probe::native::{CpuAnswers, ProcessorCore};
 
     fn fixture() -> NativeAnswers {
@@ -545,7 +545,7 @@ mod tests {
 
     fn fixture_cpuid() -> CpuidFacts {
         let text = std::fs::read_to_string("fixtures/windows-hp-z8-g4/cpuid.json").unwrap();
-        cpuid::decode(&Recorded::from_json(&text).unwrap())
+        Cpuid::recorded(cpuid::parse_json(&text).unwrap()).decode()
     }
 
     #[test]

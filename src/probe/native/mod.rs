@@ -23,15 +23,11 @@ pub use record::{
     ProcessorCore, ProcessorGroup, ProcessorNode, Processors, Volume, FORMAT, NATIVE_FILE,
 };
 
-/// The OS's answers for this source, or `None` where the machine is read from files (live
-/// Linux, or a sysroot captured there). Live on Windows and macOS they are asked now (and
-/// kept for `capture`); a sysroot answers from its `native.json`. An unreadable record is
-/// `Some(Err)`: the machine is still one of those OSes, and every fact says why it is
-/// unknown.
+/// The OS's answers for this source, or `None` where there are none (live Linux, or a
+/// sysroot without `native.json`). Live on Windows and macOS they are asked now (and kept
+/// for `capture`); a sysroot answers from its `native.json`. An unreadable record is
+/// `Some(Err)`. `backend::Backend::open` decides whether they are asked at all.
 pub fn answers(src: &Source) -> Option<Result<NativeAnswers, String>> {
-    if !reads_os_answers(src) {
-        return None;
-    }
     if src.is_live() {
         return live(src);
     }
@@ -45,16 +41,6 @@ pub fn answers(src: &Source) -> Option<Result<NativeAnswers, String>> {
     }
 }
 
-/// Whether the machine behind `src` is described by the OS's own answers (live Windows or
-/// macOS, or a capture of one) rather than by /proc and /sys. Asks nothing of the OS.
-pub fn reads_os_answers(src: &Source) -> bool {
-    if src.is_live() {
-        cfg!(any(windows, target_os = "macos"))
-    } else {
-        src.exists(format!("/{NATIVE_FILE}"))
-    }
-}
-
 #[cfg(any(windows, target_os = "macos"))]
 fn live(src: &Source) -> Option<Result<NativeAnswers, String>> {
     let a = collect::collect();
@@ -64,7 +50,7 @@ fn live(src: &Source) -> Option<Result<NativeAnswers, String>> {
     Some(Ok(a))
 }
 
-/// Linux is read from /proc and /sys (`reads_os_answers` is false there).
+/// Linux is read from /proc and /sys: there are no OS answers to ask.
 #[cfg(not(any(windows, target_os = "macos")))]
 fn live(_src: &Source) -> Option<Result<NativeAnswers, String>> {
     None

@@ -1,0 +1,75 @@
+//! What a call answers on an OS that lacks it: nothing, with the reason, or the plain
+//! std way where there is one. Each OS module takes from here what it has no call for, so
+//! this module is built on every OS.
+
+use std::fs::{self, File, FileType, Metadata, OpenOptions};
+use std::io;
+use std::path::Path;
+
+use super::answers::{unsupported, FsSpace};
+
+/// No affinity call: the mask is unknown.
+pub fn cpu_affinity() -> Option<Vec<u32>> {
+    None
+}
+
+/// No atomic swap of two paths: the caller moves the old one aside instead.
+pub fn exchange(_a: &Path, _b: &Path) -> io::Result<()> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
+}
+
+/// Opens a file to read; there is no direct I/O that rigcheck knows how to ask for.
+pub fn open_for_reading(path: &Path, direct: bool) -> io::Result<File> {
+    if direct {
+        return Err(unsupported("O_DIRECT is not available on this OS"));
+    }
+    File::open(path)
+}
+
+/// No cache advice: nothing to drop.
+pub fn drop_cache(_f: &File) {}
+
+/// statvfs is POSIX; elsewhere free space is not asked here (a Windows machine's volumes
+/// come from its own answers, `probe::native`).
+pub fn statvfs(_path: &Path) -> io::Result<FsSpace> {
+    Err(unsupported("statvfs is not available on this OS"))
+}
+
+/// Without uname the machine's architecture is not asked: the binary's own target would be
+/// wrong under emulation (an x86_64 build on Arm Windows), so it stays unknown.
+pub fn machine() -> Option<String> {
+    None
+}
+
+/// No device numbers.
+pub fn device_number(_meta: &Metadata) -> Option<u64> {
+    None
+}
+
+/// No special files (named pipes, devices) show in a directory listing.
+pub fn special_file_kind(_t: FileType) -> Option<&'static str> {
+    None
+}
+
+/// Gives `f` the read-only flag of `old`: there are no modes and owners to keep.
+pub fn keep_owner_and_mode(f: &File, old: &Metadata) -> io::Result<()> {
+    f.set_permissions(old.permissions())
+}
+
+/// The directory inherits its parent's access list, as every file the user makes does.
+pub fn create_private_dir(path: &Path) -> io::Result<()> {
+    fs::create_dir(path)
+}
+
+/// No modes: the file gets the directory's inherited access list.
+pub fn set_create_mode(_options: &mut OpenOptions, _mode: u32) {}
+
+/// No modes.
+pub fn file_mode(_path: &Path) -> Option<u32> {
+    None
+}
+
+/// No one symlink call (Windows: file and directory links differ and need a privilege).
+pub fn symlink(_target: &Path, _link: &Path) -> io::Result<()> {
+    Err(unsupported("symlinks are not recreated on this OS"))
+}

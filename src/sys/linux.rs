@@ -1,0 +1,109 @@
+//! Linux's own calls: the CPU affinity mask, the atomic swap of two paths, direct I/O and
+//! cache advice, and /proc for process liveness. The machine itself is read from /proc and
+//! /sys, through `Source`.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+use super::answers::{Live, SmbiosTables};
+
+/// Linux is read from /proc and /sys.
+pub const LIVE: Live = Live::Files;
+
+/// The kernel's own copy of the tables is in /sys/firmware/dmi/tables (root only).
+pub fn smbios_tables() -> SmbiosTables {
+    SmbiosTables::Files
+}
+
+/// sched_getaffinity(0): the CPUs this process may run on.
+#[allow(unsafe_code)]
+pub fn cpu_affinity() -> Option<Vec<u32>> {
+    // SAFETY: `set` is a properly sized, zeroed cpu_set_t owned by this frame; the kernel
+    // writes at most size_of::<cpu_set_t>() bytes into it, and CPU_ISSET only reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return None;
+        }
+        let max = 8 * std::mem::size_of::<libc::cpu_set_t>();
+        Some(
+            (0..max)
+                .filter(|&c| libc::CPU_ISSET(c, &set))
+                .map(|c| c as u32)
+                .collect(),
+        )
+    }
+}
+
+/// Swaps two paths in one step (renameat2 with RENAME_EXCHANGE: Linux 3.15+, on file
+/// systems that support it).
+#[cfg(any(target_env = "gnu", target_env = "musl"))]
+#[allow(unsafe_code)]
+pub fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: both paths are NUL-terminated and outlive the call; AT_FDCWD makes them
+    // relative to the working directory, as a plain rename would.
+    let rc = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// The libc has no renameat2: the caller moves the old path aside instead.
+#[cfg(not(any(target_env = "gnu", target_env = "musl")))]
+pub fn exchange(_a: &Path, _b: &Path) -> io::Result<()> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
+}
+
+/// Whether process `pid` still runs.
+pub fn process_runs(pid: u32) -> bool {
+    Path::new("/proc").join(pid.to_string()).exists()
+}
+
+/// Opens a file to read, with O_DIRECT when `direct` (the page cache is bypassed), and
+/// O_NONBLOCK always: a named pipe swapped in for the file must not block the open.
+pub fn open_for_reading(path: &Path, direct: bool) -> io::Result<File> {
+    let direct = if direct { libc::O_DIRECT } else { 0 };
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(direct | libc::O_NONBLOCK)
+        .open(path)
+}
+
+/// posix_fadvise(DONTNEED): asks the kernel to drop the file's cached pages.
+#[allow(unsafe_code)]
+pub fn drop_cache(f: &File) {
+    // SAFETY: the descriptor is open for the lifetime of `f`; fadvise only advises the kernel
+    // and touches no memory of ours.
+    unsafe {
+        libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_calls_answer_on_any_linux_host() {
+        // The calling process may run somewhere, and it runs.
+        assert!(cpu_affinity().is_some_and(|l| !l.is_empty()));
+        assert!(process_runs(std::process::id()));
+        assert_eq!(smbios_tables(), SmbiosTables::Files);
+    }
+}

@@ -1,0 +1,56 @@
+//! The operating system's own calls, one module per OS behind one set of functions: every
+//! `unsafe` block of the crate is here, but for the GPU libraries' entry points (NVML's in
+//! `probe::gpu::live`, CUDA's in `bench::gpu`), and so is every choice of code by OS. A
+//! caller asks what it needs (`statvfs`, `cpu_affinity`, `smbios_tables`, ...) and gets the
+//! answer or the reason there is none, never a `cfg` of its own.
+//!
+//! Two axes, as the OSes differ: the POSIX calls every Unix shares (`unix`: statvfs, uname,
+//! file modes, symlinks, positioned reads) and what each kernel has of its own (`linux`:
+//! sched_getaffinity, renameat2, O_DIRECT, /proc; `macos`; `windows`, which is both axes:
+//! RSMB, the processor layout, the storage ioctls). Where an OS has no call for something,
+//! its module takes `fallback`'s answer ("not available on this OS", or the plain std way);
+//! `elsewhere` and `no_posix` are the OSes rigcheck does not read.
+//!
+//! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
+//! `smbios_tables`, `open_for_reading`, `drop_cache`. Every POSIX-axis module defines:
+//! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `special_file_kind`,
+//! `keep_owner_and_mode`, `create_private_dir`, `set_create_mode`, `file_mode`, `symlink`,
+//! `is_symlink_loop`, `RENAME_REPLACES_EMPTY_DIR`, `WALK_SEES_EVERY_LINK`, `INTERRUPTS`.
+
+mod answers;
+pub mod fallback;
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "linux")]
+pub use linux::*;
+
+#[cfg(target_os = "macos")]
+mod macos;
+#[cfg(target_os = "macos")]
+pub use macos::*;
+
+#[cfg(windows)]
+pub mod windows;
+#[cfg(windows)]
+pub use windows::*;
+
+#[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
+mod elsewhere;
+#[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
+pub use elsewhere::*;
+
+#[cfg(any(windows, target_os = "macos"))]
+mod sysinfo_calls;
+
+#[cfg(unix)]
+mod unix;
+#[cfg(unix)]
+pub use unix::*;
+
+#[cfg(not(any(unix, windows)))]
+mod no_posix;
+#[cfg(not(any(unix, windows)))]
+pub use no_posix::*;
+
+pub use answers::{unsupported, FsSpace, Live, SmbiosTables};
