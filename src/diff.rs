@@ -9,10 +9,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 use crate::spec::{Dimm, Drive, Gpu, Spec};
 use crate::text::same_product_name;
 use crate::units::{bytes_bin, bytes_dec};
-use crate::verify::EXIT_INCOMPLETE;
 
 /// One difference, or one fact known on one side only.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -58,11 +58,11 @@ impl Diff {
     /// on one side only.
     pub fn exit_code(&self) -> u8 {
         if self.has_hardware_changes() {
-            1
+            EXIT_FAIL
         } else if self.is_incomplete() {
             EXIT_INCOMPLETE
         } else {
-            0
+            EXIT_PASS
         }
     }
 }

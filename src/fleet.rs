@@ -14,9 +14,10 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::diff::{self, Change};
+use crate::outcome::{Outcome, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 use crate::profile::Profile;
 use crate::spec::{Dimm, Drive, Gpu, Spec, SCHEMA_VERSION};
-use crate::verify::{self, Outcome, Unknowns, VerifyReport, EXIT_INCOMPLETE};
+use crate::verify::{self, Unknowns, VerifyReport};
 
 /// One host of the fleet, read from one report.
 #[derive(Debug, Clone)]
@@ -107,11 +108,11 @@ impl Fleet {
                 || h.preflight.is_some_and(|p| !p.passed)
         });
         if failed || !self.errors.is_empty() {
-            1
+            EXIT_FAIL
         } else if self.incomplete_hosts() > 0 {
             EXIT_INCOMPLETE
         } else {
-            0
+            EXIT_PASS
         }
     }
 

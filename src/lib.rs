@@ -4,7 +4,7 @@
 //! Layers, each importing only those below it (`docs/architecture.md`):
 //! - face: `cli` (clap), `commands` (one module per subcommand), `run` here;
 //! - engines: `probe` (machine → `Spec`), the checks `verify`, `diff`, `preflight`, `fleet`,
-//!   `profile`, `requirement`, plus `bench`, `capture`, `redact`, and `render` (text out);
+//!   `profile`, `requirement` (with `outcome`: the verdict and the exit codes), plus `bench`, `capture`, `redact`, and `render` (text out);
 //! - base: `spec` (the model), `units`, `source`, `io`, `text`, `natural`, `error`.
 //!
 //! `run` is the whole program behind `main`: it returns the exit code (0 all holds, 1 a check
@@ -21,6 +21,7 @@ pub mod fleet;
 pub mod io;
 pub mod locator;
 pub mod natural;
+pub mod outcome;
 pub mod preflight;
 pub mod probe;
 pub mod profile;
@@ -110,7 +111,7 @@ pub fn usage_error(e: &clap::Error) -> ExitCode {
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
     }
     eprintln!("rigcheck: {}", io::error_line(&usage_line(e)));
-    ExitCode::from(2)
+    ExitCode::from(outcome::EXIT_ERROR)
 }
 
 /// The one-line message of a command-line error (without the `rigcheck: ` prefix).

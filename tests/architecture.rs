@@ -19,6 +19,7 @@ const CHECKS: &[&str] = &[
     "diff",
     "preflight",
     "fleet",
+    "outcome",
     "profile",
     "requirement",
 ];

@@ -6,9 +6,10 @@ mod sheet_specs;
 
 use assert_cmd::Command;
 use rigcheck::cli::{Format, SheetFormat};
+use rigcheck::outcome::Outcome;
 use rigcheck::render::sheet::{self, Verify, VerifyRow};
 use rigcheck::spec::{MemorySlot, Spec};
-use rigcheck::verify::{Outcome, Status};
+use rigcheck::verify::Status;
 
 fn sheet_text(spec: &Spec, verify: Option<&Verify>, format: SheetFormat) -> String {
     let mut buf = Vec::new();
