@@ -101,10 +101,10 @@ fn scrub_model<T: serde::Serialize + serde::de::DeserializeOwned>(x: &mut T, scr
 /// `--redact` for `verify`: the host name hidden, and the machine's `secrets` scrubbed from
 /// every line. The check itself was made on the machine as it is.
 pub fn redact_verify(report: &mut VerifyReport, secrets: &[String]) {
-    verify_with(report, &Scrubber::new(secrets));
+    scrub_verify(report, &Scrubber::new(secrets));
 }
 
-fn verify_with(report: &mut VerifyReport, scrubber: &Scrubber) {
+fn scrub_verify(report: &mut VerifyReport, scrubber: &Scrubber) {
     if report.hostname.is_some() {
         report.hostname = Some(REDACTED.into());
     }
@@ -114,10 +114,10 @@ fn verify_with(report: &mut VerifyReport, scrubber: &Scrubber) {
 /// `--redact` for `diff` and fleet's odd ones out: serials and host names scrubbed from
 /// every change; a swapped serial still shows as a change, `[redacted]` on both sides.
 pub fn redact_changes(changes: &mut [Change], secrets: &[String]) {
-    changes_with(changes, &Scrubber::new(secrets));
+    scrub_changes(changes, &Scrubber::new(secrets));
 }
 
-fn changes_with(changes: &mut [Change], scrubber: &Scrubber) {
+fn scrub_changes(changes: &mut [Change], scrubber: &Scrubber) {
     for c in changes {
         for s in [&mut c.what, &mut c.at, &mut c.before, &mut c.after] {
             *s = scrubber.scrub(s);
@@ -158,7 +158,7 @@ pub fn redact_fleet(fleet: &mut Fleet) {
         names.insert(std::mem::replace(&mut h.name, new.clone()), new);
         h.file = scrubber.scrub(&h.file.to_string_lossy()).into();
         if let Some(v) = h.verify.as_mut() {
-            verify_with(v, &scrubber);
+            scrub_verify(v, &scrubber);
         }
         redact(&mut h.spec);
     }
@@ -174,8 +174,8 @@ pub fn redact_fleet(fleet: &mut Fleet) {
     for o in &mut fleet.odd_ones_out {
         rename(&mut o.host);
         o.file = scrubber.scrub(&o.file.to_string_lossy()).into();
-        changes_with(&mut o.changes, &scrubber);
-        changes_with(&mut o.unknown_on_one_side, &scrubber);
+        scrub_changes(&mut o.changes, &scrubber);
+        scrub_changes(&mut o.unknown_on_one_side, &scrubber);
     }
     for d in &mut fleet.duplicate_names {
         rename(&mut d.host);

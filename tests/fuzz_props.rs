@@ -464,7 +464,7 @@ fn check_report(text: &str) {
             rigcheck::cli::Format::Nfd,
         ] {
             let mut buf = Vec::new();
-            rigcheck::render::inventory_checked(&spec, format, None, false, &mut buf).unwrap();
+            rigcheck::render::inventory_report(&spec, format, None, false, &mut buf).unwrap();
         }
         let mut html = Vec::new();
         let _ = rigcheck::render::sheet::write(

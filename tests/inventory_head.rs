@@ -23,7 +23,7 @@ fn shown(spec: &Spec, parts: &[Part], verbose: bool) -> String {
         verbose,
     };
     let mut buf = Vec::new();
-    render::inventory_view(spec, Format::Table, &view, &mut buf).unwrap();
+    render::inventory_report(spec, Format::Table, None, view, &mut buf).unwrap();
     let text = String::from_utf8(buf).unwrap();
     for l in text.lines() {
         assert!(textwrap::core::display_width(l) <= 80, "{l:?}");

@@ -43,7 +43,7 @@ fn every_fixture_in_every_format_matches_its_snapshot() {
             (Format::Markdown, "md"),
         ] {
             let mut buf = Vec::new();
-            render::inventory(&spec, format, false, &mut buf).unwrap();
+            render::inventory_report(&spec, format, None, false, &mut buf).unwrap();
             let text = String::from_utf8(buf).unwrap();
             insta::assert_snapshot!(format!("{name}.{ext}"), text);
         }

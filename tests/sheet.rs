@@ -19,7 +19,7 @@ fn sheet_text(spec: &Spec, verify: Option<&Verify>, format: SheetFormat) -> Stri
 
 fn inventory_text(spec: &Spec, format: Format) -> String {
     let mut buf = Vec::new();
-    rigcheck::render::inventory(spec, format, false, &mut buf).unwrap();
+    rigcheck::render::inventory_report(spec, format, None, false, &mut buf).unwrap();
     String::from_utf8(buf).unwrap()
 }
 

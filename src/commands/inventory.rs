@@ -52,7 +52,7 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         verbose: args.view.verbose,
     };
     let mut buf = Vec::new();
-    render::inventory_checked(&spec, format, checked.as_ref(), view.clone(), &mut buf)
+    render::inventory_report(&spec, format, checked.as_ref(), view.clone(), &mut buf)
         .map_err(Error::output)?;
     emit_colored(&buf, view.term.color)?;
     Ok(ExitCode::SUCCESS)

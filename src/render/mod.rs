@@ -45,40 +45,23 @@ pub enum Format {
     Nfd,
 }
 
-/// Writes the inventory of `spec` in `format`: every part, no width limit.
-pub fn inventory(spec: &Spec, format: Format, color: bool, out: &mut dyn Write) -> io::Result<()> {
-    inventory_view(spec, format, &color.into(), out)
-}
-
-/// Writes the inventory of `spec` in `format`, the human formats as `view` says.
-pub fn inventory_view(
-    spec: &Spec,
-    format: Format,
-    view: &View,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let sections = || report::sections_for(spec, &view.parts, view.verbose);
-    match format {
-        Format::Json => json::write(spec, out),
-        Format::Table => table::write(&sections(), &view.term, out),
-        Format::Markdown => markdown::write(&report::title(spec), &sections(), out),
-        Format::Prometheus => prometheus::write_machine(spec, None, None, out),
-        Format::Nfd => nfd::write(spec, None, out),
-    }
-}
-
-/// Writes the inventory of `spec` in `format`, with the result of a profile check where the
-/// format carries one (Prometheus: the verify gauges; NFD: `verified=<profile>`).
-pub fn inventory_checked(
+/// Writes the inventory report of `spec` in `format`: the human formats as `view` says, and
+/// the result of a profile check where the format carries one (Prometheus: the verify
+/// gauges; NFD: `verified=<profile>`).
+pub fn inventory_report(
     spec: &Spec,
     format: Format,
     verify: Option<&crate::verify::VerifyReport>,
     view: impl Into<View>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let view = view.into();
+    let sections = || report::sections_for(spec, &view.parts, view.verbose);
     match format {
+        Format::Json => json::write(spec, out),
+        Format::Table => table::write(&sections(), &view.term, out),
+        Format::Markdown => markdown::write(&report::title(spec), &sections(), out),
         Format::Prometheus => prometheus::write_machine(spec, verify, None, out),
         Format::Nfd => nfd::write(spec, verify, out),
-        _ => inventory_view(spec, format, &view.into(), out),
     }
 }
