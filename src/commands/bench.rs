@@ -61,7 +61,7 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
             write_table(&report, super::out_width(), &mut buf).map_err(Error::output)?;
             if global.redact {
                 let text = String::from_utf8_lossy(&buf).into_owned();
-                buf = redact::scrub_text(&text, &redact::secrets(&spec)).into_bytes();
+                buf = redact::scrub_text(&text, &redact::secrets([&spec])).into_bytes();
             }
         }
         BenchFormat::Json => {

@@ -38,7 +38,7 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
     };
     let checked = match (checked, global.redact) {
         (Some(mut r), true) => {
-            redact::redact_verify(&mut r, &redact::secrets(&spec));
+            redact::redact_verify(&mut r, &redact::secrets([&spec]));
             Some(r)
         }
         (r, _) => r,

@@ -37,7 +37,7 @@ pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let checked = profile.map(|p| {
         let mut report = verify::verify(&spec, &p, false);
         if global.redact {
-            redact::redact_verify(&mut report, &redact::secrets(&spec));
+            redact::redact_verify(&mut report, &redact::secrets([&spec]));
         }
         Verify::from_report(&report)
     });
