@@ -453,7 +453,7 @@ fn check_numbers(v: &Value, at: &str) {
 /// A JSON report, as `diff` and `fleet` read it: parse, compare, render.
 fn check_report(text: &str) {
     if let Ok((spec, _)) = rigcheck::fleet::parse_report(text) {
-        let _ = rigcheck::fleet::hardware_view(&spec);
+        let _ = rigcheck::diff::Compared::of(&spec).configuration();
         let _ = rigcheck::diff::diff(z8_spec(), &spec);
         let _ = rigcheck::diff::diff(&spec, &spec);
         for format in [
