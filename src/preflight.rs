@@ -11,6 +11,7 @@
 pub mod check;
 pub mod gpu;
 pub mod host;
+pub mod rules;
 
 pub use check::{Check, Options, Report, Status};
 

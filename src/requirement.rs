@@ -7,6 +7,7 @@
 //! Pure: readers look at the `Spec` only, and an unknown fact reads as `Found::Unknown` with
 //! the reason the probe noted.
 
+use crate::preflight::rules::card_width;
 use crate::spec::{Drive, Gpu, Spec};
 use crate::units::{bytes_bin, bytes_dec};
 
@@ -378,7 +379,7 @@ fn read_isa(spec: &Spec, _q: Quantity) -> Reading {
 /// reads as a slot or riser problem.
 fn read_pcie_width(spec: &Spec, i: usize, g: &Gpu, _q: Quantity) -> Found {
     let w = g.pcie.width.or(g.pcie.max_width);
-    let card = g.pcie.device_max_width.or(g.pcie.max_width);
+    let card = card_width(&g.pcie);
     match w {
         Some(w) => Found::Num(
             u64::from(w),

@@ -443,7 +443,135 @@ fn violations(tree: &Tree) -> Vec<String> {
     for c in cycles(&edges) {
         out.push(format!("cycle: {}", c.join(" → ")));
     }
+    out.extend(renderers_judging(tree));
     out
+}
+
+/// A path named in `me` as absolute module segments, and the name it binds in a `use`
+/// (`as` honoured): `super::x` from `render::sheet` is `render::x`. `None` for a path that
+/// starts neither at the crate nor at `super`.
+fn absolute(me: &[String], path: &str) -> Option<(Vec<String>, String)> {
+    let mut segs: Vec<&str> = path.split("::").map(str::trim).collect();
+    let last = segs.pop()?;
+    let (last, bound) = match last.split_once(" as ") {
+        Some((l, b)) => (l.trim(), b.trim()),
+        None => (last, last),
+    };
+    segs.push(last);
+    let mut out: Vec<String> = match segs.first().copied() {
+        Some("crate") => Vec::new(),
+        Some("super") => me.to_vec(),
+        _ => return None,
+    };
+    for s in segs {
+        match s {
+            "crate" | "self" | "" | "*" => {}
+            "super" => {
+                out.pop();
+            }
+            s => out.push(s.to_string()),
+        }
+    }
+    let bound = if bound == "self" {
+        out.last().cloned().unwrap_or_default()
+    } else {
+        bound.to_string()
+    };
+    Some((out, bound))
+}
+
+/// Renderers that call a check's function: a renderer paints what the checks found (their
+/// reports and findings, passed in or read as types), it never judges by calling a check.
+/// A path into a check module is a call when what it names there starts in lower case (a
+/// function), not a type or a constant.
+fn renderers_judging(tree: &Tree) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    let is_check = |segs: &[String]| segs.first().is_some_and(|t| CHECKS.contains(&t.as_str()));
+    // The item a path names inside a check module, when it names one.
+    let item_in_check = |segs: &[String]| -> Option<(Vec<String>, Option<String>)> {
+        if !is_check(segs) {
+            return None;
+        }
+        let file = resolve(tree, segs)?;
+        Some((file.clone(), segs.get(file.len()).cloned()))
+    };
+    let judging = |item: &Option<String>| {
+        item.as_ref()
+            .is_some_and(|i| i.starts_with(|c: char| c.is_ascii_lowercase()))
+    };
+    for (me, text) in tree
+        .iter()
+        .filter(|(m, _)| m.first().map(String::as_str) == Some("render"))
+    {
+        let name = me.join("::");
+        // Check modules brought in by name (`use crate::preflight::rules;`), by the name
+        // they are known by here.
+        let mut modules: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut search = 0;
+        while let Some(k) = text[search..].find("use ") {
+            let at = search + k;
+            search = at + 4;
+            if at > 0 && is_ident(text[..at].chars().next_back().unwrap_or(' ')) {
+                continue;
+            }
+            let Some(end) = text[at..].find(';') else {
+                break;
+            };
+            for p in expand(&text[at + 4..at + end]) {
+                let Some((segs, bound)) = absolute(me, &p) else {
+                    continue;
+                };
+                match item_in_check(&segs) {
+                    Some((file, None)) => {
+                        modules.insert(bound, file);
+                    }
+                    Some((file, item)) if judging(&item) => {
+                        out.insert(format!(
+                            "{name} (a renderer) calls {}::{}, a check's function: pass it the findings instead",
+                            file.join("::"),
+                            item.unwrap_or_default()
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Paths in code: `crate::check::f(..)`, and `m::f(..)` through a module named above.
+        for (i, _) in text.match_indices("::") {
+            let start = text[..i]
+                .rfind(|c: char| !(is_ident(c) || c == ':'))
+                .map_or(0, |s| s + 1);
+            if start > 0 && text[..start].ends_with("::") {
+                continue;
+            }
+            let end = text[i + 2..]
+                .find(|c: char| !(is_ident(c) || c == ':'))
+                .map_or(text.len(), |e| i + 2 + e);
+            let path = text[start..end].trim_end_matches(':');
+            let first = path.split("::").next().unwrap_or("");
+            let segs = match modules.get(first) {
+                Some(file) => file
+                    .iter()
+                    .cloned()
+                    .chain(path.split("::").skip(1).map(String::from))
+                    .collect(),
+                None => match absolute(me, path) {
+                    Some((segs, _)) => segs,
+                    None => continue,
+                },
+            };
+            if let Some((file, item)) = item_in_check(&segs) {
+                if judging(&item) {
+                    out.insert(format!(
+                        "{name} (a renderer) calls {}::{}, a check's function: pass it the findings instead",
+                        file.join("::"),
+                        item.unwrap_or_default()
+                    ));
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
 }
 
 #[test]
@@ -496,4 +624,57 @@ fn the_checker_finds_imports_the_wrong_way_and_cycles() {
     // Comments and test modules are not imports; the command line may import anything.
     assert!(!has("imports cli"), "{v:#?}");
     assert!(!v.iter().any(|x| x.starts_with("cli")), "{v:#?}");
+}
+
+/// The checker finds a renderer that judges by calling a check, however the call is
+/// written, and lets it read the checks' types and constants.
+#[test]
+fn the_checker_finds_a_renderer_calling_a_check() {
+    let mut tree = Tree::new();
+    let m = |s: &str| -> Vec<String> { s.split("::").map(String::from).collect() };
+    tree.insert(
+        Vec::new(),
+        clean("pub mod preflight; pub mod render; pub mod verify;"),
+    );
+    tree.insert(m("preflight"), clean("pub mod rules;"));
+    tree.insert(
+        m("preflight::rules"),
+        clean("pub struct Finding; pub fn attention() {} pub fn card_width() {}"),
+    );
+    tree.insert(
+        m("verify"),
+        clean("pub enum Status { Fail } pub const EXIT: u8 = 3;"),
+    );
+    tree.insert(
+        m("render"),
+        clean("pub mod glance; pub mod table; pub mod sheet;"),
+    );
+    tree.insert(
+        m("render::glance"),
+        clean("use crate::preflight::rules::{self, Finding};\nfn f() { rules::attention(); }"),
+    );
+    tree.insert(
+        m("render::table"),
+        clean("use crate::preflight::rules::card_width as width;"),
+    );
+    tree.insert(
+        m("render::sheet"),
+        clean(
+            "use crate::preflight::rules::Finding;\nuse crate::verify::EXIT;\n\
+             fn g(f: &[Finding]) -> bool { crate::verify::Status::Fail == x() }\n\
+             // crate::preflight::rules::attention() in a comment is no call\n\
+             #[cfg(test)]\nmod tests { fn t() { crate::preflight::rules::attention(); } }",
+        ),
+    );
+    let v = renderers_judging(&tree);
+    let has = |s: &str| v.iter().any(|x| x.contains(s));
+    assert!(
+        has("render::glance (a renderer) calls preflight::rules::attention"),
+        "{v:#?}"
+    );
+    assert!(
+        has("render::table (a renderer) calls preflight::rules::card_width"),
+        "{v:#?}"
+    );
+    assert!(!has("render::sheet"), "{v:#?}");
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rigcheck::cli::Format;
+use rigcheck::preflight::rules::attention;
 use rigcheck::probe;
 use rigcheck::render::{self, Part, Term, View};
 use rigcheck::source::Source;
@@ -23,7 +24,7 @@ fn shown(spec: &Spec, parts: &[Part], verbose: bool) -> String {
         verbose,
     };
     let mut buf = Vec::new();
-    render::inventory_report(spec, Format::Table, None, view, &mut buf).unwrap();
+    render::inventory_report(spec, &attention(spec), Format::Table, None, view, &mut buf).unwrap();
     let text = String::from_utf8(buf).unwrap();
     for l in text.lines() {
         assert!(textwrap::core::display_width(l) <= 80, "{l:?}");

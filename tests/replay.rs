@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use rigcheck::cli::Format;
+use rigcheck::preflight::rules::attention;
 use rigcheck::probe;
 use rigcheck::render;
 use rigcheck::source::Source;
@@ -43,7 +44,8 @@ fn every_fixture_in_every_format_matches_its_snapshot() {
             (Format::Markdown, "md"),
         ] {
             let mut buf = Vec::new();
-            render::inventory_report(&spec, format, None, false, &mut buf).unwrap();
+            render::inventory_report(&spec, &attention(&spec), format, None, false, &mut buf)
+                .unwrap();
             let text = String::from_utf8(buf).unwrap();
             insta::assert_snapshot!(format!("{name}.{ext}"), text);
         }
@@ -135,7 +137,7 @@ fn spec_sheets_of_recorded_machines_match_their_snapshots() {
         });
         for (format, ext) in [(SheetFormat::Markdown, "md"), (SheetFormat::Html, "html")] {
             let mut buf = Vec::new();
-            sheet::write(&spec, checked.as_ref(), format, &mut buf).unwrap();
+            sheet::write(&spec, &attention(&spec), checked.as_ref(), format, &mut buf).unwrap();
             let text = String::from_utf8(buf).unwrap();
             if ext == "html" {
                 assert!(text.contains("<svg"), "{name}: no diagram");

@@ -7,19 +7,21 @@ mod sheet_specs;
 use assert_cmd::Command;
 use rigcheck::cli::{Format, SheetFormat};
 use rigcheck::outcome::Outcome;
+use rigcheck::preflight::rules::attention;
 use rigcheck::render::sheet::{self, Verify, VerifyRow};
 use rigcheck::spec::{MemorySlot, Spec};
 use rigcheck::verify::Status;
 
 fn sheet_text(spec: &Spec, verify: Option<&Verify>, format: SheetFormat) -> String {
     let mut buf = Vec::new();
-    sheet::write(spec, verify, format, &mut buf).unwrap();
+    sheet::write(spec, &attention(spec), verify, format, &mut buf).unwrap();
     String::from_utf8(buf).unwrap()
 }
 
 fn inventory_text(spec: &Spec, format: Format) -> String {
     let mut buf = Vec::new();
-    rigcheck::render::inventory_report(spec, format, None, false, &mut buf).unwrap();
+    rigcheck::render::inventory_report(spec, &attention(spec), format, None, false, &mut buf)
+        .unwrap();
     String::from_utf8(buf).unwrap()
 }
 

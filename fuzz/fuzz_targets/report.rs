@@ -9,6 +9,7 @@ fuzz_target!(|data: &[u8]| {
         let mut out = Vec::new();
         let _ = rigcheck::render::inventory_report(
             &spec,
+            &rigcheck::preflight::rules::attention(&spec),
             rigcheck::cli::Format::Table,
             None,
             false,

@@ -28,6 +28,7 @@ pub use view::{Part, Term, View};
 
 use std::io::{self, Write};
 
+use crate::preflight::rules::Finding;
 use crate::spec::Spec;
 
 /// Inventory report formats.
@@ -45,18 +46,20 @@ pub enum Format {
     Nfd,
 }
 
-/// Writes the inventory report of `spec` in `format`: the human formats as `view` says, and
-/// the result of a profile check where the format carries one (Prometheus: the verify
-/// gauges; NFD: `verified=<profile>`).
+/// Writes the inventory report of `spec` in `format`: the human formats as `view` says, with
+/// the facts that need a look (`attention`, from `preflight::rules::attention`) under the
+/// glance, and the result of a profile check where the format carries one (Prometheus: the
+/// verify gauges; NFD: `verified=<profile>`).
 pub fn inventory_report(
     spec: &Spec,
+    attention: &[Finding],
     format: Format,
     verify: Option<&crate::verify::VerifyReport>,
     view: impl Into<View>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let view = view.into();
-    let sections = || report::sections_for(spec, &view.parts, view.verbose);
+    let sections = || report::sections_for(spec, attention, &view.parts, view.verbose);
     match format {
         Format::Json => json::write(spec, out),
         Format::Table => table::write(&sections(), &view.term, out),

@@ -1,6 +1,7 @@
 //! Builds the sections and rows shared by the table and Markdown renderers.
 
 use crate::cpulist::format_cpulist;
+use crate::preflight::rules::Finding;
 use crate::render::glance::{glance, gpu_label};
 use crate::render::gpu_figures::{self, mark};
 use crate::render::layout::{Grid, Section};
@@ -24,20 +25,20 @@ pub fn title(spec: &Spec) -> String {
     format!("rigcheck {} · {host} · {when}", spec.rigcheck_version)
 }
 
-/// All sections of an inventory report, in reading order, with the notes in words (sources
-/// counted, not listed).
-pub fn sections(spec: &Spec) -> Vec<Section> {
-    sections_for(spec, &[], false)
-}
-
 /// The sections named in `parts` (all when empty), in reading order (at a glance, system,
-/// GPUs, CPU, memory, drives, headroom, notes); `verbose` lists the notes on sources too.
-pub fn sections_for(spec: &Spec, parts: &[Part], verbose: bool) -> Vec<Section> {
+/// GPUs, CPU, memory, drives, headroom, notes), `attention` under the glance; `verbose`
+/// lists the notes on sources too.
+pub fn sections_for(
+    spec: &Spec,
+    attention: &[Finding],
+    parts: &[Part],
+    verbose: bool,
+) -> Vec<Section> {
     let want = |p: Part| parts.is_empty() || parts.contains(&p);
     let mut out = Vec::new();
     if want(Part::Glance) {
         // The sheet names the host under its title; the report, here.
-        let mut g = glance(spec);
+        let mut g = glance(spec, attention);
         g.fields
             .insert(1, ("Host".into(), show_str(&spec.hostname)));
         out.push(g);

@@ -6,6 +6,7 @@ use super::order::{verify_section, Verify};
 use super::sections::{byline, detail_sections, glance, heading, notes_section};
 use super::topology::topology;
 use super::words::topology_lines;
+use crate::preflight::rules::Finding;
 use crate::render::layout::Section;
 use crate::render::markdown::{escape, write_grid};
 use crate::spec::Spec;
@@ -28,11 +29,16 @@ fn write_section(s: &Section, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// Writes the sheet as GitHub-flavoured Markdown: tables, and the topology as a nested list.
-pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(
+    spec: &Spec,
+    attention: &[Finding],
+    verify: Option<&Verify>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let topo = topology(spec);
     writeln!(out, "# {}\n", escape(&heading(spec)))?;
     writeln!(out, "{}", escape(&byline(spec)))?;
-    write_section(&glance(spec), out)?;
+    write_section(&glance(spec, attention), out)?;
     if let Some(v) = verify {
         write_section(&verify_section(v), out)?;
     }
