@@ -3,7 +3,7 @@
 //! path would leave a note about nothing, shown under a made-up name. Every recorded
 //! machine (Linux and Windows), the reference machine without its SMBIOS tables, a redacted
 //! report and the live machine are inventoried, and each note's field is looked up in the
-//! shape of the JSON report.
+//! shape of the JSON report, and must have a name in `spec::names`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -196,6 +196,14 @@ fn every_note_names_a_field_of_the_report() {
         .flat_map(|(name, s)| bad_notes(name, s, &known))
         .collect();
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // Each is named for people as the report's rows name it, not spelt out from its path.
+    let unnamed: BTreeSet<&str> = specs
+        .iter()
+        .flat_map(|(_, s)| &s.notes)
+        .map(|n| n.field.as_str())
+        .filter(|f| !PSEUDO_FIELDS.contains(f) && rigcheck::spec::names::find(f).is_none())
+        .collect();
+    assert!(unnamed.is_empty(), "no name in spec::names for {unnamed:?}");
 }
 
 /// The check itself catches a misspelt field and an index past the list.

@@ -1,7 +1,9 @@
-//! Renderers: turn a `Spec` into text. Nothing here reads the machine or decides pass/fail.
+//! Renderers: turn a `Spec` into text. Nothing here reads the machine or decides pass/fail:
+//! what the checks found (a verify report, the findings of `preflight::rules`) is handed in.
 //!
-//! Table and Markdown share the section/row building in `report`, so both show the same
-//! facts in the same order and show unknowns the same way.
+//! Every fact a person reads is turned into a label and a cell in one place, `rows`; the
+//! inventory report (`report`: table and Markdown) and the spec sheet (`sheet`: Markdown and
+//! HTML) choose which rows each part shows, so a fact reads the same in all of them.
 
 pub mod bench;
 pub mod diff;
@@ -16,6 +18,7 @@ pub mod notes;
 pub mod preflight;
 pub mod prometheus;
 pub mod report;
+pub mod rows;
 pub mod sheet;
 pub mod style;
 pub mod table;
