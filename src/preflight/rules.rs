@@ -35,6 +35,9 @@ pub enum Rule {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub rule: Rule,
+    /// What it is about when that is one part (`GPU 1`, as preflight names it); `None`
+    /// for the machine.
+    pub subject: Option<String>,
     /// `GPU 1 runs on x8 of its x16 PCIe lanes (slot, riser or bifurcation)`.
     pub says: String,
 }
@@ -132,27 +135,36 @@ pub fn cpus_offline(spec: &Spec) -> Option<&str> {
 /// each GPU.
 pub fn attention(spec: &Spec) -> Vec<Finding> {
     let mut out = Vec::new();
-    let mut say = |rule, says: String| out.push(Finding { rule, says });
+    let mut say = |rule, subject: Option<&str>, says: String| {
+        out.push(Finding {
+            rule,
+            subject: subject.map(String::from),
+            says,
+        })
+    };
     if let Some(off) = cpus_offline(spec) {
         say(
             Rule::CpusOffline,
+            None,
             format!("CPUs {off} are offline: counts cover online CPUs only"),
         );
     }
     if let Some(detail) = memory_unbalanced(spec) {
         say(
             Rule::MemoryUnbalanced,
+            None,
             format!("memory is unbalanced: {detail}"),
         );
     }
     if let Some(note) = spec.memory.unseen_note() {
-        say(Rule::MemoryUnseen, note);
+        say(Rule::MemoryUnseen, None, note);
     }
     for (i, g) in spec.gpus.iter().enumerate() {
         let who = format!("GPU {}", g.index.unwrap_or(i as u32));
         if let Some(l) = link_width(&g.pcie).filter(LinkWidth::is_narrow) {
             say(
                 Rule::NarrowLink,
+                Some(&who),
                 format!(
                     "{who} runs on x{} of its x{} PCIe lanes (slot, riser or bifurcation)",
                     l.now, l.card
@@ -168,18 +180,21 @@ pub fn attention(spec: &Spec) -> Vec<Finding> {
                 .unwrap_or_default();
             say(
                 Rule::ClocksHeldDown,
+                Some(&who),
                 format!("{who} clocks held down{temp}: {}", held.join(", ")),
             );
         }
         if let Some(n) = uncorrected_ecc_errors(s) {
             say(
                 Rule::EccErrors,
+                Some(&who),
                 format!("{who} has {n} uncorrected ECC errors"),
             );
         }
         if pages_pending(s) {
             say(
                 Rule::PagesPending,
+                Some(&who),
                 format!("{who} has retired memory pages pending: reset the GPU to apply"),
             );
         }
