@@ -1,6 +1,7 @@
 //! The sheet's sections, shared by the Markdown and HTML sheets: title, byline, the summary
 //! at the top, and the detail sections (system, CPUs, every DIMM slot, GPUs, drives,
-//! headroom, notes).
+//! headroom, notes). Which rows each shows is chosen here; how a fact reads is `rows`'s,
+//! as in the inventory report.
 
 use super::topology::{Slot, Topology};
 use crate::render::glance::gpu_label;
