@@ -211,6 +211,46 @@ fn inline_modules(text: &str) -> Vec<(usize, usize, String)> {
     out
 }
 
+/// Every path of every `use` tree in `text`, expanded, with where its `use` starts.
+fn use_paths(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut search = 0;
+    while let Some(k) = text[search..].find("use ") {
+        let at = search + k;
+        search = at + 4;
+        if at > 0 && is_ident(text[..at].chars().next_back().unwrap_or(' ')) {
+            continue;
+        }
+        let Some(end) = text[at..].find(';') else {
+            break;
+        };
+        out.extend(expand(&text[at + 4..at + end]).into_iter().map(|p| (at, p)));
+    }
+    out
+}
+
+/// Every path written in `text` (`a::b::c`, from its first segment), with where it starts.
+/// `crate::{a, b}` of a use tree is not one: `use_paths` reads those.
+fn code_paths(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("::") {
+        let start = text[..i]
+            .rfind(|c: char| !(is_ident(c) || c == ':'))
+            .map_or(0, |s| s + 1);
+        if start > 0 && text[..start].ends_with("::") {
+            continue;
+        }
+        let end = text[i + 2..]
+            .find(|c: char| !(is_ident(c) || c == ':'))
+            .map_or(text.len(), |e| i + 2 + e);
+        let path = text[start..end].trim_end_matches(':');
+        if path.contains("::") {
+            out.push((start, path));
+        }
+    }
+    out
+}
+
 /// The file (module path) that defines `path`, the longest prefix that is a file.
 fn resolve(tree: &Tree, path: &[String]) -> Option<Vec<String>> {
     (0..=path.len())
@@ -272,41 +312,15 @@ fn graph(tree: &Tree) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
             }
         };
         // `use` trees.
-        let mut search = 0;
-        while let Some(k) = text[search..].find("use ") {
-            let at = search + k;
-            search = at + 4;
-            if at > 0 && is_ident(text[..at].chars().next_back().unwrap_or(' ')) {
-                continue;
-            }
-            let Some(end) = text[at..].find(';') else {
-                break;
-            };
-            let tree_text = &text[at + 4..at + end];
-            for p in expand(tree_text) {
-                let first = p.split("::").next().unwrap_or("").trim();
-                let child = tree.contains_key(&[me.clone(), vec![first.to_string()]].concat());
-                if matches!(first, "crate" | "super" | "self") || child {
-                    add(at, &p.replacen("self::", "", 1));
-                }
+        for (at, p) in use_paths(text) {
+            let first = p.split("::").next().unwrap_or("").trim();
+            let child = tree.contains_key(&[me.clone(), vec![first.to_string()]].concat());
+            if matches!(first, "crate" | "super" | "self") || child {
+                add(at, &p.replacen("self::", "", 1));
             }
         }
         // Paths in code: `crate::x::y`, `super::x`, and `child::x` for declared children.
-        for (i, _) in text.match_indices("::") {
-            let start = text[..i]
-                .rfind(|c: char| !(is_ident(c) || c == ':'))
-                .map_or(0, |s| s + 1);
-            if start > 0 && text[..start].ends_with("::") {
-                continue;
-            }
-            let end = text[i + 2..]
-                .find(|c: char| !(is_ident(c) || c == ':'))
-                .map_or(text.len(), |e| i + 2 + e);
-            let path = text[start..end].trim_end_matches(':');
-            if !path.contains("::") {
-                // `crate::{a, b}` of a use tree: its items are read above.
-                continue;
-            }
+        for (start, path) in code_paths(text) {
             let first = path.split("::").next().unwrap_or("");
             let child = tree.contains_key(&[me.clone(), vec![first.to_string()]].concat());
             if first == "crate" || first == "super" || child {
@@ -507,47 +521,29 @@ fn renderers_judging(tree: &Tree) -> Vec<String> {
         // Check modules brought in by name (`use crate::preflight::rules;`), by the name
         // they are known by here.
         let mut modules: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut search = 0;
-        while let Some(k) = text[search..].find("use ") {
-            let at = search + k;
-            search = at + 4;
-            if at > 0 && is_ident(text[..at].chars().next_back().unwrap_or(' ')) {
-                continue;
+        let mut calls = |file: Vec<String>, item: Option<String>| {
+            if judging(&item) {
+                out.insert(format!(
+                    "{name} (a renderer) calls {}::{}, a check's function: pass it the findings instead",
+                    file.join("::"),
+                    item.unwrap_or_default()
+                ));
             }
-            let Some(end) = text[at..].find(';') else {
-                break;
+        };
+        for (_, p) in use_paths(text) {
+            let Some((segs, bound)) = absolute(me, &p) else {
+                continue;
             };
-            for p in expand(&text[at + 4..at + end]) {
-                let Some((segs, bound)) = absolute(me, &p) else {
-                    continue;
-                };
-                match item_in_check(&segs) {
-                    Some((file, None)) => {
-                        modules.insert(bound, file);
-                    }
-                    Some((file, item)) if judging(&item) => {
-                        out.insert(format!(
-                            "{name} (a renderer) calls {}::{}, a check's function: pass it the findings instead",
-                            file.join("::"),
-                            item.unwrap_or_default()
-                        ));
-                    }
-                    _ => {}
+            match item_in_check(&segs) {
+                Some((file, None)) => {
+                    modules.insert(bound, file);
                 }
+                Some((file, item)) => calls(file, item),
+                None => {}
             }
         }
         // Paths in code: `crate::check::f(..)`, and `m::f(..)` through a module named above.
-        for (i, _) in text.match_indices("::") {
-            let start = text[..i]
-                .rfind(|c: char| !(is_ident(c) || c == ':'))
-                .map_or(0, |s| s + 1);
-            if start > 0 && text[..start].ends_with("::") {
-                continue;
-            }
-            let end = text[i + 2..]
-                .find(|c: char| !(is_ident(c) || c == ':'))
-                .map_or(text.len(), |e| i + 2 + e);
-            let path = text[start..end].trim_end_matches(':');
+        for (_, path) in code_paths(text) {
             let first = path.split("::").next().unwrap_or("");
             let segs = match modules.get(first) {
                 Some(file) => file
@@ -561,13 +557,7 @@ fn renderers_judging(tree: &Tree) -> Vec<String> {
                 },
             };
             if let Some((file, item)) = item_in_check(&segs) {
-                if judging(&item) {
-                    out.insert(format!(
-                        "{name} (a renderer) calls {}::{}, a check's function: pass it the findings instead",
-                        file.join("::"),
-                        item.unwrap_or_default()
-                    ));
-                }
+                calls(file, item);
             }
         }
     }

@@ -3,28 +3,14 @@
 //! errors or memory the OS does not see are in one exactly when they are in the other.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use rigcheck::preflight::rules::{attention, Rule};
 use rigcheck::preflight::{self, Options, Status};
 use rigcheck::probe;
 use rigcheck::source::Source;
-
-fn fixtures() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut out: Vec<String> = std::fs::read_dir(&root)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| {
-            let p = e.path();
-            p.join("proc").exists() || p.join("sys").exists() || p.join("native.json").exists()
-        })
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    out.sort();
-    out
-}
 
 #[test]
 fn attention_and_preflight_agree_on_every_recorded_machine() {
@@ -44,7 +30,7 @@ fn attention_and_preflight_agree_on_every_recorded_machine() {
         (vec![Rule::MemoryUnseen], "mem.installed", Status::Warn),
     ];
     let mut seen = BTreeSet::new();
-    for name in fixtures() {
+    for name in common::recordings() {
         let spec = probe::inventory(&Source::sysroot(format!("fixtures/{name}")));
         let report = preflight::evaluate(&spec, None, &opts);
         let found = attention(&spec);

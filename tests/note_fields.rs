@@ -9,7 +9,6 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use rigcheck::probe;
 use rigcheck::source::Source;
@@ -21,22 +20,6 @@ const PSEUDO_FIELDS: &[&str] = &[
     // `--redact` says so in a note of its own (`redact::NOTE_FIELD`).
     rigcheck::redact::NOTE_FIELD,
 ];
-
-/// The recorded machines: directories of fixtures/ holding proc/, sys/ or native.json.
-fn fixtures() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut out: Vec<String> = std::fs::read_dir(&root)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| {
-            let p = e.path();
-            p.join("proc").exists() || p.join("sys").exists() || p.join("native.json").exists()
-        })
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    out.sort();
-    out
-}
 
 /// Every path of `v`, list items as `[]`: `gpus[].state.fan_percent`.
 fn shape(v: &Value, at: &str, out: &mut BTreeSet<String>) {
@@ -154,7 +137,7 @@ fn bad_notes(name: &str, spec: &Spec, known: &BTreeSet<String>) -> Vec<String> {
 
 #[test]
 fn every_note_names_a_field_of_the_report() {
-    let mut specs: Vec<(String, Spec)> = fixtures()
+    let mut specs: Vec<(String, Spec)> = common::recordings()
         .into_iter()
         .map(|n| {
             let spec = probe::inventory(&Source::sysroot(format!("fixtures/{n}")));

@@ -2,7 +2,7 @@
 //! so any change in what rigcheck reports about a recorded machine shows up in review.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
+mod common;
 
 use rigcheck::cli::Format;
 use rigcheck::preflight::rules::attention;
@@ -10,26 +10,9 @@ use rigcheck::probe;
 use rigcheck::render;
 use rigcheck::source::Source;
 
-/// Fixture directories that are sysroots: Linux ones hold proc/ or sys/, Windows ones the
-/// OS's answers in native.json.
-fn fixtures() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut out: Vec<String> = std::fs::read_dir(&root)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| {
-            let p = e.path();
-            p.join("proc").exists() || p.join("sys").exists() || p.join("native.json").exists()
-        })
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    out.sort();
-    out
-}
-
 #[test]
 fn every_fixture_in_every_format_matches_its_snapshot() {
-    let names = fixtures();
+    let names = common::recordings();
     assert!(
         names.len() >= 8,
         "expected the recorded machines under fixtures/, found {names:?}"
@@ -54,7 +37,7 @@ fn every_fixture_in_every_format_matches_its_snapshot() {
 
 #[test]
 fn replay_is_deterministic() {
-    for name in fixtures() {
+    for name in common::recordings() {
         let a = probe::inventory(&Source::sysroot(format!("fixtures/{name}")));
         let b = probe::inventory(&Source::sysroot(format!("fixtures/{name}")));
         assert_eq!(a, b, "{name}");
@@ -86,7 +69,7 @@ fn every_unknown_contract_field_has_a_note() {
         "memory.total_bytes",
         "memory.usable_bytes",
     ];
-    let mut specs: Vec<(String, rigcheck::spec::Spec)> = fixtures()
+    let mut specs: Vec<(String, rigcheck::spec::Spec)> = common::recordings()
         .into_iter()
         .map(|n| {
             (
