@@ -4,15 +4,19 @@
 //! Every fact is known or unknown. Only facts known in both reports are compared; a fact
 //! known in one and unknown in the other (a report taken as root against one taken without:
 //! serials, the DIMM list) is listed apart as "unknown on one side" and is never a change.
+//!
+//! What is compared is one list: `Compared` holds exactly the facts the comparison reads,
+//! so `fleet` groups hosts by the same facts (`Compared::configuration`) without a list of
+//! its own.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 use crate::spec::{Dimm, Drive, Gpu, Spec};
 use crate::text::same_product_name;
 use crate::units::{bytes_bin, bytes_dec};
-use crate::verify::EXIT_INCOMPLETE;
 
 /// One difference, or one fact known on one side only.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -58,11 +62,11 @@ impl Diff {
     /// on one side only.
     pub fn exit_code(&self) -> u8 {
         if self.has_hardware_changes() {
-            1
+            EXIT_FAIL
         } else if self.is_incomplete() {
             EXIT_INCOMPLETE
         } else {
-            0
+            EXIT_PASS
         }
     }
 }
@@ -71,16 +75,232 @@ impl Diff {
 /// and firmware updates shift it by megabytes, a lost DIMM by gigabytes.
 pub const USABLE_TOLERANCE: f64 = 0.01;
 
+/// Every fact of a report that `diff` compares, and no other: the comparison reads only
+/// this. Per-unit identities (serials, UUIDs) are kept here, so a swapped part shows;
+/// `configuration` clears them for grouping identical machines.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Compared {
+    pub system: SystemFacts,
+    pub cpu: CpuFacts,
+    pub memory: MemoryFacts,
+    /// The DIMMs, when the report lists them; `None` when the list is unknown (not empty).
+    pub dimms: Option<Vec<DimmFacts>>,
+    pub gpus: Vec<GpuFacts>,
+    pub drives: Vec<DriveFacts>,
+    /// OS, kernel and NVIDIA driver: compared as software, no part of a configuration.
+    pub software: SoftwareFacts,
+}
+
+/// The box: vendor, model, serials, board, BIOS.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct SystemFacts {
+    pub vendor: Option<String>,
+    pub product: Option<String>,
+    pub serial: Option<String>,
+    pub board_name: Option<String>,
+    pub board_serial: Option<String>,
+    pub bios_version: Option<String>,
+    pub bios_date: Option<String>,
+}
+
+/// The processors: every socket's model, sockets, cores, threads, max clock.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct CpuFacts {
+    /// The model, or every socket's joined by ` + ` when they differ.
+    pub model: Option<String>,
+    pub sockets: Option<u32>,
+    pub cores: Option<u32>,
+    pub threads: Option<u32>,
+    pub max_mhz: Option<u32>,
+}
+
+/// Installed memory (only as the DIMMs add up) and usable memory (MemTotal).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct MemoryFacts {
+    pub installed_bytes: Option<u64>,
+    pub usable_bytes: Option<u64>,
+}
+
+/// One DIMM, by its slot.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct DimmFacts {
+    pub bank_locator: Option<String>,
+    pub locator: String,
+    pub size_bytes: Option<u64>,
+    pub kind: Option<String>,
+    pub part_number: Option<String>,
+    pub serial: Option<String>,
+}
+
+/// One GPU, by its PCI address.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct GpuFacts {
+    /// The PCI address, or `GPU <n>` by its place in the report.
+    pub at: String,
+    pub name: Option<String>,
+    /// The name is the product table's (no driver), compared by product, not letter.
+    pub name_from_datasheet: bool,
+    pub vram_bytes: Option<u64>,
+    /// The memory is the datasheet's round figure, compared within a tolerance.
+    pub vram_from_datasheet: bool,
+    pub uuid: Option<String>,
+    pub width: Option<u32>,
+    pub max_width: Option<u32>,
+    pub vbios_version: Option<String>,
+}
+
+/// One drive.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct DriveFacts {
+    pub name: String,
+    pub model: Option<String>,
+    pub size_bytes: Option<u64>,
+    pub serial: Option<String>,
+    pub firmware: Option<String>,
+    /// USB sticks and other media that come and go: compared apart from the machine's own.
+    pub removable: bool,
+}
+
+/// OS, kernel and NVIDIA driver.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct SoftwareFacts {
+    pub os: Option<String>,
+    pub kernel: Option<String>,
+    pub driver: Option<String>,
+}
+
+impl Compared {
+    /// The facts of `spec` that `diff` compares.
+    pub fn of(spec: &Spec) -> Compared {
+        let s = &spec.system;
+        let c = &spec.cpu;
+        let m = &spec.memory;
+        Compared {
+            system: SystemFacts {
+                vendor: s.vendor.clone(),
+                product: s.product.clone(),
+                serial: s.serial.clone(),
+                board_name: s.board_name.clone(),
+                board_serial: s.board_serial.clone(),
+                bios_version: s.bios_version.clone(),
+                bios_date: s.bios_date.clone(),
+            },
+            cpu: CpuFacts {
+                model: if c.socket_models.len() > 1 {
+                    Some(c.socket_models.join(" + "))
+                } else {
+                    c.model.clone()
+                },
+                sockets: c.sockets,
+                cores: c.cores,
+                threads: c.threads,
+                max_mhz: c.max_mhz,
+            },
+            memory: MemoryFacts {
+                installed_bytes: (m.total_source.as_deref() == Some("dimms"))
+                    .then_some(m.total_bytes)
+                    .flatten(),
+                usable_bytes: m.usable_bytes,
+            },
+            // Listed by SMBIOS or udev; else the list is unknown, not empty.
+            dimms: m
+                .dimm_source
+                .is_some()
+                .then(|| m.dimms.iter().map(DimmFacts::of).collect()),
+            gpus: spec
+                .gpus
+                .iter()
+                .enumerate()
+                .map(|(i, g)| GpuFacts::of(i, g))
+                .collect(),
+            drives: spec.drives.iter().map(DriveFacts::of).collect(),
+            software: SoftwareFacts {
+                os: spec.os.pretty_name.clone(),
+                kernel: spec.os.kernel.clone(),
+                driver: spec.gpus.iter().find_map(|g| g.driver_version.clone()),
+            },
+        }
+    }
+
+    /// The machine's hardware configuration: these facts without what tells one unit from
+    /// another of the same model (serials, UUIDs) and without the software, so identical
+    /// machines are equal.
+    pub fn configuration(&self) -> Compared {
+        let mut c = self.clone();
+        c.system.serial = None;
+        c.system.board_serial = None;
+        for d in c.dimms.iter_mut().flatten() {
+            d.serial = None;
+        }
+        for g in &mut c.gpus {
+            g.uuid = None;
+        }
+        for d in &mut c.drives {
+            d.serial = None;
+        }
+        c.software = SoftwareFacts::default();
+        c
+    }
+}
+
+impl DimmFacts {
+    fn of(d: &Dimm) -> DimmFacts {
+        DimmFacts {
+            bank_locator: d.bank_locator.clone(),
+            locator: d.locator.clone(),
+            size_bytes: d.size_bytes,
+            kind: d.kind.clone(),
+            part_number: d.part_number.clone(),
+            serial: d.serial.clone(),
+        }
+    }
+}
+
+impl GpuFacts {
+    fn of(i: usize, g: &Gpu) -> GpuFacts {
+        GpuFacts {
+            at: g.pci_address.clone().unwrap_or_else(|| format!("GPU {i}")),
+            name: g.name.clone(),
+            name_from_datasheet: g.from_datasheet("name"),
+            vram_bytes: g.vram_bytes,
+            vram_from_datasheet: g.from_datasheet("vram_bytes"),
+            uuid: g.uuid.clone(),
+            width: g.pcie.width,
+            max_width: g.pcie.max_width,
+            vbios_version: g.vbios_version.clone(),
+        }
+    }
+}
+
+impl DriveFacts {
+    fn of(d: &Drive) -> DriveFacts {
+        DriveFacts {
+            name: d.name.clone(),
+            model: d.model.clone(),
+            size_bytes: d.size_bytes,
+            serial: d.serial.clone(),
+            firmware: d.firmware.clone(),
+            removable: d.is_removable(),
+        }
+    }
+}
+
 /// All changes from `a` to `b`, hardware first, and the facts known on one side only.
 pub fn diff(a: &Spec, b: &Spec) -> Diff {
+    compare(&Compared::of(a), &Compared::of(b))
+}
+
+/// All changes from `a` to `b` (the facts of two reports), hardware first, and the facts
+/// known on one side only.
+pub fn compare(a: &Compared, b: &Compared) -> Diff {
     let mut c = Changes::default();
-    system(&mut c, a, b);
-    cpu(&mut c, a, b);
-    memory(&mut c, a, b);
-    dimms(&mut c, a, b);
-    gpus(&mut c, a, b);
-    drives(&mut c, a, b);
-    software(&mut c, a, b);
+    system(&mut c, &a.system, &b.system);
+    cpu(&mut c, &a.cpu, &b.cpu);
+    memory(&mut c, &a.memory, &b.memory);
+    dimms(&mut c, a.dimms.as_deref(), b.dimms.as_deref());
+    gpus(&mut c, &a.gpus, &b.gpus);
+    drives(&mut c, &a.drives, &b.drives);
+    software(&mut c, &a.software, &b.software);
     Diff {
         changes: c.found,
         unknown_on_one_side: c.unknown,
@@ -140,8 +360,7 @@ fn num(v: Option<u32>) -> Option<String> {
 }
 
 /// The box: vendor, model, serials, board, BIOS.
-fn system(c: &mut Changes, a: &Spec, b: &Spec) {
-    let (x, y) = (&a.system, &b.system);
+fn system(c: &mut Changes, x: &SystemFacts, y: &SystemFacts) {
     let facts = [
         (
             ("system vendor", "system vendor changed"),
@@ -181,21 +400,13 @@ fn system(c: &mut Changes, a: &Spec, b: &Spec) {
 }
 
 /// The processors: model (every socket's), sockets, cores, threads, max clock.
-fn cpu(c: &mut Changes, a: &Spec, b: &Spec) {
-    let models = |s: &Spec| -> Option<String> {
-        if s.cpu.socket_models.len() > 1 {
-            Some(s.cpu.socket_models.join(" + "))
-        } else {
-            s.cpu.model.clone()
-        }
-    };
+fn cpu(c: &mut Changes, x: &CpuFacts, y: &CpuFacts) {
     c.hw(
         ("CPU model", "CPU model changed"),
         "cpu",
-        models(a),
-        models(b),
+        x.model.clone(),
+        y.model.clone(),
     );
-    let (x, y) = (&a.cpu, &b.cpu);
     let facts = [
         (("CPU sockets", "CPU sockets changed"), x.sockets, y.sockets),
         (("CPU cores", "CPU cores changed"), x.cores, y.cores),
@@ -213,19 +424,14 @@ fn cpu(c: &mut Changes, a: &Spec, b: &Spec) {
 
 /// Installed memory (when both reports know the DIMMs) and usable memory (MemTotal, within
 /// `USABLE_TOLERANCE`): without SMBIOS, MemTotal is the only sign of a lost DIMM.
-fn memory(c: &mut Changes, a: &Spec, b: &Spec) {
-    let installed = |s: &Spec| {
-        (s.memory.total_source.as_deref() == Some("dimms"))
-            .then_some(s.memory.total_bytes)
-            .flatten()
-    };
+fn memory(c: &mut Changes, x: &MemoryFacts, y: &MemoryFacts) {
     c.hw(
         ("memory installed", "memory installed changed"),
         "memory",
-        installed(a).map(bytes_bin),
-        installed(b).map(bytes_bin),
+        x.installed_bytes.map(bytes_bin),
+        y.installed_bytes.map(bytes_bin),
     );
-    let (ua, ub) = (a.memory.usable_bytes, b.memory.usable_bytes);
+    let (ua, ub) = (x.usable_bytes, y.usable_bytes);
     let moved = match (ua, ub) {
         (Some(x), Some(y)) => x.abs_diff(y) as f64 > x.max(y) as f64 * USABLE_TOLERANCE,
         _ => true,
@@ -243,22 +449,17 @@ fn memory(c: &mut Changes, a: &Spec, b: &Spec) {
     }
 }
 
-/// True when the report lists the DIMMs (SMBIOS or udev); else the list is unknown, not empty.
-fn dimms_known(s: &Spec) -> bool {
-    s.memory.dimm_source.is_some()
-}
-
 /// A slot's key: (bank locator, locator). Boards repeat locators per channel (`DIMM 1` in
 /// `P0 CHANNEL A` and in `P0 CHANNEL B`), so the locator alone does not name a slot.
 type SlotKey = (Option<String>, String);
 
-fn slot_key(d: &Dimm) -> SlotKey {
+fn slot_key(d: &DimmFacts) -> SlotKey {
     (d.bank_locator.clone(), d.locator.clone())
 }
 
 /// DIMMs by slot, when both reports list them.
-fn dimms(c: &mut Changes, a: &Spec, b: &Spec) {
-    let describe = |d: &Dimm| {
+fn dimms(c: &mut Changes, a: Option<&[DimmFacts]>, b: Option<&[DimmFacts]>) {
+    let describe = |d: &DimmFacts| {
         let parts: Vec<String> = [
             d.size_bytes.map(bytes_bin),
             d.kind.clone(),
@@ -273,9 +474,9 @@ fn dimms(c: &mut Changes, a: &Spec, b: &Spec) {
             parts.join(" ")
         }
     };
-    let summary = |s: &Spec| {
+    let summary = |dimms: &[DimmFacts]| {
         let mut sizes: BTreeMap<String, usize> = BTreeMap::new();
-        for d in &s.memory.dimms {
+        for d in dimms {
             *sizes.entry(describe(d)).or_default() += 1;
         }
         let parts: Vec<String> = sizes.iter().map(|(d, n)| format!("{n} × {d}")).collect();
@@ -285,21 +486,21 @@ fn dimms(c: &mut Changes, a: &Spec, b: &Spec) {
             parts.join(", ")
         }
     };
-    match (dimms_known(a), dimms_known(b)) {
-        (true, true) => {}
-        (false, false) => return,
-        (ka, kb) => {
+    let (a, b) = match (a, b) {
+        (Some(a), Some(b)) => (a, b),
+        (None, None) => return,
+        (a, b) => {
             c.hw(
                 ("DIMMs", "DIMMs changed"),
                 "memory",
-                ka.then(|| summary(a)),
-                kb.then(|| summary(b)),
+                a.map(summary),
+                b.map(summary),
             );
             return;
         }
-    }
-    let da: BTreeMap<SlotKey, &Dimm> = a.memory.dimms.iter().map(|d| (slot_key(d), d)).collect();
-    let db: BTreeMap<SlotKey, &Dimm> = b.memory.dimms.iter().map(|d| (slot_key(d), d)).collect();
+    };
+    let da: BTreeMap<SlotKey, &DimmFacts> = a.iter().map(|d| (slot_key(d), d)).collect();
+    let db: BTreeMap<SlotKey, &DimmFacts> = b.iter().map(|d| (slot_key(d), d)).collect();
     // A locator is shown with its bank only where it alone is ambiguous.
     let mut banks_of: BTreeMap<&str, BTreeSet<Option<&str>>> = BTreeMap::new();
     for (bank, loc) in da.keys().chain(db.keys()) {
@@ -318,7 +519,7 @@ fn dimms(c: &mut Changes, a: &Spec, b: &Spec) {
             (Some(x), None) => c.push("hardware", "DIMM removed", &at, describe(x), "empty".into()),
             (None, Some(y)) => c.push("hardware", "DIMM added", &at, "empty".into(), describe(y)),
             (Some(x), Some(y)) => {
-                let attrs = |d: &Dimm| {
+                let attrs = |d: &DimmFacts| {
                     [
                         ("DIMM size", d.size_bytes.map(bytes_bin)),
                         ("DIMM type", d.kind.clone()),
@@ -349,8 +550,8 @@ fn dimms(c: &mut Changes, a: &Spec, b: &Spec) {
 }
 
 /// GPUs by PCI address.
-fn gpus(c: &mut Changes, a: &Spec, b: &Spec) {
-    let describe = |g: &Gpu| {
+fn gpus(c: &mut Changes, a: &[GpuFacts], b: &[GpuFacts]) {
+    let describe = |g: &GpuFacts| {
         format!(
             "{} {}",
             g.name.clone().unwrap_or_else(|| "unknown GPU".into()),
@@ -359,34 +560,24 @@ fn gpus(c: &mut Changes, a: &Spec, b: &Spec) {
         .trim()
         .to_string()
     };
-    let key = |i: usize, g: &Gpu| g.pci_address.clone().unwrap_or_else(|| format!("GPU {i}"));
-    let ga: BTreeMap<String, &Gpu> = a
-        .gpus
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (key(i, g), g))
-        .collect();
-    let gb: BTreeMap<String, &Gpu> = b
-        .gpus
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (key(i, g), g))
-        .collect();
-    let keys: BTreeSet<&String> = ga.keys().chain(gb.keys()).collect();
+    let ga: BTreeMap<&String, &GpuFacts> = a.iter().map(|g| (&g.at, g)).collect();
+    let gb: BTreeMap<&String, &GpuFacts> = b.iter().map(|g| (&g.at, g)).collect();
+    let keys: BTreeSet<&String> = ga.keys().chain(gb.keys()).copied().collect();
     for k in keys {
         match (ga.get(k), gb.get(k)) {
             (Some(x), None) => c.push("hardware", "GPU removed", k, describe(x), "none".into()),
             (None, Some(y)) => c.push("hardware", "GPU added", k, "none".into(), describe(y)),
             (Some(x), Some(y)) => {
                 let mut replaced = false;
-                let rated = |f: &str| x.from_datasheet(f) || y.from_datasheet(f);
                 match (&x.name, &y.name) {
-                    (Some(p), Some(q)) if rated("name") => replaced |= !same_product_name(p, q),
+                    (Some(p), Some(q)) if x.name_from_datasheet || y.name_from_datasheet => {
+                        replaced |= !same_product_name(p, q);
+                    }
                     (Some(p), Some(q)) => replaced |= p != q,
                     (p, q) => c.hw(("GPU model", ""), k, p.clone(), q.clone()),
                 }
                 match (x.vram_bytes, y.vram_bytes) {
-                    (Some(p), Some(q)) if rated("vram_bytes") => {
+                    (Some(p), Some(q)) if x.vram_from_datasheet || y.vram_from_datasheet => {
                         replaced |= !near_rated_memory(p, q);
                     }
                     (Some(p), Some(q)) => replaced |= p != q,
@@ -428,15 +619,15 @@ fn near_rated_memory(a: u64, b: u64) -> bool {
 }
 
 /// The negotiated PCIe width and its maximum, compared where both are known.
-fn link(c: &mut Changes, at: &str, x: &Gpu, y: &Gpu) {
-    let shown = |g: &Gpu| {
-        g.pcie.width.map(|w| {
-            let max = g.pcie.max_width.map_or("unknown".into(), |m| m.to_string());
+fn link(c: &mut Changes, at: &str, x: &GpuFacts, y: &GpuFacts) {
+    let shown = |g: &GpuFacts| {
+        g.width.map(|w| {
+            let max = g.max_width.map_or("unknown".into(), |m| m.to_string());
             format!("x{w} (max x{max})")
         })
     };
     let differs = |p: Option<u32>, q: Option<u32>| matches!((p, q), (Some(p), Some(q)) if p != q);
-    if differs(x.pcie.width, y.pcie.width) || differs(x.pcie.max_width, y.pcie.max_width) {
+    if differs(x.width, y.width) || differs(x.max_width, y.max_width) {
         c.push(
             "hardware",
             "GPU PCIe link width changed",
@@ -448,23 +639,23 @@ fn link(c: &mut Changes, at: &str, x: &Gpu, y: &Gpu) {
         c.hw(
             ("GPU PCIe link width", ""),
             at,
-            x.pcie.width.map(|w| format!("x{w}")),
-            y.pcie.width.map(|w| format!("x{w}")),
+            x.width.map(|w| format!("x{w}")),
+            y.width.map(|w| format!("x{w}")),
         );
     }
 }
 
 /// Drives, matched by serial, then by model and size, then by kernel name; internal drives
 /// and removable media apart.
-fn drives(c: &mut Changes, a: &Spec, b: &Spec) {
-    let (ia, ra): (Vec<&Drive>, Vec<&Drive>) = a.drives.iter().partition(|d| !d.is_removable());
-    let (ib, rb): (Vec<&Drive>, Vec<&Drive>) = b.drives.iter().partition(|d| !d.is_removable());
+fn drives(c: &mut Changes, a: &[DriveFacts], b: &[DriveFacts]) {
+    let (ra, ia): (Vec<&DriveFacts>, Vec<&DriveFacts>) = a.iter().partition(|d| d.removable);
+    let (rb, ib): (Vec<&DriveFacts>, Vec<&DriveFacts>) = b.iter().partition(|d| d.removable);
     drive_set(c, "hardware", &ia, &ib);
     drive_set(c, "removable", &ra, &rb);
 }
 
-fn drive_set(c: &mut Changes, class: &'static str, a: &[&Drive], b: &[&Drive]) {
-    let describe = |d: &Drive| {
+fn drive_set(c: &mut Changes, class: &'static str, a: &[&DriveFacts], b: &[&DriveFacts]) {
+    let describe = |d: &DriveFacts| {
         format!(
             "{} {} ({})",
             d.model.clone().unwrap_or_else(|| "unknown model".into()),
@@ -511,17 +702,21 @@ fn drive_set(c: &mut Changes, class: &'static str, a: &[&Drive], b: &[&Drive]) {
     }
 }
 
-type Matched<'a> = (Vec<(&'a Drive, &'a Drive)>, Vec<&'a Drive>, Vec<&'a Drive>);
+type Matched<'a> = (
+    Vec<(&'a DriveFacts, &'a DriveFacts)>,
+    Vec<&'a DriveFacts>,
+    Vec<&'a DriveFacts>,
+);
 
 /// A rule saying two drives of two reports are the same unit.
-type SameDrive = dyn Fn(&Drive, &Drive) -> bool;
+type SameDrive = dyn Fn(&DriveFacts, &DriveFacts) -> bool;
 
 /// Pairs the drives of two reports: the same serial; else, where a serial is unknown, the
 /// same model and size (both known); else the same kernel name (a replaced drive). Kernel
 /// names alone move (`sda` becomes `sdb` when a disk is added), so they come last.
-fn match_drives<'a>(a: &[&'a Drive], b: &[&'a Drive]) -> Matched<'a> {
-    let mut left: Vec<Option<&Drive>> = a.iter().map(|d| Some(*d)).collect();
-    let mut right: Vec<Option<&Drive>> = b.iter().map(|d| Some(*d)).collect();
+fn match_drives<'a>(a: &[&'a DriveFacts], b: &[&'a DriveFacts]) -> Matched<'a> {
+    let mut left: Vec<Option<&DriveFacts>> = a.iter().map(|d| Some(*d)).collect();
+    let mut right: Vec<Option<&DriveFacts>> = b.iter().map(|d| Some(*d)).collect();
     let mut pairs = Vec::new();
     let rules: [&SameDrive; 3] = [
         &|x, y| x.serial.is_some() && x.serial == y.serial,
@@ -554,20 +749,19 @@ fn match_drives<'a>(a: &[&'a Drive], b: &[&'a Drive]) -> Matched<'a> {
 }
 
 /// OS, kernel and NVIDIA driver.
-fn software(c: &mut Changes, a: &Spec, b: &Spec) {
-    let drv = |x: &Spec| x.gpus.iter().find_map(|g| g.driver_version.clone());
+fn software(c: &mut Changes, a: &SoftwareFacts, b: &SoftwareFacts) {
     let facts = [
-        (
-            ("OS", "OS changed"),
-            a.os.pretty_name.clone(),
-            b.os.pretty_name.clone(),
-        ),
+        (("OS", "OS changed"), a.os.clone(), b.os.clone()),
         (
             ("kernel", "kernel changed"),
-            a.os.kernel.clone(),
-            b.os.kernel.clone(),
+            a.kernel.clone(),
+            b.kernel.clone(),
         ),
-        (("NVIDIA driver", "NVIDIA driver changed"), drv(a), drv(b)),
+        (
+            ("NVIDIA driver", "NVIDIA driver changed"),
+            a.driver.clone(),
+            b.driver.clone(),
+        ),
     ];
     for (what, before, after) in facts {
         c.fact("software", what, "os", before, after);
@@ -617,6 +811,33 @@ mod tests {
         assert_eq!(d.changes[0].what, "DIMM removed");
         assert_eq!(d.changes[0].at, "DIMM 1 (P0 CHANNEL B)");
         assert_eq!(d.exit_code(), 1);
+    }
+
+    #[test]
+    fn a_configuration_is_what_diff_compares_less_identities_and_software() {
+        let mut a = asrock();
+        a.system.bios_version = Some("P60 v02.17".into());
+        a.system.serial = Some("CZC9123ABC".into());
+        a.os.kernel = Some("6.8.0".into());
+        let mut b = a.clone();
+        b.system.serial = Some("CZC9123XYZ".into());
+        b.memory.dimms[0].serial = Some("1234ABCD".into());
+        b.os.kernel = Some("6.8.1".into());
+        // Another unit of the same model, on another kernel: diff sees it, fleet groups it.
+        assert!(diff(&a, &b).has_hardware_changes());
+        let config = |s: &Spec| Compared::of(s).configuration();
+        assert_eq!(config(&a), config(&b));
+        // A fact diff compares is part of the configuration.
+        b.system.bios_version = Some("P60 v02.18".into());
+        assert_ne!(config(&a), config(&b));
+        // A fact diff ignores is not.
+        let mut c = a.clone();
+        c.memory.dimms[0].manufacturer = Some("Other".into());
+        c.gpus.push(Gpu::default());
+        c.gpus[0].state.temperature_c = Some(80);
+        let mut d = a.clone();
+        d.gpus.push(Gpu::default());
+        assert_eq!(config(&c), config(&d));
     }
 
     #[test]

@@ -13,10 +13,11 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diff::{self, Change};
+use crate::diff::{self, Change, Compared};
+use crate::outcome::{Outcome, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 use crate::profile::Profile;
-use crate::spec::{Dimm, Drive, Gpu, Spec, SCHEMA_VERSION};
-use crate::verify::{self, Outcome, Unknowns, VerifyReport, EXIT_INCOMPLETE};
+use crate::spec::{Spec, SCHEMA_VERSION};
+use crate::verify::{self, Unknowns, VerifyReport};
 
 /// One host of the fleet, read from one report.
 #[derive(Debug, Clone)]
@@ -107,11 +108,11 @@ impl Fleet {
                 || h.preflight.is_some_and(|p| !p.passed)
         });
         if failed || !self.errors.is_empty() {
-            1
+            EXIT_FAIL
         } else if self.incomplete_hosts() > 0 {
             EXIT_INCOMPLETE
         } else {
-            0
+            EXIT_PASS
         }
     }
 
@@ -336,97 +337,29 @@ fn newer_schema(v: u32) -> String {
     )
 }
 
-/// The part of a report that makes up its hardware configuration: exactly what `diff`
-/// compares as hardware, with per-unit identities (serials, UUIDs) cleared so that two
-/// identical machines compare equal.
-pub fn hardware_view(spec: &Spec) -> Spec {
-    let mut v = Spec::default();
-    v.system.vendor = spec.system.vendor.clone();
-    v.system.product = spec.system.product.clone();
-    v.system.board_name = spec.system.board_name.clone();
-    v.system.bios_version = spec.system.bios_version.clone();
-    v.system.bios_date = spec.system.bios_date.clone();
-    v.cpu.model = spec.cpu.model.clone();
-    v.cpu.socket_models = spec.cpu.socket_models.clone();
-    v.cpu.sockets = spec.cpu.sockets;
-    v.cpu.cores = spec.cpu.cores;
-    v.cpu.threads = spec.cpu.threads;
-    v.cpu.max_mhz = spec.cpu.max_mhz;
-    v.memory.total_bytes = spec.memory.total_bytes;
-    v.memory.total_source = spec.memory.total_source.clone();
-    v.memory.usable_bytes = spec.memory.usable_bytes;
-    v.memory.dimm_source = spec.memory.dimm_source.clone();
-    v.memory.dimms = spec
-        .memory
-        .dimms
-        .iter()
-        .map(|d| Dimm {
-            locator: d.locator.clone(),
-            bank_locator: d.bank_locator.clone(),
-            size_bytes: d.size_bytes,
-            kind: d.kind.clone(),
-            part_number: d.part_number.clone(),
-            ..Dimm::default()
-        })
-        .collect();
-    v.gpus = spec
-        .gpus
-        .iter()
-        .map(|g| {
-            let mut k = Gpu {
-                pci_address: g.pci_address.clone(),
-                name: g.name.clone(),
-                vram_bytes: g.vram_bytes,
-                vbios_version: g.vbios_version.clone(),
-                ..Gpu::default()
-            };
-            k.pcie.width = g.pcie.width;
-            k.pcie.max_width = g.pcie.max_width;
-            // Which of name and memory are the product table's round figures: diff compares
-            // those with the driver's measured ones by name and within a tolerance.
-            for fact in ["name", "vram_bytes"] {
-                if let Some(source) = g.fact_sources.get(fact) {
-                    k.fact_sources.insert(fact.to_string(), source.clone());
-                }
-            }
-            k
-        })
-        .collect();
-    v.drives = spec
-        .drives
-        .iter()
-        .map(|d| Drive {
-            name: d.name.clone(),
-            model: d.model.clone(),
-            firmware: d.firmware.clone(),
-            size_bytes: d.size_bytes,
-            transport: d.transport.clone(),
-            removable: d.removable,
-            ..Drive::default()
-        })
-        .collect();
-    v
-}
-
-/// Groups hosts by hardware view, largest group first; groups that differ in no fact known
-/// to both (MemTotal within its tolerance) are one. Lists how each host outside the largest
-/// group differs from it, known facts and unknown ones apart.
+/// Groups hosts by hardware configuration (the facts `diff` compares, without serials and
+/// UUIDs), largest group first; groups that differ in no fact known to both (MemTotal within
+/// its tolerance) are one. Lists how each host outside the largest group differs from it,
+/// known facts and unknown ones apart.
 fn group(fleet: &mut Fleet) {
-    let views: Vec<Spec> = fleet.hosts.iter().map(|h| hardware_view(&h.spec)).collect();
-    // Key: the hardware view as JSON (its fields are in a fixed order), MemTotal in whole
-    // GiB so kernels' few megabytes do not split a configuration.
-    let keys: Vec<String> = views
+    let views: Vec<Compared> = fleet
+        .hosts
+        .iter()
+        .map(|h| Compared::of(&h.spec).configuration())
+        .collect();
+    // Key: MemTotal in whole GiB so kernels' few megabytes do not split a configuration.
+    let keys: Vec<Compared> = views
         .iter()
         .map(|v| {
             let mut k = v.clone();
             k.memory.usable_bytes = k.memory.usable_bytes.map(|u| u >> 30);
-            serde_json::to_string(&k).unwrap_or_default()
+            k
         })
         .collect();
-    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut index: HashMap<&Compared, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, k) in keys.iter().enumerate() {
-        let g = *index.entry(k.as_str()).or_insert_with(|| {
+        let g = *index.entry(k).or_insert_with(|| {
             groups.push(Vec::new());
             groups.len() - 1
         });
@@ -439,7 +372,7 @@ fn group(fleet: &mut Fleet) {
     let mut merged: Vec<Vec<usize>> = Vec::new();
     for g in groups {
         let same = merged.iter_mut().find(|m| {
-            let d = diff::diff(&views[m[0]], &views[g[0]]);
+            let d = diff::compare(&views[m[0]], &views[g[0]]);
             d.changes.is_empty() && d.unknown_on_one_side.is_empty()
         });
         match same {
@@ -470,7 +403,7 @@ fn group(fleet: &mut Fleet) {
         if h.configuration == 0 {
             continue;
         }
-        let d = diff::diff(reference, &views[i]);
+        let d = diff::compare(reference, &views[i]);
         let hardware = |v: Vec<Change>| v.into_iter().filter(|c| c.class == "hardware").collect();
         fleet.odd_ones_out.push(OddOne {
             host: h.name.clone(),

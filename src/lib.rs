@@ -4,7 +4,8 @@
 //! Layers, each importing only those below it (`docs/architecture.md`):
 //! - face: `cli` (clap), `commands` (one module per subcommand), `run` here;
 //! - engines: `probe` (machine → `Spec`), the checks `verify`, `diff`, `preflight`, `fleet`,
-//!   `profile`, `requirement`, plus `bench`, `capture`, `redact`, and `render` (text out);
+//!   `profile`, `requirement` (with `outcome`: the verdict and the exit codes), plus `bench`,
+//!   `capture`, `redact`, and `render` (text out);
 //! - base: `spec` (the model), `units`, `source`, `bounded`, `io`, `text`, `natural`, `error`,
 //!   `sys` (the OS calls).
 //!
@@ -23,6 +24,7 @@ pub mod fleet;
 pub mod io;
 pub mod locator;
 pub mod natural;
+pub mod outcome;
 pub mod preflight;
 pub mod probe;
 pub mod profile;
@@ -113,7 +115,7 @@ pub fn usage_error(e: &clap::Error) -> ExitCode {
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
     }
     eprintln!("rigcheck: {}", io::error_line(&usage_line(e)));
-    ExitCode::from(2)
+    ExitCode::from(outcome::EXIT_ERROR)
 }
 
 /// The one-line message of a command-line error (without the `rigcheck: ` prefix).

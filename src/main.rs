@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("rigcheck: {}", rigcheck::io::error_line(&e.to_string()));
-            ExitCode::from(2)
+            ExitCode::from(rigcheck::outcome::EXIT_ERROR)
         }
     }
 }

@@ -11,9 +11,11 @@
 pub mod check;
 pub mod gpu;
 pub mod host;
+pub mod rules;
 
 pub use check::{Check, Options, Report, Status};
 
+use crate::outcome::{EXIT_FAIL, EXIT_PASS};
 use crate::source::Unknown;
 use crate::spec::{Filesystem, Spec};
 
@@ -36,7 +38,11 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
         hostname: spec.hostname.clone(),
         source: spec.source.clone(),
         status,
-        exit_code: u8::from(status == Status::Fail),
+        exit_code: if status == Status::Fail {
+            EXIT_FAIL
+        } else {
+            EXIT_PASS
+        },
         checks,
     }
 }

@@ -21,31 +21,42 @@ pub const REDACTED: &str = "[redacted]";
 /// Field name of the note that says the report was redacted.
 pub const NOTE_FIELD: &str = "redacted";
 
+/// Calls `$visit` on every field of `$spec` that names one machine rather than its model:
+/// the host name, serial numbers and UUIDs. The one list of them: `redact` replaces them
+/// (`each_identity!(spec, hide, mut)`), `secrets` collects them (`each_identity!(spec, add)`).
+macro_rules! each_identity {
+    ($spec:expr, $visit:expr $(, $mut:tt)?) => {{
+        let spec = $spec;
+        let mut visit = $visit;
+        visit(&$($mut)? spec.hostname);
+        visit(&$($mut)? spec.system.serial);
+        visit(&$($mut)? spec.system.uuid);
+        visit(&$($mut)? spec.system.board_serial);
+        for d in &$($mut)? spec.memory.dimms {
+            visit(&$($mut)? d.serial);
+        }
+        for d in &$($mut)? spec.drives {
+            visit(&$($mut)? d.serial);
+        }
+        for g in &$($mut)? spec.gpus {
+            visit(&$($mut)? g.uuid);
+            visit(&$($mut)? g.serial);
+        }
+    }};
+}
+
 /// Replaces serials, UUIDs, MAC addresses and the host name in `spec` with `[redacted]`,
 /// everywhere they occur, and adds a note saying so.
 pub fn redact(spec: &mut Spec) {
     let mut secrets: Vec<String> = Vec::new();
-    let mut hide = |v: &mut Option<String>| {
+    let hide = |v: &mut Option<String>| {
         if let Some(s) = v.as_mut() {
             if s != REDACTED {
                 secrets.push(std::mem::replace(s, REDACTED.to_string()));
             }
         }
     };
-    hide(&mut spec.hostname);
-    hide(&mut spec.system.serial);
-    hide(&mut spec.system.uuid);
-    hide(&mut spec.system.board_serial);
-    for d in &mut spec.memory.dimms {
-        hide(&mut d.serial);
-    }
-    for d in &mut spec.drives {
-        hide(&mut d.serial);
-    }
-    for g in &mut spec.gpus {
-        hide(&mut g.uuid);
-        hide(&mut g.serial);
-    }
+    each_identity!(&mut *spec, hide, mut);
     let scrubber = Scrubber::new(&secrets);
 
     // Every other string: walk the serialised model so no field is forgotten, then read it
@@ -65,23 +76,21 @@ pub fn redact(spec: &mut Spec) {
     });
 }
 
-/// What `redact` hides in `spec`: the host name, serials and UUIDs, longest first, to scrub
-/// out of what is made from the machine (a verify report, a diff, a fleet).
-pub fn secrets(spec: &Spec) -> Vec<String> {
-    let mut out: Vec<String> = [
-        &spec.hostname,
-        &spec.system.serial,
-        &spec.system.uuid,
-        &spec.system.board_serial,
-    ]
-    .into_iter()
-    .chain(spec.memory.dimms.iter().map(|d| &d.serial))
-    .chain(spec.drives.iter().map(|d| &d.serial))
-    .chain(spec.gpus.iter().flat_map(|g| [&g.uuid, &g.serial]))
-    .flatten()
-    .filter(|s| s.as_str() != REDACTED && s.trim().chars().count() >= 2)
-    .cloned()
-    .collect();
+/// What `redact` hides in `specs` (one machine, or the two reports `diff` compares): the
+/// host names, serials and UUIDs, longest first and each once, to scrub out of what is made
+/// from the machines (a verify report, a diff, a fleet).
+pub fn secrets<'a>(specs: impl IntoIterator<Item = &'a Spec>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for spec in specs {
+        let add = |v: &Option<String>| {
+            if let Some(s) = v {
+                if s != REDACTED && s.trim().chars().count() >= 2 {
+                    out.push(s.clone());
+                }
+            }
+        };
+        each_identity!(spec, add);
+    }
     out.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
     out.dedup();
     out
@@ -101,10 +110,10 @@ fn scrub_model<T: serde::Serialize + serde::de::DeserializeOwned>(x: &mut T, scr
 /// `--redact` for `verify`: the host name hidden, and the machine's `secrets` scrubbed from
 /// every line. The check itself was made on the machine as it is.
 pub fn redact_verify(report: &mut VerifyReport, secrets: &[String]) {
-    verify_with(report, &Scrubber::new(secrets));
+    scrub_verify(report, &Scrubber::new(secrets));
 }
 
-fn verify_with(report: &mut VerifyReport, scrubber: &Scrubber) {
+fn scrub_verify(report: &mut VerifyReport, scrubber: &Scrubber) {
     if report.hostname.is_some() {
         report.hostname = Some(REDACTED.into());
     }
@@ -114,10 +123,10 @@ fn verify_with(report: &mut VerifyReport, scrubber: &Scrubber) {
 /// `--redact` for `diff` and fleet's odd ones out: serials and host names scrubbed from
 /// every change; a swapped serial still shows as a change, `[redacted]` on both sides.
 pub fn redact_changes(changes: &mut [Change], secrets: &[String]) {
-    changes_with(changes, &Scrubber::new(secrets));
+    scrub_changes(changes, &Scrubber::new(secrets));
 }
 
-fn changes_with(changes: &mut [Change], scrubber: &Scrubber) {
+fn scrub_changes(changes: &mut [Change], scrubber: &Scrubber) {
     for c in changes {
         for s in [&mut c.what, &mut c.at, &mut c.before, &mut c.after] {
             *s = scrubber.scrub(s);
@@ -147,7 +156,7 @@ pub fn redact_preflight(report: &mut preflight::Report, secrets: &[String]) {
 /// host N]` (N its place in the fleet, so rows stay apart) and every host's secrets scrubbed
 /// from file names, differences and errors.
 pub fn redact_fleet(fleet: &mut Fleet) {
-    let mut all: Vec<String> = fleet.hosts.iter().flat_map(|h| secrets(&h.spec)).collect();
+    let mut all = secrets(fleet.hosts.iter().map(|h| &h.spec));
     all.extend(fleet.hosts.iter().map(|h| h.name.clone()));
     all.retain(|s| s != REDACTED && s.trim().chars().count() >= 2);
     // One search over every host's secrets serves every string of the fleet.
@@ -158,7 +167,7 @@ pub fn redact_fleet(fleet: &mut Fleet) {
         names.insert(std::mem::replace(&mut h.name, new.clone()), new);
         h.file = scrubber.scrub(&h.file.to_string_lossy()).into();
         if let Some(v) = h.verify.as_mut() {
-            verify_with(v, &scrubber);
+            scrub_verify(v, &scrubber);
         }
         redact(&mut h.spec);
     }
@@ -174,8 +183,8 @@ pub fn redact_fleet(fleet: &mut Fleet) {
     for o in &mut fleet.odd_ones_out {
         rename(&mut o.host);
         o.file = scrubber.scrub(&o.file.to_string_lossy()).into();
-        changes_with(&mut o.changes, &scrubber);
-        changes_with(&mut o.unknown_on_one_side, &scrubber);
+        scrub_changes(&mut o.changes, &scrubber);
+        scrub_changes(&mut o.unknown_on_one_side, &scrubber);
     }
     for d in &mut fleet.duplicate_names {
         rename(&mut d.host);
@@ -360,13 +369,31 @@ mod tests {
             serial: Some("S4EWNX0M123456".into()),
             ..Default::default()
         });
-        let found = secrets(&spec);
+        let found = secrets([&spec]);
         assert_eq!(found, ["S4EWNX0M123456", "CZC9123ABC", "z8-07"]);
         redact(&mut spec);
         let text = serde_json::to_string(&spec).unwrap();
         for s in &found {
             assert!(!text.contains(s.as_str()), "{s} left in {text}");
         }
+    }
+
+    #[test]
+    fn secrets_of_two_reports_are_each_listed_once_longest_first() {
+        let mut before = Spec {
+            hostname: Some("z8-07".into()),
+            ..Spec::default()
+        };
+        before.system.serial = Some("CZC9123ABC".into());
+        let mut after = before.clone();
+        after.gpus.push(crate::spec::Gpu {
+            serial: Some("1324919060315".into()),
+            ..Default::default()
+        });
+        assert_eq!(
+            secrets([&before, &after]),
+            ["1324919060315", "CZC9123ABC", "z8-07"]
+        );
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! Pure: readers look at the `Spec` only, and an unknown fact reads as `Found::Unknown` with
 //! the reason the probe noted.
 
-use crate::spec::{Drive, Gpu, Spec};
+use crate::preflight::rules::card_width;
+use crate::spec::{names, Drive, Gpu, Spec};
 use crate::units::{bytes_bin, bytes_dec};
 
 /// The part of a profile a key sits in.
@@ -195,7 +196,8 @@ pub struct Field {
     pub section: Section,
     /// TOML key within the section.
     pub key: &'static str,
-    /// What a person calls it, e.g. `CPU cores (all sockets)`.
+    /// What a person calls it, e.g. `CPU cores (all sockets)`: the fact's name standing
+    /// alone in `spec::names`, the table the report's rows are named from too.
     pub label: &'static str,
     pub quantity: Quantity,
     pub read: Read,
@@ -378,7 +380,7 @@ fn read_isa(spec: &Spec, _q: Quantity) -> Reading {
 /// reads as a slot or riser problem.
 fn read_pcie_width(spec: &Spec, i: usize, g: &Gpu, _q: Quantity) -> Found {
     let w = g.pcie.width.or(g.pcie.max_width);
-    let card = g.pcie.device_max_width.or(g.pcie.max_width);
+    let card = card_width(&g.pcie);
     match w {
         Some(w) => Found::Num(
             u64::from(w),
@@ -442,11 +444,11 @@ pub fn toml_number(q: Quantity, n: u64, at_least: bool) -> String {
 }
 
 macro_rules! machine {
-    ($section:ident, $key:literal, $label:literal, $q:ident, $suggest:expr, $with:literal, $read:expr) => {
+    ($section:ident, $key:literal, $name:expr, $q:ident, $suggest:expr, $with:literal, $read:expr) => {
         Field {
             section: Section::$section,
             key: $key,
-            label: $label,
+            label: $name.alone(),
             quantity: Quantity::$q,
             read: Read::Machine($read),
             suggest: $suggest,
@@ -460,7 +462,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         System,
         "vendor",
-        "System vendor",
+        names::SYSTEM_VENDOR,
         Text,
         Suggest::Found,
         "DMI `sys_vendor`",
@@ -469,7 +471,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         System,
         "product",
-        "System model",
+        names::SYSTEM_PRODUCT,
         Text,
         Suggest::Found,
         "DMI `product_name`",
@@ -478,7 +480,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         System,
         "bios_version",
-        "BIOS version",
+        names::BIOS_VERSION,
         Text,
         Suggest::Never,
         "DMI `bios_version`",
@@ -487,7 +489,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         System,
         "chassis",
-        "Chassis type",
+        names::CHASSIS,
         Text,
         Suggest::Never,
         "SMBIOS chassis type (`Tower`, `Rack Mount Chassis`)",
@@ -496,7 +498,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Cpu,
         "model",
-        "CPU model",
+        names::CPU_MODEL,
         Text,
         Suggest::Found,
         "`model name` of /proc/cpuinfo (each socket's, when they differ)",
@@ -505,7 +507,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Cpu,
         "vendor",
-        "CPU vendor",
+        names::CPU_VENDOR,
         Text,
         Suggest::Never,
         "`vendor_id` (`GenuineIntel`, `AuthenticAMD`)",
@@ -514,7 +516,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Cpu,
         "sockets",
-        "CPU sockets",
+        names::CPU_SOCKETS,
         Count,
         Suggest::Found,
         "populated CPU packages",
@@ -523,7 +525,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Cpu,
         "cores",
-        "CPU cores (all sockets)",
+        names::CPU_CORES,
         Count,
         Suggest::Found,
         "physical cores, all sockets",
@@ -532,7 +534,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Cpu,
         "threads",
-        "CPU threads",
+        names::CPU_THREADS,
         Count,
         Suggest::Found,
         "logical CPUs online",
@@ -541,7 +543,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Cpu,
         "threads_per_core",
-        "Threads per core",
+        names::CPU_THREADS_PER_CORE,
         Count,
         Suggest::Never,
         "SMT threads per core",
@@ -555,7 +557,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Cpu,
         "base_clock",
-        "CPU base clock",
+        names::CPU_BASE_CLOCK,
         Mhz,
         Suggest::AtLeast,
         "`cpu.base_mhz` (its source is in `base_mhz_source`)",
@@ -564,7 +566,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Cpu,
         "max_clock",
-        "CPU max (turbo) clock",
+        names::CPU_MAX_CLOCK,
         Mhz,
         Suggest::AtLeast,
         "`cpuinfo_max_freq`",
@@ -573,7 +575,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Cpu,
         "isa",
-        "CPU features",
+        names::CPU_ISA,
         Names,
         Suggest::Custom(suggest_isa),
         "ISA names (`AVX-512 VNNI`) and kernel flags (`avx512_vnni`), all required",
@@ -582,7 +584,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Memory,
         "total",
-        "Memory installed",
+        names::MEMORY_INSTALLED,
         BytesJedec,
         Suggest::Custom(suggest_memory_total),
         "sum of the DIMMs; MemTotal (with 5 % more room below) when they are unknown",
@@ -591,7 +593,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Memory,
         "dimm_count",
-        "DIMMs installed",
+        names::DIMMS,
         Count,
         Suggest::Found,
         "populated DIMM slots",
@@ -605,7 +607,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Memory,
         "dimm_size",
-        "DIMM size (each)",
+        names::DIMM_SIZE,
         BytesJedec,
         Suggest::Found,
         "every DIMM's size",
@@ -614,7 +616,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Memory,
         "dimm_speed",
-        "DIMM speed (each)",
+        names::DIMM_SPEED,
         Mts,
         Suggest::AtLeast,
         "every DIMM's rated speed",
@@ -623,7 +625,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Memory,
         "dimm_type",
-        "DIMM type",
+        names::DIMM_TYPE,
         Text,
         Suggest::Found,
         "every DIMM's type (`DDR4`, `DDR5`)",
@@ -632,7 +634,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Gpus,
         key: "count",
-        label: "GPU count",
+        label: names::GPUS.alone(),
         quantity: Quantity::Count,
         read: Read::GroupCount,
         suggest: Suggest::Found,
@@ -641,7 +643,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Gpus,
         key: "architecture",
-        label: "GPU architecture",
+        label: names::GPU_ARCHITECTURE.alone(),
         quantity: Quantity::Text,
         read: Read::EachGpu(|s, i, g, _| {
             text(&g.architecture, s, &format!("gpus[{i}].architecture"))
@@ -652,7 +654,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Gpus,
         key: "vram",
-        label: "GPU memory",
+        label: names::GPU_MEMORY.alone(),
         quantity: Quantity::BytesJedec,
         read: Read::EachGpu(|s, i, g, q| num(q, g.vram_bytes, s, &format!("gpus[{i}].vram_bytes"))),
         suggest: Suggest::Smallest,
@@ -661,7 +663,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Gpus,
         key: "cuda_cores",
-        label: "GPU CUDA cores",
+        label: names::GPU_CUDA_CORES.alone(),
         quantity: Quantity::Count,
         read: Read::EachGpu(|s, i, g, q| {
             num(q, n32(g.cuda_cores), s, &format!("gpus[{i}].cuda_cores"))
@@ -672,7 +674,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Gpus,
         key: "tensor_cores",
-        label: "GPU Tensor cores",
+        label: names::GPU_TENSOR_CORES.alone(),
         quantity: Quantity::Count,
         read: Read::EachGpu(|s, i, g, q| {
             num(
@@ -688,7 +690,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Gpus,
         key: "pcie_width",
-        label: "GPU PCIe link width",
+        label: names::GPU_PCIE_NOW.alone(),
         quantity: Quantity::Count,
         read: Read::EachGpu(read_pcie_width),
         suggest: Suggest::AtLeast,
@@ -697,7 +699,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Gpus,
         key: "pcie_gen",
-        label: "GPU PCIe generation (max)",
+        label: names::GPU_PCIE_MAX_GEN.alone(),
         quantity: Quantity::Count,
         read: Read::EachGpu(|s, i, g, q| {
             num(q, n32(g.pcie.max_gen), s, &format!("gpus[{i}].pcie"))
@@ -708,7 +710,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Drives,
         key: "count",
-        label: "Drive count",
+        label: names::DRIVES.alone(),
         quantity: Quantity::Count,
         read: Read::GroupCount,
         suggest: Suggest::AtLeast,
@@ -717,7 +719,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Drives,
         key: "model",
-        label: "Drive model",
+        label: names::DRIVE_MODEL.alone(),
         quantity: Quantity::Text,
         read: Read::EachDrive(|s, i, d, _| text(&d.model, s, &format!("drives[{i}].model"))),
         suggest: Suggest::Never,
@@ -726,7 +728,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Drives,
         key: "capacity",
-        label: "Drive capacity",
+        label: names::DRIVE_SIZE.alone(),
         quantity: Quantity::BytesSi,
         read: Read::EachDrive(|s, i, d, q| {
             num(q, d.size_bytes, s, &format!("drives[{i}].size_bytes"))
@@ -737,7 +739,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         section: Section::Drives,
         key: "transport",
-        label: "Drive transport",
+        label: names::DRIVE_TRANSPORT.alone(),
         quantity: Quantity::Text,
         read: Read::EachDrive(|s, i, d, _| {
             text(&d.transport, s, &format!("drives[{i}].transport"))
@@ -748,7 +750,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Headroom,
         "free_dimm_slots",
-        "Free DIMM slots (usable)",
+        names::HEADROOM_FREE_DIMM_SLOTS,
         Count,
         Suggest::Never,
         "empty DIMM slots on populated sockets",
@@ -765,7 +767,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Headroom,
         "free_x16_slots",
-        "Free x16 PCIe slots",
+        names::HEADROOM_FREE_X16_SLOTS,
         Count,
         Suggest::Never,
         "x16-wired PCIe slots with nothing found in them",
@@ -779,7 +781,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Headroom,
         "empty_sockets",
-        "Empty CPU sockets",
+        names::HEADROOM_EMPTY_SOCKETS,
         Count,
         Suggest::Never,
         "CPU sockets without a CPU",
@@ -793,7 +795,7 @@ pub static FIELDS: &[Field] = &[
     machine!(
         Headroom,
         "max_memory",
-        "Maximum memory (all slots)",
+        names::HEADROOM_MAX_MEMORY,
         BytesJedec,
         Suggest::Never,
         "the memory arrays' maximum capacity",

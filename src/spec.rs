@@ -5,6 +5,7 @@
 //! output never depends on directory order or hash seeds.
 
 pub mod bench;
+pub mod names;
 pub mod note;
 
 use std::collections::BTreeMap;

@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::outcome::Outcome;
 use crate::profile::{Filter, Op, Profile, Quantity, Requirement, Val};
 use crate::requirement::{self, Found, Read, Reading, Section};
 use crate::spec::{Drive, Gpu, Spec};
@@ -45,42 +46,6 @@ pub struct Line {
     /// Why unknown, or how the value was read (e.g. from MemTotal).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-}
-
-/// The verdict on the whole machine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// Every line passed (or was unknown, where unknowns are allowed).
-    Pass,
-    /// A line failed (or was unknown, under `--strict`).
-    Fail,
-    /// Nothing failed, but a line could not be checked: the machine is not known to match.
-    Incomplete,
-}
-
-/// Exit code of a check that could not see everything it was asked to check: not a pass,
-/// not a failure. 0, 1 and 2 are taken (pass, fail, usage or input error).
-pub const EXIT_INCOMPLETE: u8 = 3;
-
-impl Outcome {
-    /// The word of the summary line: `PASS`, `FAIL`, `INCOMPLETE`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Pass => "PASS",
-            Outcome::Fail => "FAIL",
-            Outcome::Incomplete => "INCOMPLETE",
-        }
-    }
-
-    /// 0 pass, 1 fail, 3 incomplete.
-    pub fn exit_code(self) -> u8 {
-        match self {
-            Outcome::Pass => 0,
-            Outcome::Fail => 1,
-            Outcome::Incomplete => EXIT_INCOMPLETE,
-        }
-    }
 }
 
 /// How a line that could not be read counts.

@@ -20,6 +20,7 @@ const CHECKS: &[&str] = &[
     "diff",
     "preflight",
     "fleet",
+    "outcome",
     "profile",
     "requirement",
 ];
@@ -211,8 +212,8 @@ fn inline_modules(text: &str) -> Vec<(usize, usize, String)> {
     out
 }
 
-/// Every `use` item of a text, expanded (`a::{b, c}` → `a::b`, `a::c`), with where it is.
-fn use_trees(text: &str) -> Vec<(usize, Vec<String>)> {
+/// Every path of every `use` tree in `text`, expanded, with where its `use` starts.
+fn use_paths(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut search = 0;
     while let Some(k) = text[search..].find("use ") {
@@ -224,7 +225,29 @@ fn use_trees(text: &str) -> Vec<(usize, Vec<String>)> {
         let Some(end) = text[at..].find(';') else {
             break;
         };
-        out.push((at, expand(&text[at + 4..at + end])));
+        out.extend(expand(&text[at + 4..at + end]).into_iter().map(|p| (at, p)));
+    }
+    out
+}
+
+/// Every path written in `text` (`a::b::c`, from its first segment), with where it starts.
+/// `crate::{a, b}` of a use tree is not one: `use_paths` reads those.
+fn code_paths(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("::") {
+        let start = text[..i]
+            .rfind(|c: char| !(is_ident(c) || c == ':'))
+            .map_or(0, |s| s + 1);
+        if start > 0 && text[..start].ends_with("::") {
+            continue;
+        }
+        let end = text[i + 2..]
+            .find(|c: char| !(is_ident(c) || c == ':'))
+            .map_or(text.len(), |e| i + 2 + e);
+        let path = text[start..end].trim_end_matches(':');
+        if path.contains("::") {
+            out.push((start, path));
+        }
     }
     out
 }
@@ -290,31 +313,15 @@ fn graph(tree: &Tree) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
             }
         };
         // `use` trees.
-        for (at, paths) in use_trees(text) {
-            for p in paths {
-                let first = p.split("::").next().unwrap_or("").trim();
-                let child = tree.contains_key(&[me.clone(), vec![first.to_string()]].concat());
-                if matches!(first, "crate" | "super" | "self") || child {
-                    add(at, &p.replacen("self::", "", 1));
-                }
+        for (at, p) in use_paths(text) {
+            let first = p.split("::").next().unwrap_or("").trim();
+            let child = tree.contains_key(&[me.clone(), vec![first.to_string()]].concat());
+            if matches!(first, "crate" | "super" | "self") || child {
+                add(at, &p.replacen("self::", "", 1));
             }
         }
         // Paths in code: `crate::x::y`, `super::x`, and `child::x` for declared children.
-        for (i, _) in text.match_indices("::") {
-            let start = text[..i]
-                .rfind(|c: char| !(is_ident(c) || c == ':'))
-                .map_or(0, |s| s + 1);
-            if start > 0 && text[..start].ends_with("::") {
-                continue;
-            }
-            let end = text[i + 2..]
-                .find(|c: char| !(is_ident(c) || c == ':'))
-                .map_or(text.len(), |e| i + 2 + e);
-            let path = text[start..end].trim_end_matches(':');
-            if !path.contains("::") {
-                // `crate::{a, b}` of a use tree: its items are read above.
-                continue;
-            }
+        for (start, path) in code_paths(text) {
             let first = path.split("::").next().unwrap_or("");
             let child = tree.contains_key(&[me.clone(), vec![first.to_string()]].concat());
             if first == "crate" || first == "super" || child {
@@ -451,7 +458,111 @@ fn violations(tree: &Tree) -> Vec<String> {
     for c in cycles(&edges) {
         out.push(format!("cycle: {}", c.join(" → ")));
     }
+    out.extend(renderers_judging(tree));
     out
+}
+
+/// A path named in `me` as absolute module segments, and the name it binds in a `use`
+/// (`as` honoured): `super::x` from `render::sheet` is `render::x`. `None` for a path that
+/// starts neither at the crate nor at `super`.
+fn absolute(me: &[String], path: &str) -> Option<(Vec<String>, String)> {
+    let mut segs: Vec<&str> = path.split("::").map(str::trim).collect();
+    let last = segs.pop()?;
+    let (last, bound) = match last.split_once(" as ") {
+        Some((l, b)) => (l.trim(), b.trim()),
+        None => (last, last),
+    };
+    segs.push(last);
+    let mut out: Vec<String> = match segs.first().copied() {
+        Some("crate") => Vec::new(),
+        Some("super") => me.to_vec(),
+        _ => return None,
+    };
+    for s in segs {
+        match s {
+            "crate" | "self" | "" | "*" => {}
+            "super" => {
+                out.pop();
+            }
+            s => out.push(s.to_string()),
+        }
+    }
+    let bound = if bound == "self" {
+        out.last().cloned().unwrap_or_default()
+    } else {
+        bound.to_string()
+    };
+    Some((out, bound))
+}
+
+/// Renderers that call a check's function: a renderer paints what the checks found (their
+/// reports and findings, passed in or read as types), it never judges by calling a check.
+/// A path into a check module is a call when what it names there starts in lower case (a
+/// function), not a type or a constant.
+fn renderers_judging(tree: &Tree) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    let is_check = |segs: &[String]| segs.first().is_some_and(|t| CHECKS.contains(&t.as_str()));
+    // The item a path names inside a check module, when it names one.
+    let item_in_check = |segs: &[String]| -> Option<(Vec<String>, Option<String>)> {
+        if !is_check(segs) {
+            return None;
+        }
+        let file = resolve(tree, segs)?;
+        Some((file.clone(), segs.get(file.len()).cloned()))
+    };
+    let judging = |item: &Option<String>| {
+        item.as_ref()
+            .is_some_and(|i| i.starts_with(|c: char| c.is_ascii_lowercase()))
+    };
+    for (me, text) in tree
+        .iter()
+        .filter(|(m, _)| m.first().map(String::as_str) == Some("render"))
+    {
+        let name = me.join("::");
+        // Check modules brought in by name (`use crate::preflight::rules;`), by the name
+        // they are known by here.
+        let mut modules: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut calls = |file: Vec<String>, item: Option<String>| {
+            if judging(&item) {
+                out.insert(format!(
+                    "{name} (a renderer) calls {}::{}, a check's function: pass it the findings instead",
+                    file.join("::"),
+                    item.unwrap_or_default()
+                ));
+            }
+        };
+        for (_, p) in use_paths(text) {
+            let Some((segs, bound)) = absolute(me, &p) else {
+                continue;
+            };
+            match item_in_check(&segs) {
+                Some((file, None)) => {
+                    modules.insert(bound, file);
+                }
+                Some((file, item)) => calls(file, item),
+                None => {}
+            }
+        }
+        // Paths in code: `crate::check::f(..)`, and `m::f(..)` through a module named above.
+        for (_, path) in code_paths(text) {
+            let first = path.split("::").next().unwrap_or("");
+            let segs = match modules.get(first) {
+                Some(file) => file
+                    .iter()
+                    .cloned()
+                    .chain(path.split("::").skip(1).map(String::from))
+                    .collect(),
+                None => match absolute(me, path) {
+                    Some((segs, _)) => segs,
+                    None => continue,
+                },
+            };
+            if let Some((file, item)) = item_in_check(&segs) {
+                calls(file, item);
+            }
+        }
+    }
+    out.into_iter().collect()
 }
 
 #[test]
@@ -543,13 +654,10 @@ fn firmware_readers(tree: &Tree) -> Vec<String> {
             text[i + w.len()..].trim_start().starts_with('(')
                 && !text[..i].ends_with(|c: char| is_ident(c))
         });
-        let imported = use_trees(text)
-            .iter()
-            .flat_map(|(_, paths)| paths)
-            .any(|p| {
-                let p = p.split(" as ").next().unwrap_or("").trim();
-                p.ends_with("firmware::read")
-            });
+        let imported = use_paths(text).iter().any(|(_, p)| {
+            let p = p.split(" as ").next().unwrap_or("").trim();
+            p.ends_with("firmware::read")
+        });
         if by_path || imported {
             out.push(if m.is_empty() {
                 "lib".into()
@@ -651,4 +759,57 @@ fn the_checker_finds_a_second_firmware_reader_and_unsafe_outside_sys() {
         "{v:#?}"
     );
     assert_eq!(v.len(), 2, "{v:#?}");
+}
+
+/// The checker finds a renderer that judges by calling a check, however the call is
+/// written, and lets it read the checks' types and constants.
+#[test]
+fn the_checker_finds_a_renderer_calling_a_check() {
+    let mut tree = Tree::new();
+    let m = |s: &str| -> Vec<String> { s.split("::").map(String::from).collect() };
+    tree.insert(
+        Vec::new(),
+        clean("pub mod preflight; pub mod render; pub mod verify;"),
+    );
+    tree.insert(m("preflight"), clean("pub mod rules;"));
+    tree.insert(
+        m("preflight::rules"),
+        clean("pub struct Finding; pub fn attention() {} pub fn card_width() {}"),
+    );
+    tree.insert(
+        m("verify"),
+        clean("pub enum Status { Fail } pub const EXIT: u8 = 3;"),
+    );
+    tree.insert(
+        m("render"),
+        clean("pub mod glance; pub mod table; pub mod sheet;"),
+    );
+    tree.insert(
+        m("render::glance"),
+        clean("use crate::preflight::rules::{self, Finding};\nfn f() { rules::attention(); }"),
+    );
+    tree.insert(
+        m("render::table"),
+        clean("use crate::preflight::rules::card_width as width;"),
+    );
+    tree.insert(
+        m("render::sheet"),
+        clean(
+            "use crate::preflight::rules::Finding;\nuse crate::verify::EXIT;\n\
+             fn g(f: &[Finding]) -> bool { crate::verify::Status::Fail == x() }\n\
+             // crate::preflight::rules::attention() in a comment is no call\n\
+             #[cfg(test)]\nmod tests { fn t() { crate::preflight::rules::attention(); } }",
+        ),
+    );
+    let v = renderers_judging(&tree);
+    let has = |s: &str| v.iter().any(|x| x.contains(s));
+    assert!(
+        has("render::glance (a renderer) calls preflight::rules::attention"),
+        "{v:#?}"
+    );
+    assert!(
+        has("render::table (a renderer) calls preflight::rules::card_width"),
+        "{v:#?}"
+    );
+    assert!(!has("render::sheet"), "{v:#?}");
 }

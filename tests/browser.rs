@@ -116,7 +116,14 @@ fn render(bin: &Path, name: &str, spec: &Spec) -> String {
     let dir = artifacts();
     let html = dir.join(format!("{name}.html"));
     let mut buf = Vec::new();
-    sheet::write(spec, None, SheetFormat::Html, &mut buf).unwrap();
+    sheet::write(
+        spec,
+        &rigcheck::preflight::rules::attention(spec),
+        None,
+        SheetFormat::Html,
+        &mut buf,
+    )
+    .unwrap();
     std::fs::write(&html, &buf).unwrap();
     let url = format!("file://{}", html.display());
 

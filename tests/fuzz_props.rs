@@ -454,9 +454,10 @@ fn check_numbers(v: &Value, at: &str) {
 /// A JSON report, as `diff` and `fleet` read it: parse, compare, render.
 fn check_report(text: &str) {
     if let Ok((spec, _)) = rigcheck::fleet::parse_report(text) {
-        let _ = rigcheck::fleet::hardware_view(&spec);
+        let _ = rigcheck::diff::Compared::of(&spec).configuration();
         let _ = rigcheck::diff::diff(z8_spec(), &spec);
         let _ = rigcheck::diff::diff(&spec, &spec);
+        let attention = rigcheck::preflight::rules::attention(&spec);
         for format in [
             rigcheck::cli::Format::Table,
             rigcheck::cli::Format::Json,
@@ -465,11 +466,13 @@ fn check_report(text: &str) {
             rigcheck::cli::Format::Nfd,
         ] {
             let mut buf = Vec::new();
-            rigcheck::render::inventory_checked(&spec, format, None, false, &mut buf).unwrap();
+            rigcheck::render::inventory_report(&spec, &attention, format, None, false, &mut buf)
+                .unwrap();
         }
         let mut html = Vec::new();
         let _ = rigcheck::render::sheet::write(
             &spec,
+            &attention,
             None,
             rigcheck::cli::SheetFormat::Html,
             &mut html,

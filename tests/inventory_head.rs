@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rigcheck::cli::Format;
+use rigcheck::preflight::rules::attention;
 use rigcheck::probe;
 use rigcheck::render::{self, Part, Term, View};
 use rigcheck::source::Source;
@@ -23,7 +24,7 @@ fn shown(spec: &Spec, parts: &[Part], verbose: bool) -> String {
         verbose,
     };
     let mut buf = Vec::new();
-    render::inventory_view(spec, Format::Table, &view, &mut buf).unwrap();
+    render::inventory_report(spec, &attention(spec), Format::Table, None, view, &mut buf).unwrap();
     let text = String::from_utf8(buf).unwrap();
     for l in text.lines() {
         assert!(textwrap::core::display_width(l) <= 80, "{l:?}");
@@ -140,7 +141,7 @@ fn notes_say_in_words_why_facts_are_unknown_and_sources_on_request() {
     let text = shown(&z8, &[Part::Notes], false);
     insta::assert_snapshot!("notes-hp-z8-g4-dual-rtx6000", text);
     assert!(text.starts_with("Unknown, because…\n"), "{text}");
-    assert!(text.contains("  System serial number "), "{text}");
+    assert!(text.contains("  System serial "), "{text}");
     assert!(!text.contains("system.serial"), "{text}");
     assert!(
         text.contains("GPUs 0, 1 uncorrected ECC errors  ECC is off on this GPU"),

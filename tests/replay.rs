@@ -2,33 +2,17 @@
 //! so any change in what rigcheck reports about a recorded machine shows up in review.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
+mod common;
 
 use rigcheck::cli::Format;
+use rigcheck::preflight::rules::attention;
 use rigcheck::probe;
 use rigcheck::render;
 use rigcheck::source::Source;
 
-/// Fixture directories that are sysroots: Linux ones hold proc/ or sys/, Windows ones the
-/// OS's answers in native.json.
-fn fixtures() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut out: Vec<String> = std::fs::read_dir(&root)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| {
-            let p = e.path();
-            p.join("proc").exists() || p.join("sys").exists() || p.join("native.json").exists()
-        })
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    out.sort();
-    out
-}
-
 #[test]
 fn every_fixture_in_every_format_matches_its_snapshot() {
-    let names = fixtures();
+    let names = common::recordings();
     assert!(
         names.len() >= 8,
         "expected the recorded machines under fixtures/, found {names:?}"
@@ -43,7 +27,8 @@ fn every_fixture_in_every_format_matches_its_snapshot() {
             (Format::Markdown, "md"),
         ] {
             let mut buf = Vec::new();
-            render::inventory(&spec, format, false, &mut buf).unwrap();
+            render::inventory_report(&spec, &attention(&spec), format, None, false, &mut buf)
+                .unwrap();
             let text = String::from_utf8(buf).unwrap();
             insta::assert_snapshot!(format!("{name}.{ext}"), text);
         }
@@ -52,7 +37,7 @@ fn every_fixture_in_every_format_matches_its_snapshot() {
 
 #[test]
 fn replay_is_deterministic() {
-    for name in fixtures() {
+    for name in common::recordings() {
         let a = probe::inventory(&Source::sysroot(format!("fixtures/{name}")));
         let b = probe::inventory(&Source::sysroot(format!("fixtures/{name}")));
         assert_eq!(a, b, "{name}");
@@ -84,7 +69,7 @@ fn every_unknown_contract_field_has_a_note() {
         "memory.total_bytes",
         "memory.usable_bytes",
     ];
-    let mut specs: Vec<(String, rigcheck::spec::Spec)> = fixtures()
+    let mut specs: Vec<(String, rigcheck::spec::Spec)> = common::recordings()
         .into_iter()
         .map(|n| {
             (
@@ -135,7 +120,7 @@ fn spec_sheets_of_recorded_machines_match_their_snapshots() {
         });
         for (format, ext) in [(SheetFormat::Markdown, "md"), (SheetFormat::Html, "html")] {
             let mut buf = Vec::new();
-            sheet::write(&spec, checked.as_ref(), format, &mut buf).unwrap();
+            sheet::write(&spec, &attention(&spec), checked.as_ref(), format, &mut buf).unwrap();
             let text = String::from_utf8(buf).unwrap();
             if ext == "html" {
                 assert!(text.contains("<svg"), "{name}: no diagram");

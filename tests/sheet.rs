@@ -6,19 +6,22 @@ mod sheet_specs;
 
 use assert_cmd::Command;
 use rigcheck::cli::{Format, SheetFormat};
+use rigcheck::outcome::Outcome;
+use rigcheck::preflight::rules::attention;
 use rigcheck::render::sheet::{self, Verify, VerifyRow};
 use rigcheck::spec::{MemorySlot, Spec};
-use rigcheck::verify::{Outcome, Status};
+use rigcheck::verify::Status;
 
 fn sheet_text(spec: &Spec, verify: Option<&Verify>, format: SheetFormat) -> String {
     let mut buf = Vec::new();
-    sheet::write(spec, verify, format, &mut buf).unwrap();
+    sheet::write(spec, &attention(spec), verify, format, &mut buf).unwrap();
     String::from_utf8(buf).unwrap()
 }
 
 fn inventory_text(spec: &Spec, format: Format) -> String {
     let mut buf = Vec::new();
-    rigcheck::render::inventory(spec, format, false, &mut buf).unwrap();
+    rigcheck::render::inventory_report(spec, &attention(spec), format, None, false, &mut buf)
+        .unwrap();
     String::from_utf8(buf).unwrap()
 }
 
@@ -118,19 +121,17 @@ fn markdown_reference() {
     assert!(md.contains("| 0 | CPU0-DIMM1 | 8 GiB | DDR4 RDIMM | 2933 MT/s | Samsung | M393A1K43DB1-CVF | 40A1B2C1 |"));
     assert!(md.contains("| 1 | CPU1-DIMM12 | 8 GiB |"));
     assert!(md.contains("| 0 | CPU0-DIMM2 | empty |"));
-    assert!(
-        md.contains("| **Memory** | 96 GiB · 12 × 8 GiB DDR4 2933 MT/s · 12 of 24 slots used |")
-    );
-    assert!(md.contains("| **GPUs** | 2 × Quadro RTX 6000 (24 GiB) · 32.6 TFLOPS FP32 in all |"));
+    assert!(md.contains("| Memory | 96 GiB · 12 × 8 GiB DDR4 2933 MT/s · 12 of 24 slots used |"));
+    assert!(md.contains("| GPUs | 2 × Quadro RTX 6000 (24 GiB) · 32.6 TFLOPS FP32 in all |"));
     assert!(md.contains("| CUDA cores | 4608 | 4608 |"));
-    assert!(md.contains("| PCIe link | Gen3 x16 (now Gen1 x16) | Gen3 x16 (now Gen1 x16) |"));
+    assert!(md.contains("| PCIe link (max) | Gen3 x16 | Gen3 x16 |"));
     insta::assert_snapshot!("markdown_reference", md);
 }
 
 #[test]
 fn markdown_laptop() {
     let md = sheet_text(&sheet_specs::laptop(), None, SheetFormat::Markdown);
-    assert!(md.contains("| **GPUs** | none |"));
+    assert!(md.contains("| GPUs | none |"));
     assert!(md.contains("| DIMM A | 8 GiB | DDR4 SODIMM | 3200 MT/s |"));
     // One socket: no Socket column.
     assert!(!md.contains("| Socket |"));
@@ -198,7 +199,7 @@ fn verify_rows_are_shown_with_their_status() {
     };
     let spec = sheet_specs::reference();
     let md = sheet_text(&spec, Some(&v), SheetFormat::Markdown);
-    assert!(md.contains("| **Result** | FAIL: 1 fail, 0 unknown, 1 pass · 2 checks |"));
+    assert!(md.contains("| Result | FAIL: 1 fail, 0 unknown, 1 pass · 2 checks |"));
     // Failures first, in the columns every check table has.
     assert!(md.contains(
         "| Status | Check | Expected | Found |\n| --- | --- | --- | --- |\n\

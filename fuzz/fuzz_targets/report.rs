@@ -7,8 +7,9 @@ fuzz_target!(|data: &[u8]| {
     if let Ok((spec, _)) = rigcheck::fleet::parse_report(&text) {
         let _ = rigcheck::diff::diff(&spec, &rigcheck::spec::Spec::default());
         let mut out = Vec::new();
-        let _ = rigcheck::render::inventory_checked(
+        let _ = rigcheck::render::inventory_report(
             &spec,
+            &rigcheck::preflight::rules::attention(&spec),
             rigcheck::cli::Format::Table,
             None,
             false,

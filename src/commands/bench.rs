@@ -6,9 +6,9 @@ use crate::bench::{self, BenchKind};
 use crate::cli::{BenchArgs, GlobalArgs};
 use crate::error::Error;
 use crate::io::{emit, error_line};
+use crate::outcome::EXIT_INCOMPLETE;
 use crate::render::bench::{write_table, BenchFormat};
 use crate::source::Source;
-use crate::verify::EXIT_INCOMPLETE;
 use crate::{probe, redact};
 
 /// Runs the benchmarks asked for; refuses a sysroot (exit 2); exit 3 when the one benchmark
@@ -61,7 +61,7 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
             write_table(&report, super::out_width(), &mut buf).map_err(Error::output)?;
             if global.redact {
                 let text = String::from_utf8_lossy(&buf).into_owned();
-                buf = redact::scrub_text(&text, &redact::secrets(&spec)).into_bytes();
+                buf = redact::scrub_text(&text, &redact::secrets([&spec])).into_bytes();
             }
         }
         BenchFormat::Json => {

@@ -29,10 +29,7 @@ pub fn exec(args: &DiffArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let b = super::load_report(&args.after)?;
     let mut d = diff::diff(&a, &b);
     if global.redact {
-        let mut secrets = redact::secrets(&a);
-        secrets.extend(redact::secrets(&b));
-        secrets.sort_by(|x, y| y.len().cmp(&x.len()).then(x.cmp(y)));
-        secrets.dedup();
+        let secrets = redact::secrets([&a, &b]);
         redact::redact_changes(&mut d.changes, &secrets);
         redact::redact_changes(&mut d.unknown_on_one_side, &secrets);
     }

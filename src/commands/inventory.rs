@@ -6,7 +6,7 @@ use crate::cli::{GlobalArgs, InventoryArgs};
 use crate::error::Error;
 use crate::io::{emit_colored, error_line};
 use crate::render::{Format, View};
-use crate::{probe, profile, redact, render, verify};
+use crate::{preflight, probe, profile, redact, render, verify};
 
 /// Runs the inventory; exit 0 unless the run cannot start.
 pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
@@ -38,7 +38,7 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
     };
     let checked = match (checked, global.redact) {
         (Some(mut r), true) => {
-            redact::redact_verify(&mut r, &redact::secrets(&spec));
+            redact::redact_verify(&mut r, &redact::secrets([&spec]));
             Some(r)
         }
         (r, _) => r,
@@ -51,9 +51,17 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         parts: args.view.section.clone(),
         verbose: args.view.verbose,
     };
+    let attention = preflight::rules::attention(&spec);
     let mut buf = Vec::new();
-    render::inventory_checked(&spec, format, checked.as_ref(), view.clone(), &mut buf)
-        .map_err(Error::output)?;
+    render::inventory_report(
+        &spec,
+        &attention,
+        format,
+        checked.as_ref(),
+        view.clone(),
+        &mut buf,
+    )
+    .map_err(Error::output)?;
     emit_colored(&buf, view.term.color)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -46,7 +46,7 @@ pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         .map(|p| probe::limits::probe_path(&src, p));
     let mut report = preflight::evaluate(&spec, data, &opts);
     if global.redact {
-        redact::redact_preflight(&mut report, &redact::secrets(&spec));
+        redact::redact_preflight(&mut report, &redact::secrets([&spec]));
     }
     let term = super::term(global.color);
     let mut buf = Vec::new();

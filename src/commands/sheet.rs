@@ -7,7 +7,7 @@ use crate::cli::{GlobalArgs, SheetArgs};
 use crate::error::Error;
 use crate::io::write_output;
 use crate::render::sheet::{self, SheetFormat, Verify};
-use crate::{probe, profile, redact, verify};
+use crate::{preflight, probe, profile, redact, verify};
 
 /// Writes the sheet to `-o FILE`, or to stdout when it is not a terminal (or `--stdout`).
 pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
@@ -37,7 +37,7 @@ pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let checked = profile.map(|p| {
         let mut report = verify::verify(&spec, &p, false);
         if global.redact {
-            redact::redact_verify(&mut report, &redact::secrets(&spec));
+            redact::redact_verify(&mut report, &redact::secrets([&spec]));
         }
         Verify::from_report(&report)
     });
@@ -45,7 +45,8 @@ pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         redact::redact(&mut spec);
     }
     let mut buf = Vec::new();
-    sheet::write(&spec, checked.as_ref(), format, &mut buf).map_err(Error::output)?;
+    let attention = preflight::rules::attention(&spec);
+    sheet::write(&spec, &attention, checked.as_ref(), format, &mut buf).map_err(Error::output)?;
     write_output(args.output.as_deref(), &buf, args.force)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -28,7 +28,7 @@ pub fn exec(args: &VerifyArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let mut report =
         verify::verify_with(&spec, &profile, unknowns(args.strict, args.allow_unknown));
     if global.redact {
-        redact::redact_verify(&mut report, &redact::secrets(&spec));
+        redact::redact_verify(&mut report, &redact::secrets([&spec]));
     }
     let term = super::term(global.color);
     let mut buf = Vec::new();

@@ -2,6 +2,7 @@
 //! on a full-width link, free of memory errors, and kept initialised.
 
 use crate::preflight::check::{Check, Options, Status};
+use crate::preflight::rules::{self, throttle_severity};
 use crate::spec::{Gpu, Spec};
 use crate::units::bytes_bin;
 
@@ -183,26 +184,6 @@ fn temperature(g: &Gpu, opts: &Options) -> Check {
     }
 }
 
-/// How bad an NVML clock-throttle reason is. Names are compared without case or
-/// punctuation, so `HW_THERMAL_SLOWDOWN`, `HwThermalSlowdown` and nvidia-smi's
-/// "HW Thermal Slowdown" are the same reason.
-pub fn throttle_severity(reason: &str) -> Status {
-    let r: String = reason
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    if r.contains("thermal") || r.contains("hwslowdown") || r.contains("powerbrake") {
-        Status::Fail
-    } else if r.contains("power") {
-        // SW power cap: the board is at its power limit, which an idle GPU is not.
-        Status::Warn
-    } else {
-        // GPU idle, application clocks, sync boost, display clock: not a fault.
-        Status::Pass
-    }
-}
-
 fn throttle(g: &Gpu) -> Check {
     let Some(reasons) = &g.state.throttle_reasons else {
         return Check::new("gpu.throttle", Status::Skip, "not reported")
@@ -230,21 +211,22 @@ fn pcie(g: &Gpu) -> Check {
     let p = &g.pcie;
     // The card's own width is the goal: NVML's "max" is already capped by the slot, so a
     // x16 card in a slot wired (or a riser trained) x8 would otherwise look at its max.
-    let (Some(w), Some(mw)) = (p.width, p.device_max_width.max(p.max_width)) else {
+    let Some(link) = rules::link_width(p) else {
         return Check::new("gpu.pcie", Status::Warn, "unknown")
             .advise("NVML gave no PCIe link width: check `nvidia-smi -q -d PCI`");
     };
+    let (w, mw) = (link.now, link.card);
     let gen = match (p.gen, p.max_gen) {
         (Some(a), Some(b)) => format!("Gen{a} (max Gen{b}) "),
         (Some(a), None) => format!("Gen{a} "),
         _ => String::new(),
     };
     let found = format!("{gen}x{w} of x{mw}");
-    if w < mw {
-        let slot = match p.max_width {
-            Some(slot) if slot < mw => format!(" (the slot or riser allows only x{slot})"),
-            _ => String::new(),
-        };
+    if link.is_narrow() {
+        let slot = link
+            .slot
+            .map(|slot| format!(" (the slot or riser allows only x{slot})"))
+            .unwrap_or_default();
         return Check::new("gpu.pcie", Status::Warn, format!("{found}{slot}"))
             .expect(format!("x{mw}"))
             .advise(
@@ -272,10 +254,10 @@ fn ecc(g: &Gpu) -> Check {
         return Check::new("gpu.ecc", Status::Skip, "not reported").advise(why);
     }
     let mut bad = Vec::new();
-    if let Some(n) = s.ecc_errors_uncorrected.filter(|&n| n > 0) {
+    if let Some(n) = rules::uncorrected_ecc_errors(s) {
         bad.push(format!("{n} uncorrectable ECC errors"));
     }
-    if s.retired_pages_pending == Some(true) {
+    if rules::pages_pending(s) {
         bad.push("page retirement / row remap pending".to_string());
     }
     if bad.is_empty() {
@@ -554,19 +536,6 @@ mod tests {
         let d = find(&c, "gpu.driver", None);
         assert_eq!((d.status, d.found.as_str()), (Status::Fail, "550.54.15"));
         assert_eq!(find(&c, "gpu.cuda", None).status, Status::Skip);
-    }
-
-    #[test]
-    fn throttle_reason_spellings() {
-        assert_eq!(throttle_severity("HW Thermal Slowdown"), Status::Fail);
-        assert_eq!(throttle_severity("HwPowerBrakeSlowdown"), Status::Fail);
-        assert_eq!(throttle_severity("HW_SLOWDOWN"), Status::Fail);
-        assert_eq!(throttle_severity("SW Power Cap"), Status::Warn);
-        assert_eq!(throttle_severity("GpuIdle"), Status::Pass);
-        assert_eq!(
-            throttle_severity("APPLICATIONS_CLOCKS_SETTING"),
-            Status::Pass
-        );
     }
 
     #[test]

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::fleet::{BadReport, Configuration, DuplicateName, Fleet, Host, OddOne};
+use crate::outcome::{Outcome, EXIT_INCOMPLETE};
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::style::{bold, Tone};
 use crate::render::unknown::UNKNOWN;
@@ -15,7 +16,6 @@ use crate::render::verdict::{plural, Summary, Verdict, STATUS};
 use crate::render::view::Term;
 use crate::render::{markdown, prometheus, table, verify};
 use crate::units::bytes_bin;
-use crate::verify::{Outcome, EXIT_INCOMPLETE};
 
 /// Output formats of `fleet`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,13 +1,12 @@
 //! "At a glance": the summary that opens the inventory and the spec sheet. One line per part,
 //! the way a quote lists a machine, then the few facts that need a look (a GPU on fewer PCIe
 //! lanes than it has, clocks held down by heat, uncorrected ECC errors, unbalanced memory,
-//! offline CPUs) and how many facts could not be read.
+//! offline CPUs).
 //!
-//! It reads only the `Spec`; whether a throttle reason is a fault is preflight's word
-//! (`preflight::gpu::throttle_severity`), so both say the same.
+//! It paints what it is given: the facts that need a look are found by preflight's rules
+//! (`preflight::rules::attention`), so the Attention line and preflight say the same.
 
-use crate::preflight::check::Status;
-use crate::preflight::gpu::throttle_severity;
+use crate::preflight::rules::Finding;
 use crate::render::layout::Section;
 use crate::render::unknown::{show, show_str};
 use crate::spec::{Dimm, DriveKind, Gpu, Spec};
@@ -59,8 +58,8 @@ fn dimm_desc(d: &Dimm) -> String {
     s
 }
 
-/// The summary at the top: one line per part, then what needs a look.
-pub fn glance(spec: &Spec) -> Section {
+/// The summary at the top: one line per part, then what needs a look (`attention`).
+pub fn glance(spec: &Spec, attention: &[Finding]) -> Section {
     let c = &spec.cpu;
     let mut f: Vec<(String, String)> = Vec::new();
     f.push(("Machine".into(), {
@@ -121,9 +120,9 @@ pub fn glance(spec: &Spec) -> Section {
     }
     f.push(("OS".into(), os_s));
     f.push(("Captured".into(), show_str(&spec.captured_at)));
-    for (i, a) in attention(spec).into_iter().enumerate() {
+    for (i, a) in attention.iter().enumerate() {
         let key = if i == 0 { "Attention" } else { "" };
-        f.push((key.into(), a));
+        f.push((key.into(), a.says.clone()));
     }
     Section {
         title: "At a glance".into(),
@@ -164,62 +163,9 @@ pub fn gpu_label(i: usize, g: &Gpu) -> String {
     format!("GPU {}", g.index.unwrap_or(i as u32))
 }
 
-/// The facts that need a look, one sentence each, in the order of the report.
-pub fn attention(spec: &Spec) -> Vec<String> {
-    let mut out = Vec::new();
-    let c = &spec.cpu;
-    if let Some(off) = &c.offline {
-        out.push(format!(
-            "CPUs {off} are offline: counts cover online CPUs only"
-        ));
-    }
-    if let Some(h) = spec.headroom.as_ref().and_then(|h| h.memory.as_ref()) {
-        if h.balanced == Some(false) {
-            out.push(format!("memory is unbalanced: {}", h.balance_detail));
-        }
-    }
-    for (i, g) in spec.gpus.iter().enumerate() {
-        let who = gpu_label(i, g);
-        // The card's own width when known: a narrow slot lowers the link's maximum too.
-        let most = g.pcie.device_max_width.or(g.pcie.max_width);
-        if let (Some(w), Some(mw)) = (g.pcie.width, most) {
-            if w < mw {
-                out.push(format!(
-                    "{who} runs on x{w} of its x{mw} PCIe lanes (slot, riser or bifurcation)"
-                ));
-            }
-        }
-        let s = &g.state;
-        let held: Vec<&str> = s
-            .throttle_reasons
-            .iter()
-            .flatten()
-            .filter(|r| throttle_severity(r) == Status::Fail)
-            .map(String::as_str)
-            .collect();
-        if !held.is_empty() {
-            let temp = s
-                .temperature_c
-                .map(|t| format!(" at {t} °C"))
-                .unwrap_or_default();
-            out.push(format!("{who} clocks held down{temp}: {}", held.join(", ")));
-        }
-        if let Some(n) = s.ecc_errors_uncorrected.filter(|n| *n > 0) {
-            out.push(format!("{who} has {n} uncorrected ECC errors"));
-        }
-        if s.retired_pages_pending == Some(true) {
-            out.push(format!(
-                "{who} has retired memory pages pending: reset the GPU to apply"
-            ));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::Gpu;
 
     #[test]
     fn counts_equal_items() {
@@ -227,29 +173,5 @@ mod tests {
             count_label(["a".to_string(), "b".into(), "a".into()]),
             "2 × a, b"
         );
-    }
-
-    #[test]
-    fn a_narrow_link_and_a_thermal_throttle_need_a_look_an_idle_gpu_does_not() {
-        let mut spec = Spec::default();
-        let mut g = Gpu {
-            index: Some(1),
-            ..Default::default()
-        };
-        g.pcie.width = Some(8);
-        g.pcie.max_width = Some(16);
-        g.state.throttle_reasons = Some(vec!["gpu_idle".into(), "hw_thermal_slowdown".into()]);
-        g.state.temperature_c = Some(89);
-        spec.gpus.push(g);
-        assert_eq!(
-            attention(&spec),
-            [
-                "GPU 1 runs on x8 of its x16 PCIe lanes (slot, riser or bifurcation)",
-                "GPU 1 clocks held down at 89 °C: hw_thermal_slowdown"
-            ]
-        );
-        spec.gpus[0].pcie.width = Some(16);
-        spec.gpus[0].state.throttle_reasons = Some(vec!["gpu_idle".into()]);
-        assert!(attention(&spec).is_empty());
     }
 }

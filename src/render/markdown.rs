@@ -1,4 +1,5 @@
-//! Markdown renderer: GitHub-flavoured tables, never coloured.
+//! Markdown renderer: GitHub-flavoured tables, never coloured. One section writer for the
+//! inventory report and the spec sheet.
 
 use std::io::{self, Write};
 
@@ -8,19 +9,26 @@ use crate::render::layout::{Grid, Section};
 pub fn write(title: &str, sections: &[Section], out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "# {}", escape(title))?;
     for s in sections {
-        writeln!(out, "\n## {}\n", escape(&s.title))?;
-        if !s.fields.is_empty() {
-            writeln!(out, "| Field | Value |\n| --- | --- |")?;
-            for (k, v) in &s.fields {
-                writeln!(out, "| {} | {} |", escape(k), escape(v))?;
-            }
+        write_section(s, out)?;
+    }
+    Ok(())
+}
+
+/// One section: its title, its fields as a two-column table, then its grids, each table
+/// apart from the one before it (GitHub joins tables with no blank line between them).
+pub fn write_section(s: &Section, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "\n## {}\n", escape(&s.title))?;
+    if !s.fields.is_empty() {
+        writeln!(out, "| Field | Value |\n| --- | --- |")?;
+        for (k, v) in &s.fields {
+            writeln!(out, "| {} | {} |", escape(k), escape(v))?;
         }
-        for g in &s.grids {
-            if !s.fields.is_empty() {
-                writeln!(out)?;
-            }
-            write_grid(g, out)?;
+    }
+    for (i, g) in s.grids.iter().enumerate() {
+        if i > 0 || !s.fields.is_empty() {
+            writeln!(out)?;
         }
+        write_grid(g, out)?;
     }
     Ok(())
 }

@@ -1,7 +1,9 @@
-//! Renderers: turn a `Spec` into text. Nothing here reads the machine or decides pass/fail.
+//! Renderers: turn a `Spec` into text. Nothing here reads the machine or decides pass/fail:
+//! what the checks found (a verify report, the findings of `preflight::rules`) is handed in.
 //!
-//! Table and Markdown share the section/row building in `report`, so both show the same
-//! facts in the same order and show unknowns the same way.
+//! Every fact a person reads is turned into a label and a cell in one place, `rows`; the
+//! inventory report (`report`: table and Markdown) and the spec sheet (`sheet`: Markdown and
+//! HTML) choose which rows each part shows, so a fact reads the same in all of them.
 
 pub mod bench;
 pub mod diff;
@@ -16,6 +18,7 @@ pub mod notes;
 pub mod preflight;
 pub mod prometheus;
 pub mod report;
+pub mod rows;
 pub mod sheet;
 pub mod style;
 pub mod table;
@@ -28,6 +31,7 @@ pub use view::{Part, Term, View};
 
 use std::io::{self, Write};
 
+use crate::preflight::rules::Finding;
 use crate::spec::Spec;
 
 /// Inventory report formats.
@@ -45,40 +49,25 @@ pub enum Format {
     Nfd,
 }
 
-/// Writes the inventory of `spec` in `format`: every part, no width limit.
-pub fn inventory(spec: &Spec, format: Format, color: bool, out: &mut dyn Write) -> io::Result<()> {
-    inventory_view(spec, format, &color.into(), out)
-}
-
-/// Writes the inventory of `spec` in `format`, the human formats as `view` says.
-pub fn inventory_view(
+/// Writes the inventory report of `spec` in `format`: the human formats as `view` says, with
+/// the facts that need a look (`attention`, from `preflight::rules::attention`) under the
+/// glance, and the result of a profile check where the format carries one (Prometheus: the
+/// verify gauges; NFD: `verified=<profile>`).
+pub fn inventory_report(
     spec: &Spec,
-    format: Format,
-    view: &View,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let sections = || report::sections_for(spec, &view.parts, view.verbose);
-    match format {
-        Format::Json => json::write(spec, out),
-        Format::Table => table::write(&sections(), &view.term, out),
-        Format::Markdown => markdown::write(&report::title(spec), &sections(), out),
-        Format::Prometheus => prometheus::write_machine(spec, None, None, out),
-        Format::Nfd => nfd::write(spec, None, out),
-    }
-}
-
-/// Writes the inventory of `spec` in `format`, with the result of a profile check where the
-/// format carries one (Prometheus: the verify gauges; NFD: `verified=<profile>`).
-pub fn inventory_checked(
-    spec: &Spec,
+    attention: &[Finding],
     format: Format,
     verify: Option<&crate::verify::VerifyReport>,
     view: impl Into<View>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let view = view.into();
+    let sections = || report::sections_for(spec, attention, &view.parts, view.verbose);
     match format {
+        Format::Json => json::write(spec, out),
+        Format::Table => table::write(&sections(), &view.term, out),
+        Format::Markdown => markdown::write(&report::title(spec), &sections(), out),
         Format::Prometheus => prometheus::write_machine(spec, verify, None, out),
         Format::Nfd => nfd::write(spec, verify, out),
-        _ => inventory_view(spec, format, &view.into(), out),
     }
 }

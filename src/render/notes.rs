@@ -1,5 +1,5 @@
 //! The report's notes in words, for people: which fact a note is about (`GPU 0 FP32 peak`,
-//! not `gpus[0].fp32_tflops`), and whether it says why the fact is unknown or where a known
+//! not `gpus[0].fp32_tflops`), named as the report's rows name it (`spec::names`), and whether it says why the fact is unknown or where a known
 //! figure comes from. Notes that say the same of several GPUs are said once.
 //!
 //! A note is about an unknown when its field is `null`, missing or empty in the report, or
@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::spec::Spec;
+use crate::spec::{names, Spec};
 
 /// What a note tells the reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +90,9 @@ fn split_index(field: &str) -> (String, Option<String>) {
     (field.to_string(), None)
 }
 
-/// Words for a field; `idx` holds the list indices it stands for.
+/// Words for a field; `idx` holds the list indices it stands for. The fact is named as the
+/// report's rows name it (`spec::names`), after the part it belongs to: `System serial`,
+/// `GPUs 0, 1 FP32 peak`, `NUMA node 1 local memory`.
 fn about(shape: &str, idx: &[Option<String>], spec: &Spec) -> String {
     let indices: Vec<&str> = idx.iter().flatten().map(String::as_str).collect();
     let (head, rest) = shape.split_once('.').unwrap_or((shape, ""));
@@ -105,10 +107,11 @@ fn about(shape: &str, idx: &[Option<String>], spec: &Spec) -> String {
                         .map_or_else(|| i.to_string(), |n| n.to_string())
                 })
                 .collect();
-            if names.len() > 1 {
-                format!("GPUs {}", names.join(", "))
-            } else {
-                format!("GPU {}", names.join(""))
+            match names.len() {
+                // `gpus[]`: every GPU.
+                0 => "GPUs".to_string(),
+                1 => format!("GPU {}", names[0]),
+                _ => format!("GPUs {}", names.join(", ")),
             }
         }
         "drives[]" => {
@@ -121,52 +124,63 @@ fn about(shape: &str, idx: &[Option<String>], spec: &Spec) -> String {
                         .map_or_else(|| i.to_string(), |d| d.name.clone())
                 })
                 .collect();
-            format!("Drive {}", names.join(", "))
+            if names.is_empty() {
+                "Drives".to_string()
+            } else {
+                format!("Drive {}", names.join(", "))
+            }
         }
         "cpu" if rest.starts_with("numa_nodes[]") => {
-            let label = if indices.len() > 1 {
-                "NUMA nodes"
-            } else {
-                "NUMA node"
+            let nodes = match indices.len() {
+                // `numa_nodes[]`: every node.
+                0 => "NUMA nodes".to_string(),
+                1 => format!("NUMA node {}", indices[0]),
+                _ => format!("NUMA nodes {}", indices.join(", ")),
             };
-            let tail = rest
-                .trim_start_matches("numa_nodes[]")
-                .trim_start_matches('.');
-            return join(&format!("{label} {}", indices.join(", ")), &words(tail));
+            return if rest == "numa_nodes[]" {
+                nodes
+            } else {
+                join(&nodes, &attr(shape))
+            };
         }
-        "system" => "System".into(),
-        "cpu" => "CPU".into(),
-        "memory" => "Memory".into(),
-        "os" => String::new(),
-        "headroom" => "Headroom".into(),
-        "limits" if rest.is_empty() => "Limits".into(),
-        "limits" => String::new(),
-        "hostname" => return "Host name".into(),
-        "captured_at" => return "Capture time".into(),
-        "drives" => return "Drives".into(),
-        "gpus" => return "GPUs".into(),
-        other => words(other),
+        // A whole part, or a fact of the report itself: its own name.
+        _ if rest.is_empty() => return label(shape),
+        // The OS's and the limits' facts are named alone: `Kernel`, `CPU quota`.
+        "os" | "limits" => String::new(),
+        _ => label(head),
     };
-    let attr = match (head, rest) {
-        ("system", "serial") => "serial number".to_string(),
-        ("system", "uuid") => "UUID".to_string(),
-        ("os", "name") => "OS".to_string(),
-        ("os", "kernel") => "Kernel".to_string(),
-        ("os", "arch") => "Architecture".to_string(),
-        ("memory", "total_bytes") => "installed".to_string(),
-        ("memory", "usable_bytes") => "usable (MemTotal)".to_string(),
-        ("cpu", "cpus_present") => return "CPUs present".into(),
-        ("cpu", "online") => return "CPUs online".into(),
-        ("cpu", "offline") => return "CPUs offline".into(),
-        _ => words(rest),
-    };
-    join(&subject, &attr)
+    if rest.is_empty() {
+        return subject;
+    }
+    join(&subject, &attr(shape))
 }
 
+/// The name of the fact at `shape` as a row of its part, else the path in words.
+fn label(shape: &str) -> String {
+    names::find(shape).map_or_else(|| words(shape), |n| n.label.to_string())
+}
+
+/// The name of a fact after its part's: `serial`, `fan speed`, `CUDA cores`.
+fn attr(shape: &str) -> String {
+    let l = label(shape);
+    let mut c = l.chars();
+    match (c.next(), c.next()) {
+        // A word, not a name in capitals (`CUDA`, `SMs`, `PCIe`): lower case after the part.
+        (Some(f), Some(s)) if f.is_uppercase() && s.is_lowercase() => {
+            f.to_lowercase().chain(l.chars().skip(1)).collect()
+        }
+        _ => l,
+    }
+}
+
+/// The subject and the fact: `CPU` and `microcode` make `CPU microcode`; a fact whose name
+/// already says its part (`CPUs online`) stands alone.
 fn join(subject: &str, attr: &str) -> String {
+    let first = subject.split(' ').next().unwrap_or("").to_lowercase();
     match (subject.is_empty(), attr.is_empty()) {
         (true, _) => capitalise(attr),
         (_, true) => subject.to_string(),
+        _ if !first.is_empty() && attr.to_lowercase().starts_with(&first) => capitalise(attr),
         _ => format!("{subject} {attr}"),
     }
 }
@@ -179,80 +193,14 @@ fn capitalise(s: &str) -> String {
     }
 }
 
-/// A field path in words: `state.ecc_errors_uncorrected` → `uncorrected ECC errors`.
+/// A path no name is given for, in words: its last part without its unit,
+/// `some_new_field_mhz` → `some new field`.
 fn words(path: &str) -> String {
-    const NAMES: &[(&str, &str)] = &[
-        ("base_mhz", "base clock"),
-        ("base_mhz_source", "base clock source"),
-        ("max_mhz", "max clock"),
-        ("min_mhz", "min clock"),
-        ("model_id", "model number"),
-        ("peak_fp64_gflops", "FP64 peak"),
-        ("fma_units", "AVX-512 FMA units"),
-        ("numa_nodes", "NUMA nodes"),
-        ("governor", "frequency governor"),
-        ("scaling_driver", "frequency driver"),
-        ("board_serial", "board serial number"),
-        ("family", "family"),
-        ("sku", "SKU"),
-        ("dimms", "DIMMs"),
-        ("memory_bytes", "local memory"),
-        ("fp32_tflops", "FP32 peak"),
-        ("fp16_tensor_tflops", "FP16 Tensor peak"),
-        (
-            "fp16_tensor_fp32_acc_tflops",
-            "FP16 Tensor peak with FP32 accumulate",
-        ),
-        ("fp32_tflops_max_clock", "FP32 peak at max clock"),
-        (
-            "fp16_tensor_tflops_max_clock",
-            "FP16 Tensor peak at max clock",
-        ),
-        (
-            "fp16_tensor_fp32_acc_tflops_max_clock",
-            "FP16 Tensor peak with FP32 accumulate at max clock",
-        ),
-        ("rated_clock_mhz", "rated boost clock"),
-        ("rated_tensor_clock_mhz", "rated Tensor clock"),
-        ("max_customer_boost_clock_mhz", "max customer boost clock"),
-        ("max_sm_clock_mhz", "max SM clock"),
-        ("datasheet_mismatches", "datasheet check"),
-        ("mig_instances", "MIG instances"),
-        ("cuda_cores", "CUDA cores"),
-        ("sm_count", "SMs"),
-        ("tensor_cores", "Tensor cores"),
-        ("serial", "serial number"),
-        ("uuid", "UUID"),
-        ("vbios_version", "VBIOS"),
-        ("pcie.max_width", "PCIe link width"),
-        ("pcie.width", "PCIe link width"),
-        ("state.ecc_enabled", "ECC mode"),
-        ("state.ecc_errors_uncorrected", "uncorrected ECC errors"),
-        ("state.ecc_errors_corrected", "corrected ECC errors"),
-        ("state.fan_percent", "fan speed"),
-        ("state.utilization_percent", "utilisation"),
-        ("state.retired_pages_pending", "retired pages pending"),
-        ("state.temperature_c", "temperature"),
-        ("state.power_draw_w", "power draw"),
-        ("memory.balanced", "memory balance"),
-        ("memory.usable_free_slots", "usable free DIMM slots"),
-        ("pcie_slots", "PCIe slots"),
-        ("power.supplies", "power supplies"),
-        ("affinity_cpus", "CPU affinity"),
-        ("cpu_quota", "CPU quota"),
-        ("mem_available_bytes", "available memory"),
-        ("memory_limit", "memory limit"),
-        ("open_files_soft", "open files limit"),
-        ("shm", "/dev/shm"),
-        ("transparent_hugepages", "transparent huge pages"),
-    ];
-    if let Some((_, w)) = NAMES.iter().find(|(k, _)| *k == path) {
-        return (*w).to_string();
-    }
-    let last = path.rsplit('.').next().unwrap_or(path);
-    if let Some((_, w)) = NAMES.iter().find(|(k, _)| *k == last) {
-        return (*w).to_string();
-    }
+    let last = path
+        .rsplit('.')
+        .next()
+        .unwrap_or(path)
+        .trim_end_matches("[]");
     let mut s = last.to_string();
     for unit in ["_bytes", "_mhz", "_percent", "_w", "_c"] {
         if let Some(stripped) = s.strip_suffix(unit) {
@@ -260,7 +208,7 @@ fn words(path: &str) -> String {
             break;
         }
     }
-    s.replace('_', " ")
+    capitalise(&s.replace('_', " "))
 }
 
 #[cfg(test)]
@@ -310,7 +258,7 @@ mod tests {
         assert_eq!(
             got,
             [
-                (Kind::Unknown, "System serial number"),
+                (Kind::Unknown, "System serial"),
                 (Kind::Unknown, "GPUs 0, 1 uncorrected ECC errors"),
                 (Kind::Source, "GPU 0 FP32 peak"),
                 (Kind::Unknown, "CPU microcode"),
@@ -322,9 +270,12 @@ mod tests {
 
     #[test]
     fn paths_in_words() {
-        assert_eq!(words("state.fan_percent"), "fan speed");
-        assert_eq!(words("memory_limit"), "memory limit");
-        assert_eq!(words("some_new_field_mhz"), "some new field");
+        assert_eq!(attr("gpus[].state.fan_percent"), "fan speed");
+        assert_eq!(attr("gpus[].cuda_cores"), "CUDA cores");
+        assert_eq!(label("limits.memory_limit"), "Memory limit");
+        assert_eq!(label("gpus[].some_new_field_mhz"), "Some new field");
+        assert_eq!(join("CPU", "CPUs online"), "CPUs online");
+        assert_eq!(join("", "kernel"), "Kernel");
         assert_eq!(
             split_index("gpus[3].pcie.max_width"),
             ("gpus[].pcie.max_width".into(), Some("3".into()))

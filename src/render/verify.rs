@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use crate::outcome::Outcome;
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::markdown;
 use crate::render::style::{bold, Tone};
@@ -11,7 +12,7 @@ use crate::render::verdict::{
 };
 use crate::render::view::Term;
 use crate::text::escape_markup;
-use crate::verify::{self, Line, Outcome, Status, VerifyReport};
+use crate::verify::{self, Line, Status, VerifyReport};
 
 /// Output formats of `verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

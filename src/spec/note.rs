@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 /// Why a field is unknown (or how a value was chosen), and how to get it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Note {
-    /// Dotted JSON path of the field, e.g. `system.serial`, `gpus[0].fan_percent`.
+    /// Dotted JSON path of the field, e.g. `system.serial`, `gpus[0].state.fan_percent`;
+    /// `[]` for every item of a list (`cpu.numa_nodes[].memory_bytes`). A path must name a
+    /// field of the report: `tests/note_fields.rs` checks every note of every recording.
     pub field: String,
     /// Human sentence: what is missing and why, or which source was used.
     pub reason: String,

@@ -196,6 +196,23 @@ pub fn rigcheck() -> assert_cmd::Command {
     c
 }
 
+/// The recorded machines: the directories of fixtures/ that are sysroots, Linux ones holding
+/// proc/ or sys/, Windows ones the OS's answers in native.json; sorted by name.
+pub fn recordings() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut out: Vec<String> = fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let p = e.path();
+            p.join("proc").exists() || p.join("sys").exists() || p.join("native.json").exists()
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
 /// The path of the recorded machine `fixtures/NAME`.
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -9,6 +9,7 @@ use super::order::{verify_section, Verify};
 use super::sections::{byline, detail_sections, glance, heading, notes_section};
 use super::topology::topology;
 use super::words::topology_lines;
+use crate::preflight::rules::Finding;
 use crate::render::layout::{Grid, Section};
 use crate::render::style::Tone;
 use crate::render::unknown::UNKNOWN;
@@ -158,7 +159,12 @@ fn write_section(s: &Section, class: &str, out: &mut dyn Write) -> io::Result<()
 }
 
 /// Writes the sheet as one self-contained HTML document.
-pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(
+    spec: &Spec,
+    attention: &[Finding],
+    verify: Option<&Verify>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let topo = topology(spec);
     let heading = heading(spec);
     let title = match &spec.hostname {
@@ -191,7 +197,7 @@ pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::R
         escape(&heading),
         escape(&byline(spec))
     )?;
-    write_section(&glance(spec), "glance", out)?;
+    write_section(&glance(spec, attention), "glance", out)?;
     if let Some(v) = verify {
         write_section(&verify_section(v), "verify", out)?;
     }

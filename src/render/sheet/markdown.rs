@@ -6,33 +6,21 @@ use super::order::{verify_section, Verify};
 use super::sections::{byline, detail_sections, glance, heading, notes_section};
 use super::topology::topology;
 use super::words::topology_lines;
-use crate::render::layout::Section;
-use crate::render::markdown::{escape, write_grid};
+use crate::preflight::rules::Finding;
+use crate::render::markdown::{escape, write_section};
 use crate::spec::Spec;
 
-fn write_section(s: &Section, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "\n## {}\n", escape(&s.title))?;
-    if !s.fields.is_empty() {
-        writeln!(out, "| | |\n| --- | --- |")?;
-        for (k, v) in &s.fields {
-            writeln!(out, "| **{}** | {} |", escape(k), escape(v))?;
-        }
-    }
-    for (i, g) in s.grids.iter().enumerate() {
-        if i > 0 || !s.fields.is_empty() {
-            writeln!(out)?;
-        }
-        write_grid(g, out)?;
-    }
-    Ok(())
-}
-
 /// Writes the sheet as GitHub-flavoured Markdown: tables, and the topology as a nested list.
-pub fn write(spec: &Spec, verify: Option<&Verify>, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(
+    spec: &Spec,
+    attention: &[Finding],
+    verify: Option<&Verify>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let topo = topology(spec);
     writeln!(out, "# {}\n", escape(&heading(spec)))?;
     writeln!(out, "{}", escape(&byline(spec)))?;
-    write_section(&glance(spec), out)?;
+    write_section(&glance(spec, attention), out)?;
     if let Some(v) = verify {
         write_section(&verify_section(v), out)?;
     }

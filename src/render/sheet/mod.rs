@@ -21,6 +21,7 @@ pub use sections::{byline, detail_sections, glance, heading, notes_section};
 pub use topology::{topology, Device, DeviceKind, NodeTopo, Slot, SocketTopo, Topology};
 pub use words::topology_lines;
 
+use crate::preflight::rules::Finding;
 use crate::spec::Spec;
 
 /// Spec sheet formats.
@@ -32,15 +33,17 @@ pub enum SheetFormat {
     Markdown,
 }
 
-/// Writes the sheet of `spec` (with the order check, if given) in `format`.
+/// Writes the sheet of `spec` in `format`, with the facts that need a look (`attention`,
+/// from `preflight::rules::attention`) and the order check, if given.
 pub fn write(
     spec: &Spec,
+    attention: &[Finding],
     verify: Option<&Verify>,
     format: SheetFormat,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        SheetFormat::Html => html::write(spec, verify, out),
-        SheetFormat::Markdown => markdown::write(spec, verify, out),
+        SheetFormat::Html => html::write(spec, attention, verify, out),
+        SheetFormat::Markdown => markdown::write(spec, attention, verify, out),
     }
 }

@@ -1,10 +1,11 @@
 //! The order check as the sheet shows it: a profile's name and one row per requirement,
 //! with the status kept as an enum until it is written.
 
+use crate::outcome::Outcome;
 use crate::render::layout::{Grid, Section, StatusColumn};
 use crate::render::verdict::{rank, CHECK, EXPECTED, FOUND, STATUS};
 use crate::render::verify::{self, tone};
-use crate::verify::{Outcome, Status, VerifyReport};
+use crate::verify::{Status, VerifyReport};
 
 /// One line of an order check (`verify --profile`), as the sheet shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,300 @@
+//! The judgements more than one output makes, one function each: whether a GPU's link runs
+//! narrower than the card, whether its clocks are held down, whether its memory has
+//! uncorrected errors or retired pages waiting for a reset, whether memory is unbalanced
+//! between sockets, whether CPUs are offline (and, in `spec::Memory::unseen_note`, whether
+//! the OS sees far less memory than is installed). Preflight's checks judge with them, and
+//! `attention` turns them into the findings the inventory and the sheet list under
+//! "Attention", so the two never disagree about one machine. Renderers only paint findings.
+
+use serde::Serialize;
+
+use crate::preflight::check::Status;
+use crate::spec::{GpuState, Pcie, Spec};
+
+/// Which rule found something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// CPUs are offline: counts cover the online ones only.
+    CpusOffline,
+    /// DIMMs are spread unevenly over the sockets or channels.
+    MemoryUnbalanced,
+    /// The OS sees far less memory than the DIMMs add up to.
+    MemoryUnseen,
+    /// A GPU's link runs on fewer lanes than the card has.
+    NarrowLink,
+    /// A GPU's clocks are held down by heat or the power brake.
+    ClocksHeldDown,
+    /// A GPU's memory had uncorrected ECC errors.
+    EccErrors,
+    /// A GPU has retired memory pages waiting for a reset.
+    PagesPending,
+}
+
+/// A fact that needs a look, as one sentence for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub rule: Rule,
+    /// What it is about when that is one part (`GPU 1`, as preflight names it); `None`
+    /// for the machine.
+    pub subject: Option<String>,
+    /// `GPU 1 runs on x8 of its x16 PCIe lanes (slot, riser or bifurcation)`.
+    pub says: String,
+}
+
+/// A GPU's negotiated link width against what the card can do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkWidth {
+    /// Lanes in use now.
+    pub now: u32,
+    /// Lanes the card has (`card_width`).
+    pub card: u32,
+    /// The link's maximum where the slot or an upstream port caps it below the card's.
+    pub slot: Option<u32>,
+}
+
+impl LinkWidth {
+    /// True when the link runs on fewer lanes than the card has.
+    pub fn is_narrow(&self) -> bool {
+        self.now < self.card
+    }
+}
+
+/// The lanes the card has: its own Link Capabilities where they were read, else the link's
+/// maximum. The link's maximum is the narrowest of the card and every port above it, so a
+/// x16 card in a slot wired x8 has a maximum of x8 and counts as narrow against its x16; a
+/// link can never be wider than the card's own register, so a larger maximum from another
+/// source does not make a x8 card narrow.
+pub fn card_width(p: &Pcie) -> Option<u32> {
+    p.device_max_width.or(p.max_width)
+}
+
+/// The link's width now against the card's; `None` when either is unknown.
+pub fn link_width(p: &Pcie) -> Option<LinkWidth> {
+    let (now, card) = (p.width?, card_width(p)?);
+    Some(LinkWidth {
+        now,
+        card,
+        slot: p.max_width.filter(|s| *s < card),
+    })
+}
+
+/// How bad an NVML clock-throttle reason is. Names are compared without case or
+/// punctuation, so `HW_THERMAL_SLOWDOWN`, `HwThermalSlowdown` and nvidia-smi's
+/// "HW Thermal Slowdown" are the same reason.
+pub fn throttle_severity(reason: &str) -> Status {
+    let r: String = reason
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if r.contains("thermal") || r.contains("hwslowdown") || r.contains("powerbrake") {
+        Status::Fail
+    } else if r.contains("power") {
+        // SW power cap: the board is at its power limit, which an idle GPU is not.
+        Status::Warn
+    } else {
+        // GPU idle, application clocks, sync boost, display clock: not a fault.
+        Status::Pass
+    }
+}
+
+/// The throttle reasons that hold the clocks down (heat, the power brake): a fault, where
+/// the others are settings or idling.
+pub fn clocks_held_down(s: &GpuState) -> Vec<&str> {
+    s.throttle_reasons
+        .iter()
+        .flatten()
+        .filter(|r| throttle_severity(r) == Status::Fail)
+        .map(String::as_str)
+        .collect()
+}
+
+/// The uncorrected ECC errors, when there are any.
+pub fn uncorrected_ecc_errors(s: &GpuState) -> Option<u64> {
+    s.ecc_errors_uncorrected.filter(|n| *n > 0)
+}
+
+/// True when retired pages (or remapped rows) wait for a GPU reset.
+pub fn pages_pending(s: &GpuState) -> bool {
+    s.retired_pages_pending == Some(true)
+}
+
+/// How the memory is unbalanced, when the headroom probe found it so.
+pub fn memory_unbalanced(spec: &Spec) -> Option<&str> {
+    let m = spec.headroom.as_ref()?.memory.as_ref()?;
+    (m.balanced == Some(false)).then_some(m.balance_detail.as_str())
+}
+
+/// The offline CPUs, as a CPU list, when there are any.
+pub fn cpus_offline(spec: &Spec) -> Option<&str> {
+    spec.cpu.offline.as_deref()
+}
+
+/// Everything in `spec` that needs a look, in the order of the report: CPUs, memory, then
+/// each GPU.
+pub fn attention(spec: &Spec) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut say = |rule, subject: Option<&str>, says: String| {
+        out.push(Finding {
+            rule,
+            subject: subject.map(String::from),
+            says,
+        })
+    };
+    if let Some(off) = cpus_offline(spec) {
+        say(
+            Rule::CpusOffline,
+            None,
+            format!("CPUs {off} are offline: counts cover online CPUs only"),
+        );
+    }
+    if let Some(detail) = memory_unbalanced(spec) {
+        say(
+            Rule::MemoryUnbalanced,
+            None,
+            format!("memory is unbalanced: {detail}"),
+        );
+    }
+    if let Some(note) = spec.memory.unseen_note() {
+        say(Rule::MemoryUnseen, None, note);
+    }
+    for (i, g) in spec.gpus.iter().enumerate() {
+        let who = format!("GPU {}", g.index.unwrap_or(i as u32));
+        if let Some(l) = link_width(&g.pcie).filter(LinkWidth::is_narrow) {
+            say(
+                Rule::NarrowLink,
+                Some(&who),
+                format!(
+                    "{who} runs on x{} of its x{} PCIe lanes (slot, riser or bifurcation)",
+                    l.now, l.card
+                ),
+            );
+        }
+        let s = &g.state;
+        let held = clocks_held_down(s);
+        if !held.is_empty() {
+            let temp = s
+                .temperature_c
+                .map(|t| format!(" at {t} °C"))
+                .unwrap_or_default();
+            say(
+                Rule::ClocksHeldDown,
+                Some(&who),
+                format!("{who} clocks held down{temp}: {}", held.join(", ")),
+            );
+        }
+        if let Some(n) = uncorrected_ecc_errors(s) {
+            say(
+                Rule::EccErrors,
+                Some(&who),
+                format!("{who} has {n} uncorrected ECC errors"),
+            );
+        }
+        if pages_pending(s) {
+            say(
+                Rule::PagesPending,
+                Some(&who),
+                format!("{who} has retired memory pages pending: reset the GPU to apply"),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Gpu;
+
+    fn said(spec: &Spec) -> Vec<String> {
+        attention(spec).into_iter().map(|f| f.says).collect()
+    }
+
+    #[test]
+    fn a_narrow_link_and_a_thermal_throttle_need_a_look_an_idle_gpu_does_not() {
+        let mut spec = Spec::default();
+        let mut g = Gpu {
+            index: Some(1),
+            ..Default::default()
+        };
+        g.pcie.width = Some(8);
+        g.pcie.max_width = Some(16);
+        g.state.throttle_reasons = Some(vec!["gpu_idle".into(), "hw_thermal_slowdown".into()]);
+        g.state.temperature_c = Some(89);
+        spec.gpus.push(g);
+        assert_eq!(
+            said(&spec),
+            [
+                "GPU 1 runs on x8 of its x16 PCIe lanes (slot, riser or bifurcation)",
+                "GPU 1 clocks held down at 89 °C: hw_thermal_slowdown"
+            ]
+        );
+        spec.gpus[0].pcie.width = Some(16);
+        spec.gpus[0].state.throttle_reasons = Some(vec!["gpu_idle".into()]);
+        assert!(attention(&spec).is_empty());
+    }
+
+    #[test]
+    fn a_x16_card_in_a_x8_slot_is_narrow_a_x8_card_is_not() {
+        // The card has x16; the slot (its port) is wired x8: the link's maximum is x8.
+        let in_x8_slot = Pcie {
+            width: Some(8),
+            max_width: Some(8),
+            device_max_width: Some(16),
+            ..Pcie::default()
+        };
+        let l = link_width(&in_x8_slot).unwrap_or_else(|| panic!("widths are known"));
+        assert_eq!(
+            (l.is_narrow(), l.card, l.slot),
+            (true, 16, Some(8)),
+            "{l:?}"
+        );
+        // A x8 card (its own register says x8) at x8 is not narrow, whatever maximum
+        // another source gives the link.
+        let x8_card = Pcie {
+            width: Some(8),
+            max_width: Some(16),
+            device_max_width: Some(8),
+            ..Pcie::default()
+        };
+        assert!(!link_width(&x8_card).is_some_and(|l| l.is_narrow()));
+        // Without the card's register (a Windows capture): the link's maximum.
+        let windows = Pcie {
+            width: Some(8),
+            max_width: Some(16),
+            ..Pcie::default()
+        };
+        assert!(link_width(&windows).is_some_and(|l| l.is_narrow()));
+        assert_eq!(link_width(&Pcie::default()), None);
+    }
+
+    #[test]
+    fn memory_the_os_does_not_see_needs_a_look() {
+        let mut spec = Spec::default();
+        spec.memory.total_bytes = Some(128 << 30);
+        spec.memory.total_source = Some("dimms".into());
+        spec.memory.usable_bytes = Some(94 << 30);
+        let f = attention(&spec);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].rule, Rule::MemoryUnseen);
+        assert!(f[0]
+            .says
+            .starts_with("the OS sees 94 GiB (MemTotal) of the 128 GiB"));
+        spec.memory.usable_bytes = Some(125 << 30);
+        assert!(attention(&spec).is_empty());
+    }
+
+    #[test]
+    fn throttle_reason_spellings() {
+        assert_eq!(throttle_severity("HW Thermal Slowdown"), Status::Fail);
+        assert_eq!(throttle_severity("HwPowerBrakeSlowdown"), Status::Fail);
+        assert_eq!(throttle_severity("HW_SLOWDOWN"), Status::Fail);
+        assert_eq!(throttle_severity("SW Power Cap"), Status::Warn);
+        assert_eq!(throttle_severity("GpuIdle"), Status::Pass);
+        assert_eq!(
+            throttle_severity("APPLICATIONS_CLOCKS_SETTING"),
+            Status::Pass
+        );
+    }
+}
