@@ -132,9 +132,10 @@ pub struct CompletionsArgs {
 /// Options of `man`.
 #[derive(Debug, Args)]
 pub struct ManArgs {
-    /// The page of one command (`rigcheck-verify(1)`); the main page when left out.
+    /// The page of one command (`rigcheck-verify(1)`), or of a command under it (`profile
+    /// new` for `rigcheck-profile-new(1)`); the main page when left out.
     #[arg(value_name = "COMMAND")]
-    pub command: Option<String>,
+    pub command: Vec<String>,
 }
 
 /// Options of `fleet`.

@@ -272,6 +272,23 @@ fn completions_and_man_pages_come_from_the_command_line() {
     let out = rigcheck().args(["man", "nope"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no command 'nope'"));
+    // A command under another has its own page, named in its parent's SEE ALSO.
+    assert!(run(&["man", "profile"]).contains("rigcheck\\-profile\\-new(1)"));
+    let new = run(&["man", "profile", "new"]);
+    assert!(new.contains(".TH rigcheck-profile-new 1"), "{new}");
+    assert!(new.contains("\\-\\-output"), "{new}");
+    let out = rigcheck()
+        .args(["man", "profile", "nope"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no command 'nope' under 'profile'; use one of new"),
+        "{err}"
+    );
+    let out = rigcheck().args(["man", "verify", "x"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# The release artefacts, for people who install rigcheck without Rust, into target/dist/ with
+# a SHA256SUMS file:
+#   rigcheck_<version>_amd64.deb             Debian, Ubuntu (cargo-deb)
+#   rigcheck-<version>-1.x86_64.rpm          RHEL, Rocky, Fedora (cargo-generate-rpm)
+#   rigcheck-<version>-x86_64-linux.tar.gz   any x86_64 Linux with glibc 2.28 or newer
+#   rigcheck-<version>-aarch64-linux.tar.gz  the same for 64-bit Arm (Grace, Jetson, Ampere)
+#   rigcheck-<version>-x86_64-windows.zip    Windows 10 and newer (mingw-w64)
+# The Linux binary is linked by zig against glibc 2.28 (RHEL 8, Ubuntu 20.04 and newer) and
+# stays dynamically linked: NVML and CUDA are loaded with dlopen, which a static binary
+# cannot do. The .deb, the .rpm and the x86_64 tarball carry that one binary.
+#
+# What is built is the commit, not the working tree: HEAD is exported (git archive) and built
+# there, with RIGCHECK_COMMIT naming it for `--version`. Building the same commit again gives
+# the same bytes: timestamps come from SOURCE_DATE_EPOCH (the commit's time), paths of the
+# build are remapped, and archives list their files in order with fixed owners and modes.
+#
+# Installs what it needs: rustup targets, pinned cargo-deb, cargo-generate-rpm and
+# cargo-zigbuild (cargo install --locked), zig from PyPI (ziglang), and Debian's mingw-w64. DIST_OUT and DIST_WORK move the output (target/dist) and the build
+# (target/dist-build); a clean DIST_WORK builds every dependency afresh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+export CARGO_TERM_COLOR=never LC_ALL=C TZ=UTC
+start=$SECONDS
+step() { echo "== $* (at $((SECONDS - start)) s)"; }
+
+# The tools, pinned: a new release of any of them may change the bytes of an artefact.
+CARGO_DEB_VERSION=3.8.0
+CARGO_GENERATE_RPM_VERSION=0.21.1
+CARGO_ZIGBUILD_VERSION=0.24.1
+ZIG_VERSION=0.15.2
+# The oldest glibc the Linux binaries run on: RHEL 8's.
+GLIBC=2.28
+
+out=$(realpath -m "${DIST_OUT:-target/dist}")
+work=$(realpath -m "${DIST_WORK:-target/dist-build}")
+src=$work/src
+export CARGO_TARGET_DIR=$work/target
+
+step "tools"
+rustup target add x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-pc-windows-gnu
+need_apt=()
+command -v x86_64-w64-mingw32-gcc >/dev/null || need_apt+=(mingw-w64)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  # apt-get needs root: CI runs as root, a developer's machine through sudo.
+  as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+# `cargo install` of a version already there is a no-op; asking the tool first spares the
+# registry index update.
+cargo_tool() { # crate version
+  [ "$("$1" --version 2>/dev/null)" = "$1 $2" ] || cargo install --locked --quiet "$1" --version "$2"
+}
+cargo_tool cargo-deb "$CARGO_DEB_VERSION"
+cargo_tool cargo-generate-rpm "$CARGO_GENERATE_RPM_VERSION"
+cargo_tool cargo-zigbuild "$CARGO_ZIGBUILD_VERSION"
+# cargo-zigbuild runs `python3 -m ziglang` before any zig on PATH: the pinned one is used.
+[ "$(python3 -m ziglang version 2>/dev/null)" = "$ZIG_VERSION" ] ||
+  python3 -m pip install --quiet --disable-pip-version-check "ziglang==$ZIG_VERSION"
+echo "$(cargo-deb --version), $(cargo-generate-rpm --version), $(cargo-zigbuild --version)," \
+  "zig $(python3 -m ziglang version), $(rustc --version)"
+
+step "export HEAD"
+commit=$(git log -1 --abbrev=7 --format='%h %cs')
+export RIGCHECK_COMMIT=$commit
+SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)
+export SOURCE_DATE_EPOCH
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+  echo "note: the working tree has changes that are not committed; the artefacts are of HEAD ($commit) without them"
+fi
+rm -rf "$src"
+mkdir -p "$src" "$CARGO_TARGET_DIR"
+# What `cargo package` ships (Cargo.toml's exclude): the fixtures, tests and CI stay out.
+git archive --format=tar HEAD -- . ':(exclude)fixtures' ':(exclude)tests' ':(exclude)benches' \
+  ':(exclude)examples' ':(exclude)fuzz' ':(exclude).ci' | tar -x -C "$src"
+version=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["package"]["version"])' "$src/Cargo.toml")
+echo "rigcheck $version ($commit), SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH"
+# Where this build happened stays out of the binaries (panic messages carry source paths).
+cargo_home=$(realpath -m "${CARGO_HOME:-$HOME/.cargo}")
+export RUSTFLAGS="--remap-path-prefix=$src=/rigcheck-$version --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$CARGO_TARGET_DIR=/target"
+
+cd "$src"
+step "build x86_64 Linux (glibc $GLIBC)"
+cargo zigbuild --locked --profile dist --target "x86_64-unknown-linux-gnu.$GLIBC"
+step "build aarch64 Linux (glibc $GLIBC)"
+cargo zigbuild --locked --profile dist --target "aarch64-unknown-linux-gnu.$GLIBC"
+step "build x86_64 Windows"
+cargo build --locked --profile dist --target x86_64-pc-windows-gnu
+linux_x86=$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/dist/rigcheck
+linux_arm=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/dist/rigcheck
+windows=$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/dist/rigcheck.exe
+sha256sum "$linux_x86" "$linux_arm" "$windows" | sed "s|$CARGO_TARGET_DIR/||"
+"$linux_x86" --version
+"$linux_x86" --version | grep -qF "($commit)" || { echo "the binary does not name $commit"; exit 1; }
+
+step "man pages and completions"
+# Printed by the binary itself into generated/ of the export, where Cargo.toml's package
+# metadata finds them. Each page's SEE ALSO names its commands' pages; following those
+# gives every page (rigcheck-profile-new(1) under rigcheck-profile(1)).
+gen=$src/generated
+mkdir -p "$gen/man" "$gen/completions"
+man_page() { # the command path: none for rigcheck(1), `profile new` for rigcheck-profile-new(1)
+  local name=rigcheck word ref
+  for word in "$@"; do name+="-$word"; done
+  "$linux_x86" man "$@" >"$gen/man/$name.1"
+  for ref in $(sed -n 's/^\(rigcheck[a-z0-9\\-]*\)(1)$/\1/p' "$gen/man/$name.1" | sed 's/\\-/-/g'); do
+    [[ $ref == "$name-"* ]] && man_page "$@" "${ref#"$name-"}"
+  done
+  return 0
+}
+man_page
+# gzip -n: no name or time in the header. Debian policy wants pages compressed; man reads
+# them so everywhere.
+gzip -9n "$gen"/man/*.1
+ls "$gen/man" | tr '\n' ' '
+echo
+"$linux_x86" completions bash >"$gen/completions/rigcheck.bash"
+"$linux_x86" completions zsh >"$gen/completions/_rigcheck"
+"$linux_x86" completions fish >"$gen/completions/rigcheck.fish"
+chmod 644 "$gen"/man/* "$gen"/completions/* README.md LICENSE-MIT LICENSE-APACHE
+
+rm -rf "$out"
+mkdir -p "$out"
+
+step "rigcheck_${version}_amd64.deb"
+cargo deb --locked --no-build --no-strip --no-dbgsym --profile dist \
+  --target x86_64-unknown-linux-gnu --output "$out/rigcheck_${version}_amd64.deb"
+dpkg-deb --field "$out/rigcheck_${version}_amd64.deb" Version Depends Suggests
+
+step "rigcheck-$version-1.x86_64.rpm"
+# Requires: the libraries and glibc versions the binary names, read by the tool itself
+# (builtin), not by rpm's find-requires, which only some build machines have. xz: the payload
+# compression every rpm from RHEL 8 on reads.
+cargo generate-rpm --profile dist --target x86_64-unknown-linux-gnu --auto-req builtin \
+  --payload-compress xz --output "$out/rigcheck-$version-1.x86_64.rpm"
+
+# A tree laid out as a prefix: unpacked with --strip-components=1 into ~/.local or
+# /usr/local, each file lands where the shell and man look for it.
+tarball() { # arch binary
+  local dir=rigcheck-$version-$1-linux stage=$work/stage
+  rm -rf "$stage"
+  mkdir -p "$stage/$dir/bin" "$stage/$dir/share/man/man1" "$stage/$dir/share/doc/rigcheck" \
+    "$stage/$dir/share/bash-completion/completions" "$stage/$dir/share/zsh/site-functions" \
+    "$stage/$dir/share/fish/vendor_completions.d"
+  cp "$2" "$stage/$dir/bin/rigcheck"
+  cp "$gen"/man/* "$stage/$dir/share/man/man1/"
+  cp README.md LICENSE-MIT LICENSE-APACHE "$stage/$dir/share/doc/rigcheck/"
+  cp "$gen/completions/rigcheck.bash" "$stage/$dir/share/bash-completion/completions/rigcheck"
+  cp "$gen/completions/_rigcheck" "$stage/$dir/share/zsh/site-functions/"
+  cp "$gen/completions/rigcheck.fish" "$stage/$dir/share/fish/vendor_completions.d/"
+  find "$stage" -type d -exec chmod 755 {} +
+  find "$stage" -type f -exec chmod 644 {} +
+  chmod 755 "$stage/$dir/bin/rigcheck"
+  tar --sort=name --format=gnu --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
+    -C "$stage" -cf - "$dir" | gzip -9n >"$out/$dir.tar.gz"
+  rm -rf "$stage"
+}
+step "rigcheck-$version-x86_64-linux.tar.gz"
+tarball x86_64 "$linux_x86"
+step "rigcheck-$version-aarch64-linux.tar.gz"
+tarball aarch64 "$linux_arm"
+
+step "rigcheck-$version-x86_64-windows.zip"
+python3 - "$out/rigcheck-$version-x86_64-windows.zip" "rigcheck-$version-x86_64-windows" "$SOURCE_DATE_EPOCH" \
+  "$windows" README.md LICENSE-MIT LICENSE-APACHE <<'EOF'
+# One folder with rigcheck.exe, the README and the licences; each entry's time is the
+# commit's and its mode fixed, so the zip's bytes depend on nothing but the files.
+import os, sys, time, zipfile
+path, folder, epoch, *files = sys.argv[1:]
+stamp = time.gmtime(max(int(epoch), 315532800))[:6]  # zip times start in 1980
+with zipfile.ZipFile(path, "w") as z:
+    for f in files:
+        info = zipfile.ZipInfo(f"{folder}/{os.path.basename(f)}", stamp)
+        info.create_system = 3
+        info.external_attr = (0o100755 if f.endswith(".exe") else 0o100644) << 16
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with open(f, "rb") as data:
+            z.writestr(info, data.read(), compresslevel=9)
+EOF
+
+cd "$out"
+sha256sum -- *.deb *.rpm *.tar.gz *.zip >SHA256SUMS
+step "done: $out"
+ls -l --time-style=+ "$out" | tail -n +2
+cat SHA256SUMS
