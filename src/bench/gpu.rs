@@ -11,9 +11,23 @@ pub use crate::spec::bench::{GpuBench, GpuMatmul, GpuSoak};
 
 use crate::spec::{Notes, Spec};
 
+/// Side of the square matrices multiplied: large enough to keep any GPU's SMs busy, small
+/// enough (3 × 256 MiB in FP32) for the smallest board that trains.
+const MATRIX_N: u32 = 8192;
+
 /// Runs the GPU benchmarks; `None` with a note when CUDA cannot be used here.
 pub fn run(spec: &Spec, budget: Duration, notes: &mut Notes) -> Option<GpuBench> {
-    run_sized(spec, 8192, budget, notes)
+    run_sized(spec, test_size().unwrap_or(MATRIX_N), budget, notes)
+}
+
+/// Test hook: `RIGCHECK_TEST_GPU_MATRIX_N` sets the matrix side, so a test of the whole
+/// command multiplies small matrices (where the CUDA library multiplies on the CPU).
+fn test_size() -> Option<u32> {
+    std::env::var("RIGCHECK_TEST_GPU_MATRIX_N")
+        .ok()?
+        .parse()
+        .ok()
+        .filter(|n| (1..=MATRIX_N).contains(n))
 }
 
 /// As `run`, with matrices of `n` × `n` (tests use small ones).
@@ -50,7 +64,8 @@ mod cuda {
     use libloading::Library;
 
     use super::{GpuBench, GpuMatmul, GpuSoak};
-    use crate::spec::{Notes, Spec};
+    use crate::probe::gpu::mig;
+    use crate::spec::{Gpu, Notes, Spec};
 
     type CuResult = c_int;
     type CuDevice = c_int;
@@ -84,6 +99,9 @@ mod cuda {
         mem_free: unsafe extern "C" fn(CuDevPtr) -> CuResult,
         memset_d32: unsafe extern "C" fn(CuDevPtr, u32, usize) -> CuResult,
         memset_d16: unsafe extern "C" fn(CuDevPtr, u16, usize) -> CuResult,
+        memcpy_dtoh: unsafe extern "C" fn(*mut c_void, CuDevPtr, usize) -> CuResult,
+        /// CUDA's name of an error code (`CUDA_ERROR_NO_DEVICE`), where the driver has it.
+        error_name: Option<unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult>,
         blas_create: unsafe extern "C" fn(*mut CublasHandle) -> c_int,
         blas_destroy: unsafe extern "C" fn(CublasHandle) -> c_int,
         #[allow(clippy::type_complexity)]
@@ -172,6 +190,9 @@ mod cuda {
                 mem_free: sym!(cu, b"cuMemFree_v2\0"),
                 memset_d32: sym!(cu, b"cuMemsetD32_v2\0"),
                 memset_d16: sym!(cu, b"cuMemsetD16_v2\0"),
+                memcpy_dtoh: sym!(cu, b"cuMemcpyDtoH_v2\0"),
+                // SAFETY: the CUDA driver API's signature of cuGetErrorName (CUDA 6.0 on).
+                error_name: unsafe { cu.get(b"cuGetErrorName\0") }.ok().map(|f| *f),
                 blas_create: sym!(blas, b"cublasCreate_v2\0"),
                 blas_destroy: sym!(blas, b"cublasDestroy_v2\0"),
                 sgemm: sym!(blas, b"cublasSgemm_v2\0"),
@@ -182,11 +203,56 @@ mod cuda {
         }
     }
 
-    fn check(what: &str, rc: c_int) -> Result<(), String> {
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(format!("{what} failed with error {rc}"))
+    impl Cuda {
+        /// A failed driver call in words: `cuInit failed: CUDA_ERROR_NO_DEVICE (100)`.
+        fn check(&self, what: &str, rc: CuResult) -> Result<(), String> {
+            if rc == 0 {
+                return Ok(());
+            }
+            let mut name: *const c_char = std::ptr::null();
+            // SAFETY: `name` is a live out-pointer; on success the driver points it at a
+            // static NUL-terminated string.
+            let named = self
+                .error_name
+                .is_some_and(|f| unsafe { f(rc, &mut name) } == 0 && !name.is_null());
+            if named {
+                // SAFETY: checked above: a static C string of the driver.
+                let text = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy();
+                Err(format!("{what} failed: {text} ({rc})"))
+            } else {
+                Err(format!("{what} failed with error {rc}"))
+            }
+        }
+    }
+
+    /// A failed cuBLAS call in words, by the cublasStatus_t names of cublas_api.h.
+    fn check_blas(what: &str, rc: c_int) -> Result<(), String> {
+        let name = match rc {
+            0 => return Ok(()),
+            1 => "CUBLAS_STATUS_NOT_INITIALIZED",
+            3 => "CUBLAS_STATUS_ALLOC_FAILED",
+            7 => "CUBLAS_STATUS_INVALID_VALUE",
+            8 => "CUBLAS_STATUS_ARCH_MISMATCH",
+            11 => "CUBLAS_STATUS_MAPPING_ERROR",
+            13 => "CUBLAS_STATUS_EXECUTION_FAILED",
+            14 => "CUBLAS_STATUS_INTERNAL_ERROR",
+            15 => "CUBLAS_STATUS_NOT_SUPPORTED",
+            16 => "CUBLAS_STATUS_LICENSE_ERROR",
+            _ => return Err(format!("{what} failed with status {rc}")),
+        };
+        Err(format!("{what} failed: {name} ({rc})"))
+    }
+
+    /// An IEEE half's bits as an `f32`, for reading back FP16 results.
+    fn half_to_f32(h: u16) -> f32 {
+        let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+        let exp = i32::from((h >> 10) & 0x1f);
+        let man = f32::from(h & 0x3ff);
+        match exp {
+            0 => sign * man * 2f32.powi(-24),
+            0x1f if man == 0.0 => sign * f32::INFINITY,
+            0x1f => f32::NAN,
+            _ => sign * (1.0 + man / 1024.0) * 2f32.powi(exp - 15),
         }
     }
 
@@ -215,8 +281,8 @@ mod cuda {
             let mut ctx: CuContext = std::ptr::null_mut();
             // SAFETY: out-pointers point to live locals; the context is released in Drop.
             unsafe {
-                check("cuDeviceGet", (cu.device_get)(&mut dev, ordinal))?;
-                check("cuDevicePrimaryCtxRetain", (cu.ctx_retain)(&mut ctx, dev))?;
+                cu.check("cuDeviceGet", (cu.device_get)(&mut dev, ordinal))?;
+                cu.check("cuDevicePrimaryCtxRetain", (cu.ctx_retain)(&mut ctx, dev))?;
             }
             let mut g = Gemm {
                 cu,
@@ -229,11 +295,11 @@ mod cuda {
             // SAFETY: the context was just retained; each allocation is freed in Drop, which
             // skips zero pointers left by a failed step.
             unsafe {
-                check("cuCtxSetCurrent", (cu.ctx_set)(ctx))?;
+                cu.check("cuCtxSetCurrent", (cu.ctx_set)(ctx))?;
                 for b in &mut g.bufs {
-                    check("cuMemAlloc", (cu.mem_alloc)(b, bytes))?;
+                    cu.check("cuMemAlloc", (cu.mem_alloc)(b, bytes))?;
                 }
-                check("cublasCreate", (cu.blas_create)(&mut g.handle))?;
+                check_blas("cublasCreate", (cu.blas_create)(&mut g.handle))?;
             }
             Ok(g)
         }
@@ -245,15 +311,16 @@ mod cuda {
             unsafe {
                 for b in &self.bufs[..2] {
                     if half {
-                        check("cuMemsetD16", (self.cu.memset_d16)(*b, HALF_ONE, count))?;
+                        self.cu
+                            .check("cuMemsetD16", (self.cu.memset_d16)(*b, HALF_ONE, count))?;
                     } else {
-                        check(
+                        self.cu.check(
                             "cuMemsetD32",
                             (self.cu.memset_d32)(*b, 1.0f32.to_bits(), count),
                         )?;
                     }
                 }
-                check("cuCtxSynchronize", (self.cu.ctx_sync)())
+                self.cu.check("cuCtxSynchronize", (self.cu.ctx_sync)())
             }
         }
 
@@ -266,7 +333,7 @@ mod cuda {
             unsafe {
                 if half {
                     let (alpha, beta) = (HALF_ONE, HALF_ZERO);
-                    check(
+                    check_blas(
                         "cublasGemmEx",
                         (self.cu.gemm_ex)(
                             self.handle,
@@ -292,7 +359,7 @@ mod cuda {
                     )
                 } else {
                     let (alpha, beta) = (1.0f32, 0.0f32);
-                    check(
+                    check_blas(
                         "cublasSgemm",
                         (self.cu.sgemm)(
                             self.handle,
@@ -315,12 +382,54 @@ mod cuda {
             }
         }
 
-        /// Multiplies for `dur` (after one warm-up) and returns TFLOPS.
+        /// Checks the warm-up's product: with A and B all ones every element of C is n. FP16
+        /// counts in ones only up to 2048, so past that a sum rounded to half at each step
+        /// may hold anywhere from 2048 to n. The first and the last column are read back.
+        fn verify(&self, half: bool) -> Result<(), String> {
+            let n = self.n as usize;
+            let size = if half { 2 } else { 4 };
+            let want = self.n as f32;
+            let low = if half { want.min(2048.0) } else { want };
+            for col in [0, n - 1] {
+                let mut bytes = vec![0u8; n * size];
+                let from = self.bufs[2] + (col * n * size) as u64;
+                // SAFETY: `bytes` holds the n elements of one column; C holds n columns.
+                self.cu.check("cuMemcpyDtoH", unsafe {
+                    (self.cu.memcpy_dtoh)(bytes.as_mut_ptr().cast(), from, bytes.len())
+                })?;
+                for (row, e) in bytes.chunks_exact(size).enumerate() {
+                    let v = if half {
+                        half_to_f32(u16::from_le_bytes([e[0], e[1]]))
+                    } else {
+                        f32::from_le_bytes([e[0], e[1], e[2], e[3]])
+                    };
+                    if !(low..=want).contains(&v) {
+                        return Err(format!(
+                            "{} computed {v} at row {row}, column {col} of an all-ones \
+                             product where {} is right: the GPU or its driver computes wrong \
+                             results (see `dmesg` for Xid errors)",
+                            if half { "cublasGemmEx" } else { "cublasSgemm" },
+                            if low < want {
+                                format!("{low} to {want}")
+                            } else {
+                                format!("{want}")
+                            }
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
+
+        /// Multiplies for `dur` (after one warm-up, whose result is checked) and returns
+        /// TFLOPS.
         fn tflops(&self, half: bool, dur: Duration) -> Result<f64, String> {
             self.fill(half)?;
             self.multiply(half)?;
             // SAFETY: the context is current on this thread.
-            check("cuCtxSynchronize", unsafe { (self.cu.ctx_sync)() })?;
+            self.cu
+                .check("cuCtxSynchronize", unsafe { (self.cu.ctx_sync)() })?;
+            self.verify(half)?;
             let start = Instant::now();
             let mut count = 0u64;
             loop {
@@ -328,7 +437,8 @@ mod cuda {
                     self.multiply(half)?;
                 }
                 // SAFETY: as above.
-                check("cuCtxSynchronize", unsafe { (self.cu.ctx_sync)() })?;
+                self.cu
+                    .check("cuCtxSynchronize", unsafe { (self.cu.ctx_sync)() })?;
                 count += 4;
                 if start.elapsed() >= dur {
                     break;
@@ -367,8 +477,8 @@ mod cuda {
         let mut count = 0;
         // SAFETY: plain calls into the driver with a live out-pointer.
         unsafe {
-            check("cuInit", (cu.init)(0))?;
-            check("cuDeviceGetCount", (cu.device_count)(&mut count))?;
+            cu.check("cuInit", (cu.init)(0))?;
+            cu.check("cuDeviceGetCount", (cu.device_count)(&mut count))?;
         }
         if count == 0 {
             return Err("the driver sees no CUDA device".into());
@@ -384,6 +494,8 @@ mod cuda {
                         .is_some_and(|a| a.eq_ignore_ascii_case(p))
                 })
             });
+            let (fp32_peak_tflops, fp16_peak_tflops) =
+                inv.map_or((None, None), |g| peaks(g, name.as_deref()));
             let mut m = GpuMatmul {
                 cuda_index: ordinal as u32,
                 pci_address: pci,
@@ -391,8 +503,8 @@ mod cuda {
                 n,
                 fp32_tflops: None,
                 fp16_tflops: None,
-                fp32_peak_tflops: inv.and_then(|g| g.fp32_tflops),
-                fp16_peak_tflops: inv.and_then(|g| g.fp16_tensor_tflops),
+                fp32_peak_tflops,
+                fp16_peak_tflops,
             };
             let field = format!("bench.gpu.per_gpu[{ordinal}]");
             match Gemm::new(&cu, ordinal, n) {
@@ -423,6 +535,31 @@ mod cuda {
             soak_seconds: soak_for.as_secs_f64(),
             soak,
         })
+    }
+
+    /// The peaks a CUDA device is measured against: its GPU's; with MIG on, where CUDA shows
+    /// one MIG device in the GPU's place, the MIG instance's of the profile CUDA names (FP16
+    /// scaled from the GPU's by its share of the tensor cores), unknown where no instance
+    /// has that profile.
+    fn peaks(g: &Gpu, cuda_name: Option<&str>) -> (Option<f64>, Option<f64>) {
+        if g.mig_enabled != Some(true) {
+            return (g.fp32_tflops, g.fp16_tensor_tflops);
+        }
+        let profile = cuda_name.and_then(mig::profile_of);
+        let Some(m) = g
+            .mig_instances
+            .iter()
+            .find(|m| profile.is_some() && m.profile == profile)
+        else {
+            return (None, None);
+        };
+        let fp16 = match (g.fp16_tensor_tflops, m.tensor_cores, g.tensor_cores) {
+            (Some(t), Some(part), Some(all)) if all > 0 => {
+                Some((t * f64::from(part) / f64::from(all) * 100.0).round() / 100.0)
+            }
+            _ => None,
+        };
+        (m.fp32_tflops, fp16)
     }
 
     fn identify(cu: &Cuda, ordinal: c_int) -> (Option<String>, Option<String>) {

@@ -50,9 +50,18 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     }
     let mut spec = probe::inventory(&Source::live());
     let report = bench::run(&spec, args.which, args.seconds, args.data.as_deref());
+    // A GPU section whose every multiply failed (out of memory, a kernel error, a wrong
+    // product) measured no more than a missing one.
+    let gpu_measured = |g: &bench::gpu::GpuBench| {
+        g.all_fp32_tflops.is_some()
+            || g.all_fp16_tflops.is_some()
+            || g.per_gpu
+                .iter()
+                .any(|m| m.fp32_tflops.is_some() || m.fp16_tflops.is_some())
+    };
     let nothing = match args.which {
         BenchKind::Disk => report.disk.is_none().then_some("bench.disk"),
-        BenchKind::Gpu => report.gpu.is_none().then_some("bench.gpu"),
+        BenchKind::Gpu => (!report.gpu.as_ref().is_some_and(gpu_measured)).then_some("bench.gpu"),
         _ => None,
     };
     let mut buf = Vec::new();
@@ -78,6 +87,10 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
             .notes
             .iter()
             .find(|n| n.field == field)
+            .or_else(|| {
+                let under = format!("{field}.");
+                report.notes.iter().find(|n| n.field.starts_with(&under))
+            })
             .map_or("no result", |n| n.reason.as_str());
         // The reason as the note gives it, without the OS's "(os error N)".
         let why = why.split(" (os error ").next().unwrap_or(why);

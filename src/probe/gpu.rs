@@ -208,15 +208,21 @@ fn probe_with(
             return (from_pci_only(pci_gpus, 0, src, notes), Some(e.reason()));
         }
     };
-    let driver_version = access
-        .system("driver_version")
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string));
-    let cuda_version = access
-        .system("cuda_driver_version")
-        .ok()
-        .and_then(|v| v.as_i64())
-        .and_then(derive::cuda_version_string);
+    // Each with why NVML gave none, for the note on every GPU.
+    let driver_version = match access.system("driver_version") {
+        Ok(v) => v
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| "NVML gave no driver version".to_string()),
+        Err(e) => Err(format!("NVML gave no driver version: {}", e.reason())),
+    };
+    let cuda_version = match access.system("cuda_driver_version") {
+        Ok(v) => v
+            .as_i64()
+            .and_then(derive::cuda_version_string)
+            .ok_or_else(|| "NVML gave no CUDA driver version (libcuda missing?)".to_string()),
+        Err(e) => Err(format!("NVML gave no CUDA driver version: {}", e.reason())),
+    };
     let mut gpus = Vec::new();
     for index in 0..count {
         let i = gpus.len();
@@ -241,19 +247,13 @@ fn probe_with(
             // No PCI tree (Windows, WSL): the device id NVML gave.
             g.pci_device_id = ids.map(|d| format!("0x{:04x}", d.device));
         }
-        g.driver_version.clone_from(&driver_version);
-        g.cuda_version.clone_from(&cuda_version);
-        if g.driver_version.is_none() {
-            notes.add(
-                format!("gpus[{i}].driver_version"),
-                "NVML gave no driver version",
-            );
+        g.driver_version = driver_version.clone().ok();
+        g.cuda_version = cuda_version.clone().ok();
+        if let Err(why) = &driver_version {
+            notes.add(format!("gpus[{i}].driver_version"), why);
         }
-        if g.cuda_version.is_none() {
-            notes.add(
-                format!("gpus[{i}].cuda_version"),
-                "NVML gave no CUDA driver version (libcuda missing?)",
-            );
+        if let Err(why) = &cuda_version {
+            notes.add(format!("gpus[{i}].cuda_version"), why);
         }
         complete(&mut g, ids, i, true, notes);
         if g.mig_enabled == Some(true) {
@@ -325,7 +325,7 @@ fn mig_instances(access: &mut dyn Access, index: u32, g: &mut Gpu, i: usize, not
                 .as_deref()
                 .and_then(derive::parse_cc)
                 .and_then(|(a, b)| derive::arch_facts(a, b));
-            let tc = g.tensor_cores.is_some_and(|t| t > 0);
+            let tc = g.tensor_cores.map(|t| t > 0);
             g.mig_instances = mig::instances(&answer, facts.as_ref(), tc, g.rated_clock_mhz);
             if g.mig_instances.is_empty() {
                 notes.add(
@@ -333,6 +333,9 @@ fn mig_instances(access: &mut dyn Access, index: u32, g: &mut Gpu, i: usize, not
                     "MIG is enabled but no MIG instance exists (create them with nvidia-smi mig \
                      -cgi ... -C)",
                 );
+            }
+            if let Some(why) = mig::unanswered(&g.mig_instances) {
+                notes.add(format!("gpus[{i}].mig_instances"), why);
             }
         }
         Err(e) => notes.add(format!("gpus[{i}].mig_instances"), e.reason()),
@@ -397,11 +400,17 @@ impl Dev<'_> {
 /// A GPU from its NVML answers, with PCI facts filled in where NVML has none.
 fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) -> Gpu {
     let name = dev.string("name", "name");
-    let brand = dev.access.device(dev.index, "brand").ok().and_then(|v| {
-        v.as_str()
+    // NVML's own "Unknown" brand is no brand; a failed call says why.
+    let brand = match dev.ask("brand") {
+        Ok(v) => v
+            .as_str()
             .filter(|s| !s.is_empty() && *s != "Unknown")
-            .map(str::to_string)
-    });
+            .map(str::to_string),
+        Err(e) => {
+            dev.note("brand", e.reason());
+            None
+        }
+    };
     // "0000000000000" or "0" is what boards without an infoROM serial report.
     let serial = dev
         .string("serial", "serial")
@@ -414,6 +423,7 @@ fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) ->
         ))
     });
     let arch_answer = dev.access.device(dev.index, "architecture");
+    let arch_error = arch_answer.as_ref().err().map(access::CallError::reason);
     let architecture = arch_answer
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
@@ -423,12 +433,20 @@ fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) ->
                 .map(|f| f.name.to_string())
         });
     if architecture.is_none() {
-        dev.note(
-            "architecture",
-            "NVML does not know this architecture and the compute capability is not in this \
-             build's table"
+        // Why NVML gave none (a lost GPU, a hung driver) comes first where it said.
+        let why = match (arch_error, cc) {
+            (Some(e), None) => e,
+            (Some(e), Some((a, b))) => {
+                format!("{e}; compute capability {a}.{b} is not in this build's table")
+            }
+            (None, None) => "NVML does not know this architecture and gave no compute \
+                             capability"
                 .into(),
-        );
+            (None, Some(_)) => "NVML does not know this architecture and the compute \
+                                capability is not in this build's table"
+                .into(),
+        };
+        dev.note("architecture", why);
     }
     // A GPU without MIG support answers NotSupported: MIG is then simply off.
     let mig_enabled = match dev.ask("mig_mode") {

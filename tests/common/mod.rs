@@ -2,6 +2,9 @@
 // Each test binary uses only some of these helpers.
 #![allow(dead_code)]
 
+#[cfg(target_os = "linux")]
+pub mod doubles;
+
 use std::fs;
 #[cfg(unix)]
 use std::os::unix::fs::symlink;

@@ -71,6 +71,16 @@ impl CallError {
             "GpuLost" => "GPU has fallen off the bus (NVML GpuLost): check power and seating, \
                  then reboot"
                 .into(),
+            // A live call past its deadline (live.rs), and the calls not asked after it.
+            "NoAnswer" => format!(
+                "{}: the driver or a GPU hangs (see `dmesg` for Xid errors; `nvidia-smi` \
+                 hangs too until the GPU is reset or the machine rebooted)",
+                self.detail.as_deref().unwrap_or("NVML did not answer")
+            ),
+            "NotAsked" => format!(
+                "not asked: {}",
+                self.detail.as_deref().unwrap_or("NVML stopped answering")
+            ),
             "Unknown" => "NVML unknown error (in a container the device cgroup may be lost: \
                  restart the container)"
                 .into(),

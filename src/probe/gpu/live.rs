@@ -3,6 +3,15 @@
 //!
 //! Each call answers in the JSON shape that nvml.json stores (docs/nvml-json.md), so the
 //! probe's logic is the same live and in replay.
+//!
+//! NVML runs on a thread of its own and every question has a deadline: a driver whose GPU
+//! hangs (an Xid error, a GPU stuck in reset) can block an NVML call for minutes, as it
+//! blocks `nvidia-smi`. A call past its deadline answers `NoAnswer`, and every later one
+//! `NotAsked` at once (the thread is still inside the driver, and NVML would queue the next
+//! call behind it), so the report comes back with those fields unknown and says why.
+
+use std::sync::mpsc;
+use std::time::Duration;
 
 use nvml_wrapper::enum_wrappers::device::{
     Brand, Clock, EccCounter, MemoryError, TemperatureSensor,
@@ -14,16 +23,129 @@ use serde_json::{json, Value};
 
 use super::access::{Answer, CallError, GpuAccess};
 
-/// NVML, initialised once for the whole probe (init is the expensive part).
+/// Longest wait for the library to load and NVML to initialise: on a machine without
+/// persistence mode the driver brings every GPU up first, seconds per GPU.
+const INIT_DEADLINE: Duration = Duration::from_secs(60);
+
+/// Longest wait for one answer once NVML is up (they take milliseconds; the first question
+/// to a GPU that was powered down can take a second or two).
+const CALL_DEADLINE: Duration = Duration::from_secs(10);
+
+/// Test hook: `RIGCHECK_TEST_NVML_DEADLINE_MS` sets both deadlines, so a test of a hung
+/// call waits a moment instead of `CALL_DEADLINE`.
+fn deadlines() -> (Duration, Duration) {
+    std::env::var("RIGCHECK_TEST_NVML_DEADLINE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map(Duration::from_millis)
+        .map_or((INIT_DEADLINE, CALL_DEADLINE), |d| (d, d))
+}
+
+/// One question for the NVML thread.
+enum Question {
+    Init,
+    System(String),
+    Device(u32, String),
+}
+
+/// NVML, initialised once for the whole probe (init is the expensive part), asked on a
+/// thread of its own with a deadline per question.
 pub struct Live {
-    nvml: Result<Nvml, CallError>,
+    questions: Option<mpsc::Sender<(Question, mpsc::SyncSender<Answer>)>>,
+    init_deadline: Duration,
+    call_deadline: Duration,
+    /// The call that did not answer in time; nothing is asked after it.
+    stuck: Option<String>,
 }
 
 impl Live {
-    /// Loads the NVML library (libnvidia-ml.so.1; nvml.dll on Windows) and initialises
-    /// NVML; a failure is kept as the answer to `init`, never an error of the run.
+    /// Starts the NVML thread, which loads the NVML library (libnvidia-ml.so.1; nvml.dll on
+    /// Windows) and initialises NVML; a failure is kept as the answer to `init`, never an
+    /// error of the run.
     pub fn init() -> Self {
-        Live { nvml: load() }
+        let (init_deadline, call_deadline) = deadlines();
+        let (tx, rx) = mpsc::channel::<(Question, mpsc::SyncSender<Answer>)>();
+        let spawned = std::thread::Builder::new()
+            .name("nvml".into())
+            .spawn(move || {
+                let nvml = load();
+                for (q, reply) in rx {
+                    // The asker may have given up waiting: then nobody reads this answer.
+                    let _ = reply.send(ask(&nvml, q));
+                }
+                // Dropping `nvml` here shuts NVML down on the thread that started it.
+            });
+        Live {
+            questions: spawned.is_ok().then_some(tx),
+            init_deadline,
+            call_deadline,
+            stuck: None,
+        }
+    }
+
+    /// Asks the NVML thread and waits for the answer at most the deadline.
+    fn ask(&mut self, q: Question, what: String) -> Answer {
+        if let Some(stuck) = &self.stuck {
+            return Err(CallError {
+                code: "NotAsked".into(),
+                detail: Some(format!("NVML stopped answering at {stuck}")),
+            });
+        }
+        let deadline = match q {
+            Question::Init => self.init_deadline,
+            _ => self.call_deadline,
+        };
+        let (reply, answer) = mpsc::sync_channel(1);
+        let sent = self
+            .questions
+            .as_ref()
+            .is_some_and(|tx| tx.send((q, reply)).is_ok());
+        if !sent {
+            return Err(CallError {
+                code: "NoThread".into(),
+                detail: Some("the NVML thread could not be started".into()),
+            });
+        }
+        match answer.recv_timeout(deadline) {
+            Ok(a) => a,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let detail = format!("{what} did not answer within {} s", deadline.as_secs_f64());
+                self.stuck = Some(what);
+                Err(CallError {
+                    code: "NoAnswer".into(),
+                    detail: Some(detail),
+                })
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(CallError {
+                code: "NoThread".into(),
+                detail: Some(format!("the NVML thread ended while asked {what}")),
+            }),
+        }
+    }
+}
+
+/// Answers one question on the NVML thread.
+fn ask(nvml: &Result<Nvml, CallError>, q: Question) -> Answer {
+    let nvml = nvml.as_ref().map_err(Clone::clone)?;
+    match q {
+        Question::Init => Ok(Value::Null),
+        Question::System(call) => system_call(nvml, &call),
+        Question::Device(index, call) => {
+            let d = nvml.device_by_index(index).map_err(|e| call_error(&e))?;
+            device_call(nvml, &d, &call)
+        }
+    }
+}
+
+fn system_call(nvml: &Nvml, call: &str) -> Answer {
+    match call {
+        "device_count" => answer(nvml.device_count(), Value::from),
+        "driver_version" => answer(nvml.sys_driver_version(), Value::from),
+        "cuda_driver_version" => answer(nvml.sys_cuda_driver_version(), Value::from),
+        other => Err(CallError {
+            code: "InvalidArg".into(),
+            detail: Some(format!("no such call '{other}'")),
+        }),
     }
 }
 
@@ -165,6 +287,14 @@ fn mig_devices(nvml: &Nvml, d: &Device<'_>) -> Answer {
         let attr = |f: fn(&nvml_wrapper::struct_wrappers::device::DeviceAttributes) -> u32| {
             attrs.as_ref().map_or(Value::Null, |a| json!(f(a)))
         };
+        // A MIG device spans at least one GPU slice and one compute slice: 0 is no answer.
+        let slices = |f: fn(&nvml_wrapper::struct_wrappers::device::DeviceAttributes) -> u32| {
+            attrs
+                .as_ref()
+                .map(f)
+                .filter(|n| *n > 0)
+                .map_or(Value::Null, Value::from)
+        };
         let mem = m.memory_info().ok();
         list.push(json!({
             "index": i,
@@ -173,8 +303,8 @@ fn mig_devices(nvml: &Nvml, d: &Device<'_>) -> Answer {
             "gpu_instance_id": or_null(instance_id(nvml, &m, false)),
             "compute_instance_id": or_null(instance_id(nvml, &m, true)),
             "multiprocessor_count": attr(|a| a.multiprocessor_count),
-            "gpu_instance_slice_count": attr(|a| a.gpu_instance_slice_count),
-            "compute_instance_slice_count": attr(|a| a.compute_instance_slice_count),
+            "gpu_instance_slice_count": slices(|a| a.gpu_instance_slice_count),
+            "compute_instance_slice_count": slices(|a| a.compute_instance_slice_count),
             "copy_engine_count": attr(|a| a.shared_copy_engine_count),
             "decoder_count": attr(|a| a.shared_decoder_count),
             "encoder_count": attr(|a| a.shared_encoder_count),
@@ -284,29 +414,18 @@ fn device_call(nvml: &Nvml, d: &Device<'_>, call: &str) -> Answer {
 
 impl GpuAccess for Live {
     fn init(&mut self) -> Answer {
-        match &self.nvml {
-            Ok(_) => Ok(Value::Null),
-            Err(e) => Err(e.clone()),
-        }
+        self.ask(Question::Init, "NVML's initialisation".into())
     }
 
     fn system(&mut self, call: &str) -> Answer {
-        let nvml = self.nvml.as_ref().map_err(Clone::clone)?;
-        match call {
-            "device_count" => answer(nvml.device_count(), Value::from),
-            "driver_version" => answer(nvml.sys_driver_version(), Value::from),
-            "cuda_driver_version" => answer(nvml.sys_cuda_driver_version(), Value::from),
-            other => Err(CallError {
-                code: "InvalidArg".into(),
-                detail: Some(format!("no such call '{other}'")),
-            }),
-        }
+        self.ask(Question::System(call.into()), format!("'{call}'"))
     }
 
     fn device(&mut self, index: u32, call: &str) -> Answer {
-        let nvml = self.nvml.as_ref().map_err(Clone::clone)?;
-        let d = nvml.device_by_index(index).map_err(|e| call_error(&e))?;
-        device_call(nvml, &d, call)
+        self.ask(
+            Question::Device(index, call.into()),
+            format!("'{call}' of GPU {index}"),
+        )
     }
 }
 

@@ -9,11 +9,13 @@ use crate::spec::MigInstance;
 use super::derive::{self, ArchFacts};
 
 /// The instances in NVML's answer, in its order; cores from the SM count and `facts` (the
-/// GPU's architecture), FP32 at `rated_clock_mhz`. Entries that are not objects are skipped.
+/// GPU's architecture), FP32 at `rated_clock_mhz`. `tensor_cores` says whether the GPU has
+/// any (`None`: not known, so neither are the instances'). Entries that are not objects are
+/// skipped.
 pub fn instances(
     answer: &Value,
     facts: Option<&ArchFacts>,
-    tensor_cores: bool,
+    tensor_cores: Option<bool>,
     rated_clock_mhz: Option<u32>,
 ) -> Vec<MigInstance> {
     let Some(list) = answer.as_array() else {
@@ -44,9 +46,10 @@ pub fn instances(
                 compute_instance_id: n32("compute_instance_id"),
                 sm_count: sms,
                 cuda_cores: cores,
-                tensor_cores: sms.zip(facts).and_then(|(s, f)| {
-                    s.checked_mul(if tensor_cores { f.tensor_per_sm } else { 0 })
-                }),
+                tensor_cores: sms
+                    .zip(facts)
+                    .zip(tensor_cores)
+                    .and_then(|((s, f), tc)| s.checked_mul(if tc { f.tensor_per_sm } else { 0 })),
                 memory_bytes: num("memory_total"),
                 gpu_slices: n32("gpu_instance_slice_count"),
                 compute_slices: n32("compute_instance_slice_count"),
@@ -61,6 +64,39 @@ pub fn instances(
             }
         })
         .collect()
+}
+
+/// Which facts NVML gave for none or only some of the MIG devices (a query a MIG device
+/// handle did not answer, or a capture that did not record it), in one sentence; `None`
+/// when every device has them all.
+pub fn unanswered(list: &[MigInstance]) -> Option<String> {
+    type Fact = fn(&MigInstance) -> bool;
+    let facts: [(&str, Fact); 6] = [
+        ("UUID", |m| m.uuid.is_some()),
+        ("profile (name)", |m| m.profile.is_some()),
+        ("GPU instance id", |m| m.gpu_instance_id.is_some()),
+        ("compute instance id", |m| m.compute_instance_id.is_some()),
+        ("SM count", |m| m.sm_count.is_some()),
+        ("memory", |m| m.memory_bytes.is_some()),
+    ];
+    let parts: Vec<String> = facts
+        .iter()
+        .filter_map(|(what, has)| {
+            let missing: Vec<String> = list
+                .iter()
+                .filter(|m| !has(m))
+                .map(|m| m.index.to_string())
+                .collect();
+            let devices = if missing.len() == 1 {
+                "device"
+            } else {
+                "devices"
+            };
+            (!missing.is_empty())
+                .then(|| format!("no {what} for MIG {devices} {}", missing.join(", ")))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("NVML gave {}", parts.join("; ")))
 }
 
 /// The MIG profile in NVML's name of a MIG device: `NVIDIA H100 80GB HBM3 MIG 3g.40gb` →
@@ -102,7 +138,7 @@ mod tests {
             "not an object"
         ]);
         let f = derive::arch_facts(9, 0).unwrap();
-        let m = instances(&answer, Some(&f), true, Some(1980));
+        let m = instances(&answer, Some(&f), Some(true), Some(1980));
         assert_eq!(m.len(), 2);
         assert_eq!(m[0].profile.as_deref(), Some("3g.40gb"));
         assert_eq!(

@@ -173,6 +173,16 @@ fn tensor_pair(tc: u32, f: &ArchFacts, clock: u32, rate: TensorRate) -> (f64, f6
     }
 }
 
+/// Why a GPU has no product table row: its PCI ids are not in the table, or there were no
+/// ids to look up (no PCI tree shows the GPU and NVML gave none).
+fn not_found(g: &Gpu) -> &'static str {
+    if g.pci_device_id.is_some() {
+        "the board is not in the product table"
+    } else {
+        "the board is not identified (no PCI ids from sysfs or NVML)"
+    }
+}
+
 /// SMs, tensor cores, bandwidth, rated peaks and max-clock peaks, with notes where a
 /// figure is unknown or where the rated and max-clock figures differ.
 pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut Notes) {
@@ -200,15 +210,20 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
         .and_then(derive::parse_cc)
         .and_then(|(a, b)| derive::arch_facts(a, b));
     let Some(f) = facts else {
-        if g.index.is_some() || g.compute_capability.is_some() {
-            notes.add(
+        match g.compute_capability.as_deref() {
+            Some(cc) => notes.add(
                 field("sm_count"),
                 format!(
-                    "compute capability {} is not in this build's architecture table: SMs, \
-                     tensor cores and peaks unknown",
-                    g.compute_capability.as_deref().unwrap_or("unknown")
+                    "compute capability {cc} is not in this build's architecture table: SMs, \
+                     tensor cores and peaks unknown"
                 ),
-            );
+            ),
+            // NVML answered for this GPU but gave no compute capability (its note says why).
+            None if g.index.is_some() => notes.add(
+                field("sm_count"),
+                "compute capability unknown: SMs, tensor cores and peaks unknown",
+            ),
+            None => {}
         }
         return;
     };
@@ -286,7 +301,7 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
         } else if g.index.is_some() {
             notes.add(
                 field("sm_count"),
-                "unknown without NVML's core count, and this board is not in the product table",
+                format!("unknown without NVML's core count, and {}", not_found(g)),
             );
             if !no_tc {
                 notes.add(field("tensor_cores"), "unknown without the SM count");
@@ -333,9 +348,13 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
                     if p.is_some() {
                         "rated figure unknown: the datasheet gives no clock and NVML no \
                          customer boost clock; see fp32_tflops_max_clock"
+                            .to_string()
                     } else {
-                        "rated figure unknown: the board is not in the product table and NVML \
-                         gives no customer boost clock; see fp32_tflops_max_clock"
+                        format!(
+                            "rated figure unknown: {} and NVML gives no customer boost clock; \
+                             see fp32_tflops_max_clock",
+                            not_found(g)
+                        )
                     },
                 );
             }
@@ -544,6 +563,8 @@ mod tests {
             device,
             subsystem: None,
         };
+        // As the probe does before: the PCI id it looked the board up by.
+        g.pci_device_id = Some(format!("0x{device:04x}"));
         let (p, _) = identify(Some(ids), g.name.clone().as_deref());
         fill_from_datasheet(g, p, 0, true, &mut notes);
         derive_capability(g, p, 0, &mut notes);
