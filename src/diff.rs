@@ -353,7 +353,10 @@ fn gpus(c: &mut Changes, a: &Spec, b: &Spec) {
     let describe = |g: &Gpu| {
         format!(
             "{} {}",
-            g.name.clone().unwrap_or_else(|| "unknown GPU".into()),
+            g.name
+                .clone()
+                .or_else(|| g.candidates_name())
+                .unwrap_or_else(|| "unknown GPU".into()),
             g.vram_bytes.map(bytes_bin).unwrap_or_default()
         )
         .trim()
@@ -383,6 +386,8 @@ fn gpus(c: &mut Changes, a: &Spec, b: &Spec) {
                 match (&x.name, &y.name) {
                     (Some(p), Some(q)) if rated("name") => replaced |= !same_product_name(p, q),
                     (Some(p), Some(q)) => replaced |= p != q,
+                    // One side's board is none the other side's PCI id allows.
+                    _ if x.rules_out(y, same_product_name) => replaced = true,
                     (p, q) => c.hw(("GPU model", ""), k, p.clone(), q.clone()),
                 }
                 match (x.vram_bytes, y.vram_bytes) {

@@ -138,7 +138,11 @@ fn gpus(spec: &Spec) -> String {
         return "none".to_string();
     }
     let mut s = count_label(spec.gpus.iter().map(|g| {
-        let name = g.name.clone().unwrap_or_else(|| "NVIDIA GPU".into());
+        let name = g
+            .name
+            .clone()
+            .or_else(|| g.candidates_name())
+            .unwrap_or_else(|| "NVIDIA GPU".into());
         match g.vram_bytes {
             Some(v) => format!("{name} ({})", bytes_bin(v)),
             None => name,
@@ -188,6 +192,9 @@ pub fn attention(spec: &Spec) -> Vec<String> {
                     "{who} runs on x{w} of its x{mw} PCIe lanes (slot, riser or bifurcation)"
                 ));
             }
+        }
+        if let Some(c) = g.identity_contradiction() {
+            out.push(format!("{who} is not the board its PCI id says: {c}"));
         }
         let s = &g.state;
         let held: Vec<&str> = s
