@@ -450,11 +450,17 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
             }
         }
         (Read::EachGpu(read), Some(f)) => Reading {
-            items: collapse(
-                matching_gpus(spec, f)
-                    .map(|(i, g)| read(spec, i, g, q))
-                    .collect(),
-            ),
+            items: match undecided(spec, f) {
+                // Not "no matching GPU": the GPUs the group would read are not known.
+                Some(why) if matching_gpus(spec, f).next().is_none() => {
+                    vec![Found::Unknown(why)]
+                }
+                _ => collapse(
+                    matching_gpus(spec, f)
+                        .map(|(i, g)| read(spec, i, g, q))
+                        .collect(),
+                ),
+            },
             note: datasheet_note(spec, f, req.field.key),
             slack_below: 0.0,
         },
@@ -476,6 +482,23 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
     }
 }
 
+/// Why the group's GPUs are not known: boards left ambiguous without a driver whose
+/// candidates split on the model (an order for a Quadro RTX 8000, a board that is the RTX 6000
+/// or the 8000).
+fn undecided(spec: &Spec, f: &Filter) -> Option<String> {
+    let maybe: Vec<String> = spec
+        .gpus
+        .iter()
+        .filter(|g| model_match(f, g).is_none())
+        .filter_map(Gpu::candidates_name)
+        .collect();
+    let c = maybe.first()?;
+    Some(format!(
+        "{} GPU(s) could be the ordered model: the {c} without the NVIDIA driver, which names it",
+        maybe.len()
+    ))
+}
+
 /// A GPU group's model (count) and architecture lines fail where a GPU of the group is not
 /// the board its PCI id says: the mismatch is the note.
 fn contradicted(spec: &Spec, req: &Requirement) -> Option<String> {
@@ -492,25 +515,20 @@ fn contradicted(spec: &Spec, req: &Requirement) -> Option<String> {
     (!found.is_empty()).then(|| format!("identity contradicted: {}", found.join("; ")))
 }
 
-/// How many GPUs the group selects, and how many others there are. GPUs that may or may not
-/// be the model (no driver, and a PCI id shared by boards of which only some match) make the
-/// count unknown.
+/// How many GPUs the group selects, and how many others there are. A GPU that may or may
+/// not be the model (no driver, and a PCI id shared by boards of which only some match) makes
+/// the count unknown.
 fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
     let n = matching_gpus(spec, f).count();
-    let maybe: Vec<&Gpu> = spec
-        .gpus
-        .iter()
-        .filter(|g| model_match(f, g).is_none())
-        .collect();
-    if !maybe.is_empty() {
-        let why = match maybe.iter().find_map(|g| g.candidates_name()) {
-            Some(c) => format!(
-                "{} GPU(s) could be the ordered model: the {c} without the NVIDIA driver, \
-                 which names it",
-                maybe.len()
-            ),
-            None => "GPU names unknown (no NVIDIA driver?), cannot match the model".into(),
-        };
+    let maybe = undecided(spec, f);
+    let why = match maybe {
+        Some(why) => Some(why),
+        None if n == 0 && spec.gpus.iter().any(|g| g.name.is_none()) => {
+            Some("GPU names unknown (no NVIDIA driver?), cannot match the model".into())
+        }
+        None => None,
+    };
+    if let Some(why) = why {
         return Reading {
             items: vec![Found::Unknown(why)],
             note: None,
