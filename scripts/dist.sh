@@ -77,6 +77,9 @@ mkdir -p "$src" "$CARGO_TARGET_DIR"
 # What `cargo package` ships (Cargo.toml's exclude): the fixtures, tests and CI stay out.
 git archive --format=tar HEAD -- . ':(exclude)fixtures' ':(exclude)tests' ':(exclude)benches' \
   ':(exclude)examples' ':(exclude)fuzz' ':(exclude).ci' | tar -x -C "$src"
+# The test doubles are workspace members and path dev-dependencies: cargo loads their manifests
+# to resolve the workspace even for a build of the binary alone, so they travel with the source.
+git archive --format=tar HEAD -- tests/doubles | tar -x -C "$src"
 version=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["package"]["version"])' "$src/Cargo.toml")
 echo "rigcheck $version ($commit), SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH"
 # Where this build happened stays out of the binaries (panic messages carry source paths).

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
+use crate::spec::identity::{either, rules_out};
 use crate::spec::{Dimm, Drive, Gpu, Spec};
 use crate::text::same_product_name;
 use crate::units::{bytes_bin, bytes_dec};
@@ -143,6 +144,8 @@ pub struct GpuFacts {
     pub vram_bytes: Option<u64>,
     /// The memory is the datasheet's round figure, compared within a tolerance.
     pub vram_from_datasheet: bool,
+    /// Where the name is unknown because the PCI id is shared: the boards it may be.
+    pub candidates: Vec<String>,
     pub uuid: Option<String>,
     pub width: Option<u32>,
     pub max_width: Option<u32>,
@@ -264,6 +267,7 @@ impl GpuFacts {
             name_from_datasheet: g.from_datasheet("name"),
             vram_bytes: g.vram_bytes,
             vram_from_datasheet: g.from_datasheet("vram_bytes"),
+            candidates: g.open_candidates().to_vec(),
             uuid: g.uuid.clone(),
             width: g.pcie.width,
             max_width: g.pcie.max_width,
@@ -554,7 +558,10 @@ fn gpus(c: &mut Changes, a: &[GpuFacts], b: &[GpuFacts]) {
     let describe = |g: &GpuFacts| {
         format!(
             "{} {}",
-            g.name.clone().unwrap_or_else(|| "unknown GPU".into()),
+            g.name
+                .clone()
+                .or_else(|| (!g.candidates.is_empty()).then(|| either(&g.candidates)))
+                .unwrap_or_else(|| "unknown GPU".into()),
             g.vram_bytes.map(bytes_bin).unwrap_or_default()
         )
         .trim()
@@ -574,6 +581,15 @@ fn gpus(c: &mut Changes, a: &[GpuFacts], b: &[GpuFacts]) {
                         replaced |= !same_product_name(p, q);
                     }
                     (Some(p), Some(q)) => replaced |= p != q,
+                    // One side's board is none the other side's PCI id allows.
+                    _ if rules_out(
+                        (x.name.as_deref(), &x.candidates),
+                        (y.name.as_deref(), &y.candidates),
+                        same_product_name,
+                    ) =>
+                    {
+                        replaced = true
+                    }
                     (p, q) => c.hw(("GPU model", ""), k, p.clone(), q.clone()),
                 }
                 match (x.vram_bytes, y.vram_bytes) {

@@ -5,6 +5,7 @@
 //! output never depends on directory order or hash seeds.
 
 pub mod bench;
+pub mod identity;
 pub mod names;
 pub mod note;
 
@@ -416,6 +417,11 @@ pub struct Gpu {
     /// `None` for an id the table does not know.
     #[serde(default)]
     pub datasheet: Option<GpuDatasheet>,
+    /// Which board this is and how that was established: NVML's name and the PCI ids agree,
+    /// the PCI ids alone name one board, they leave several (`candidates`), or NVML's name
+    /// contradicts them.
+    #[serde(default)]
+    pub identity: Option<GpuIdentity>,
     /// Where each identity and capability fact came from: `nvml` (the driver) or `datasheet`
     /// (the product table, e.g. without a driver). Keys are field names of this struct.
     #[serde(default)]
@@ -458,6 +464,37 @@ impl Gpu {
     }
 }
 
+/// How a GPU's identity was established, and how far it can be trusted.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct GpuIdentity {
+    /// `nvml_and_pci_agree`: NVML's name is a board the PCI ids allow; `pci_unique`: no name
+    /// from NVML, the PCI ids (and subsystem) name one board; `pci_ambiguous`: no name from
+    /// NVML, the PCI ids allow several boards that differ in what an order checks;
+    /// `contradicted`: NVML's name is none of the boards the PCI ids allow; `nvml_only`: NVML's
+    /// name, PCI ids unknown to the product table; `unknown`: neither.
+    pub certainty: String,
+    /// The boards the PCI ids allow, when more than one (or NVML's name contradicts them).
+    #[serde(default)]
+    pub candidates: Vec<String>,
+    /// How the identity was established, in words.
+    pub detail: String,
+}
+
+impl GpuIdentity {
+    /// NVML's name and the PCI ids agree.
+    pub const AGREE: &'static str = "nvml_and_pci_agree";
+    /// No NVML name; the PCI ids name one board.
+    pub const PCI_UNIQUE: &'static str = "pci_unique";
+    /// No NVML name; the PCI ids allow several boards.
+    pub const PCI_AMBIGUOUS: &'static str = "pci_ambiguous";
+    /// NVML's name contradicts the PCI ids.
+    pub const CONTRADICTED: &'static str = "contradicted";
+    /// NVML's name; the PCI ids are not in the product table (or not known).
+    pub const NVML_ONLY: &'static str = "nvml_only";
+    /// Neither NVML nor the product table names the board.
+    pub const UNKNOWN: &'static str = "unknown";
+}
+
 /// A board as its datasheet describes it (the product table row), in base units.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct GpuDatasheet {
@@ -471,9 +508,13 @@ pub struct GpuDatasheet {
     pub chip: String,
     /// Architecture as nvidia-smi prints it (`Turing`, `Ada Lovelace`).
     pub architecture: String,
-    pub compute_capability: String,
+    pub compute_capability: Option<String>,
     /// `data center`, `workstation` or `geforce`.
     pub segment: String,
+    /// A laptop or embedded GPU: the system maker sets its clocks and power, so there is no
+    /// single rated clock or peak.
+    #[serde(default)]
+    pub mobile: bool,
     pub sm_count: Option<u32>,
     pub cuda_cores: Option<u32>,
     pub tensor_cores: Option<u32>,
@@ -483,8 +524,8 @@ pub struct GpuDatasheet {
     pub tensor_clock_mhz: Option<u32>,
     /// Memory as sold (GPU vendors' GB are GiB).
     pub memory_bytes: Option<u64>,
-    /// `GDDR6`, `HBM3`, ...
-    pub memory_type: String,
+    /// `GDDR6`, `HBM3`, ...; `None` where the table does not say.
+    pub memory_type: Option<String>,
     pub memory_bus_width_bits: Option<u32>,
     /// Data rate per pin, Gbit/s.
     pub memory_data_rate_gbps: Option<f64>,

@@ -242,6 +242,10 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
         unknown_why.dedup();
         line.note = Some(unknown_why.join("; "));
     }
+    if let Some(why) = contradicted(spec, req) {
+        line.status = Status::Fail;
+        line.note = Some(why);
+    }
     if line.status == Status::Fail {
         let who = which_fail(spec, req, slack_below);
         if !who.is_empty() {
@@ -411,11 +415,17 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
             }
         }
         (Read::EachGpu(read), Some(f)) => Reading {
-            items: collapse(
-                matching_gpus(spec, f)
-                    .map(|(i, g)| read(spec, i, g, q))
-                    .collect(),
-            ),
+            items: match undecided(spec, f) {
+                // Not "no matching GPU": the GPUs the group would read are not known.
+                Some(why) if matching_gpus(spec, f).next().is_none() => {
+                    vec![Found::Unknown(why)]
+                }
+                _ => collapse(
+                    matching_gpus(spec, f)
+                        .map(|(i, g)| read(spec, i, g, q))
+                        .collect(),
+                ),
+            },
             note: datasheet_note(spec, f, req.field.key),
             slack_below: 0.0,
         },
@@ -437,14 +447,55 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
     }
 }
 
-/// How many GPUs the group selects, and how many others there are.
+/// Why the group's GPUs are not known: boards left ambiguous without a driver whose
+/// candidates split on the model (an order for a Quadro RTX 8000, a board that is the RTX 6000
+/// or the 8000).
+fn undecided(spec: &Spec, f: &Filter) -> Option<String> {
+    let maybe: Vec<String> = spec
+        .gpus
+        .iter()
+        .filter(|g| model_match(f, g).is_none())
+        .filter_map(Gpu::candidates_name)
+        .collect();
+    let c = maybe.first()?;
+    Some(format!(
+        "{} GPU(s) could be the ordered model: the {c} without the NVIDIA driver, which names it",
+        maybe.len()
+    ))
+}
+
+/// A GPU group's model (count) and architecture lines fail where a GPU of the group is not
+/// the board its PCI id says: the mismatch is the note.
+fn contradicted(spec: &Spec, req: &Requirement) -> Option<String> {
+    let f = req.filter.as_ref().filter(|f| f.section == Section::Gpus)?;
+    if !matches!(req.field.key, "count" | "architecture") {
+        return None;
+    }
+    let found: Vec<String> = matching_gpus(spec, f)
+        .filter_map(|(i, g)| {
+            let c = g.identity_contradiction()?;
+            Some(format!("GPU {}: {c}", g.index.unwrap_or(i as u32)))
+        })
+        .collect();
+    (!found.is_empty()).then(|| format!("identity contradicted: {}", found.join("; ")))
+}
+
+/// How many GPUs the group selects, and how many others there are. A GPU that may or may
+/// not be the model (no driver, and a PCI id shared by boards of which only some match) makes
+/// the count unknown.
 fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
     let n = matching_gpus(spec, f).count();
-    if n == 0 && spec.gpus.iter().any(|g| g.name.is_none()) {
+    let maybe = undecided(spec, f);
+    let why = match maybe {
+        Some(why) => Some(why),
+        None if n == 0 && spec.gpus.iter().any(|g| g.name.is_none()) => {
+            Some("GPU names unknown (no NVIDIA driver?), cannot match the model".into())
+        }
+        None => None,
+    };
+    if let Some(why) = why {
         return Reading {
-            items: vec![Found::Unknown(
-                "GPU names unknown (no NVIDIA driver?), cannot match the model".into(),
-            )],
+            items: vec![Found::Unknown(why)],
             note: None,
             slack_below: 0.0,
         };
@@ -504,13 +555,16 @@ fn matching_gpus<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usi
     spec.gpus
         .iter()
         .enumerate()
-        .filter(move |(_, g)| match &f.model {
-            Some(m) => g
-                .name
-                .as_deref()
-                .is_some_and(|n| norm_text(n).contains(&norm_text(m))),
-            None => true,
-        })
+        .filter(move |(_, g)| model_match(f, g) == Some(true))
+}
+
+/// Whether `g` is the group's model: known yes or no, or `None` where its name is unknown
+/// (`Gpu::is_model`).
+fn model_match(f: &Filter, g: &Gpu) -> Option<bool> {
+    match &f.model {
+        Some(m) => g.is_model(|n| norm_text(n).contains(&norm_text(m))),
+        None => Some(true),
+    }
 }
 
 /// The drives a group selects: the machine's own drives of its kind (all without one); USB

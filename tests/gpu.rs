@@ -409,15 +409,30 @@ fn no_driver_with_device(id: &str) -> tempfile::TempDir {
     dir
 }
 
+/// A copy of `gpu-no-driver` whose first GPU has PCI subsystem `vendor`:`device`.
+fn no_driver_with_subsystem(vendor: &str, device: &str) -> tempfile::TempDir {
+    let dir = copy_of("gpu-no-driver");
+    let at = dir
+        .path()
+        .join("sys/devices/pci0000:16/0000:16:00.0/0000:17:00.0");
+    std::fs::write(at.join("subsystem_vendor"), format!("{vendor}\n")).unwrap();
+    std::fs::write(at.join("subsystem_device"), format!("{device}\n")).unwrap();
+    dir
+}
+
 #[test]
 fn a_gpu_the_table_does_not_know_stays_unknown_with_a_reason() {
-    // 0x1e36 is a second "Quadro RTX 6000" id in pci.ids whose board the table does not know.
-    let dir = no_driver_with_device("0x1e36");
+    // 0x1e3f is in neither NVIDIA's list nor pci.ids.
+    let dir = no_driver_with_device("0x1e3f");
     let mut notes = Notes::default();
     let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
     let g = &gpus[0];
-    assert_eq!(g.pci_device_id.as_deref(), Some("0x1e36"));
+    assert_eq!(g.pci_device_id.as_deref(), Some("0x1e3f"));
     assert_eq!(g.datasheet, None);
+    assert_eq!(
+        g.identity.as_ref().map(|d| d.certainty.as_str()),
+        Some("unknown")
+    );
     assert_eq!(
         (
             g.architecture.as_deref(),
@@ -430,14 +445,61 @@ fn a_gpu_the_table_does_not_know_stays_unknown_with_a_reason() {
     assert!(g.fact_sources.is_empty());
     let n = note(&notes, "gpus[0]");
     assert!(
-        n[0].contains("not in this build's GPU product table") && n[0].contains("0x1e36"),
+        n[0].contains("not in this build's GPU product table") && n[0].contains("0x1e3f"),
         "{n:?}"
     );
-    // The fixture's trimmed pci.ids has no 1e36 line either: the name is unknown, said why.
+    // The fixture's trimmed pci.ids has no 1e3f line either: the name is unknown, said why.
     assert_eq!(g.name, None);
     assert!(note(&notes, "gpus[0].name")[0].contains("not in this pci.ids"));
     // The other GPU is still identified.
     assert_eq!(gpus[1].cuda_cores, Some(4608));
+}
+
+#[test]
+fn a_second_device_id_of_a_product_is_known_without_pci_ids() {
+    // 0x1e36 is a second "Quadro RTX 6000" id in NVIDIA's list.
+    let dir = no_driver_with_device("0x1e36");
+    let mut notes = Notes::default();
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
+    assert_eq!(gpus[0].name.as_deref(), Some("Quadro RTX 6000"));
+    assert_eq!(
+        gpus[0].identity.as_ref().map(|d| d.certainty.as_str()),
+        Some("pci_unique")
+    );
+}
+
+#[test]
+fn without_a_driver_an_rtx_8000_of_any_board_maker_is_never_an_rtx_6000() {
+    // NVIDIA's board id x:129e, from a maker NVIDIA's list does not name (Lenovo).
+    let dir = no_driver_with_subsystem("0x17aa", "0x129e");
+    let mut notes = Notes::default();
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
+    let g = &gpus[0];
+    assert_eq!(g.name.as_deref(), Some("Quadro RTX 8000"));
+    assert_eq!(g.vram_bytes, Some(48 << 30));
+    assert_eq!(
+        g.identity.as_ref().map(|d| d.certainty.as_str()),
+        Some("pci_unique")
+    );
+    // A subsystem that names neither board: both candidates, memory and name unknown, what
+    // they share (cores, architecture, rated FP32) still known.
+    let dir = no_driver_with_subsystem("0x17aa", "0x1234");
+    let mut notes = Notes::default();
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
+    let g = &gpus[0];
+    let id = g.identity.as_ref().unwrap();
+    assert_eq!(id.certainty, "pci_ambiguous");
+    assert_eq!(id.candidates, ["Quadro RTX 6000", "Quadro RTX 8000"]);
+    assert_eq!((g.name.as_deref(), g.vram_bytes), (None, None));
+    assert_eq!(
+        (g.architecture.as_deref(), g.cuda_cores, g.fp32_tflops),
+        (Some("Turing"), Some(4608), Some(16.31))
+    );
+    assert_eq!(g.datasheet, None);
+    assert!(note(&notes, "gpus[0].name")[0].contains("Quadro RTX 6000 or Quadro RTX 8000"));
+    assert!(note(&notes, "gpus[0]")[0].starts_with("no driver: PCI 10de:1e30"));
+    // The other GPU keeps its own subsystem, and its identity.
+    assert_eq!(gpus[1].name.as_deref(), Some("Quadro RTX 6000"));
 }
 
 /// Replaces answers of device 0 in a copy of the fixture `name`'s nvml.json.
@@ -454,7 +516,7 @@ fn with_answers(name: &str, answers: &[(&str, serde_json::Value)]) -> tempfile::
 }
 
 #[test]
-fn a_cut_down_relabelled_board_is_a_warning() {
+fn a_cut_down_relabelled_board_is_a_contradiction_rated_on_its_own() {
     // The RTX 3090's PCI id, but 68 SMs, 10 GiB and another name: what a buyer must catch.
     let dir = with_answers(
         "x86_64-rtx3090",
@@ -472,11 +534,13 @@ fn a_cut_down_relabelled_board_is_a_warning() {
     let g = &gpus[0];
     assert_eq!(g.name.as_deref(), Some("NVIDIA GeForce RTX 3080"));
     assert_eq!(g.sm_count, Some(68));
+    let id = g.identity.as_ref().unwrap();
+    assert_eq!(id.certainty, "contradicted");
     assert_eq!(
         g.datasheet_mismatches,
         [
-            "NVML names it 'NVIDIA GeForce RTX 3080', but PCI id 10de:2204 is the NVIDIA \
-             GeForce RTX 3090 in the product table",
+            "NVML names it 'NVIDIA GeForce RTX 3080', but PCI 10de:2204 is the NVIDIA GeForce \
+             RTX 3090",
             "68 SMs, datasheet 82",
             "10.0 GiB, datasheet 24 GiB"
         ]
@@ -485,14 +549,18 @@ fn a_cut_down_relabelled_board_is_a_warning() {
         let n = note(&notes, &format!("gpus[0].{f}"));
         assert!(n.iter().any(|r| r.starts_with("warning:")), "{f}: {n:?}");
     }
-    // Rated from NVML's own count: a cut-down board is rated lower.
-    assert_eq!(g.fp32_tflops, Some(29.51));
+    // Never the 3090's rated clock on the 3080's cores: no row is trusted, and a GeForce
+    // board has no customer boost clock, so the rated figure is unknown; the max-clock one is
+    // the board's own.
+    assert_eq!(g.fp32_tflops, None);
+    assert_eq!(g.rated_clock_mhz, None);
+    assert_eq!(g.fp32_tflops_max_clock, Some(36.56));
 }
 
 #[test]
 fn a_board_sharing_its_pci_id_is_told_by_its_name() {
-    // 0x1e30 with a subsystem the table does not list defaults to the RTX 6000; NVML's name
-    // picks the RTX 8000 row, without a warning.
+    // 0x1e30 with a subsystem no row lists is the RTX 6000 or the 8000; NVML's name picks
+    // the RTX 8000 row, without a warning.
     let dir = with_answers(
         "hp-z8-g4-dual-rtx6000",
         &[
@@ -503,14 +571,40 @@ fn a_board_sharing_its_pci_id_is_told_by_its_name() {
             ),
         ],
     );
+    let at = dir
+        .path()
+        .join("sys/devices/pci0000:16/0000:16:00.0/0000:17:00.0");
+    std::fs::write(at.join("subsystem_vendor"), "0x17aa\n").unwrap();
+    std::fs::write(at.join("subsystem_device"), "0x1234\n").unwrap();
     let mut notes = Notes::default();
     let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
     assert_eq!(
         gpus[0].datasheet.as_ref().map(|d| d.name.as_str()),
         Some("Quadro RTX 8000")
     );
+    assert_eq!(
+        gpus[0].identity.as_ref().map(|d| d.certainty.as_str()),
+        Some("nvml_and_pci_agree")
+    );
     assert!(gpus[0].datasheet_mismatches.is_empty(), "{:?}", gpus[0]);
     assert_eq!(gpus[1].datasheet.as_ref().unwrap().name, "Quadro RTX 6000");
+}
+
+#[test]
+fn a_name_the_subsystem_rules_out_is_a_contradiction() {
+    // NVML says RTX 8000, but subsystem 10de:12ba is NVIDIA's RTX 6000 board.
+    let dir = with_answers(
+        "hp-z8-g4-dual-rtx6000",
+        &[("name", serde_json::json!({"ok": "Quadro RTX 8000"}))],
+    );
+    let mut notes = Notes::default();
+    let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
+    let id = gpus[0].identity.as_ref().unwrap();
+    assert_eq!(id.certainty, "contradicted");
+    assert_eq!(id.candidates, ["Quadro RTX 6000"]);
+    // The report keeps the PCI id's datasheet to compare with, but no figure of it is used.
+    assert_eq!(gpus[0].datasheet.as_ref().unwrap().name, "Quadro RTX 6000");
+    assert!(gpus[0].fact_sources.values().all(|v| v == "nvml"));
 }
 
 #[test]
@@ -645,4 +739,126 @@ fn live_capture_replays_the_same() {
     for (a, b) in live.iter().zip(&replay) {
         assert_eq!(a, b);
     }
+}
+
+/// A copy of `name` whose two Quadro RTX GPUs carry PCI subsystem `vendor`:`device`.
+fn both_with_subsystem(name: &str, vendor: &str, device: &str) -> tempfile::TempDir {
+    let dir = copy_of(name);
+    for at in [
+        "pci0000:16/0000:16:00.0/0000:17:00.0",
+        "pci0000:ae/0000:ae:00.0/0000:af:00.0",
+    ] {
+        let at = dir.path().join("sys/devices").join(at);
+        std::fs::write(at.join("subsystem_vendor"), format!("{vendor}\n")).unwrap();
+        std::fs::write(at.join("subsystem_device"), format!("{device}\n")).unwrap();
+    }
+    dir
+}
+
+/// An order for two Quadro RTX boards of `model`, GPU lines only.
+fn gpu_order(dir: &std::path::Path, model: &str, gib: u32) -> std::path::PathBuf {
+    let path = dir.join("order.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[profile]\nname = \"order\"\n\n[[gpus]]\nmodel = \"{model}\"\ncount = 2\n\
+             architecture = \"Turing\"\nvram = \"{gib} GB\"\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn without_a_driver_an_ambiguous_board_makes_either_order_incomplete() {
+    let machine = both_with_subsystem("gpu-no-driver", "0x17aa", "0x1234");
+    let root = machine.path().to_str().unwrap();
+    let orders = tempfile::tempdir().unwrap();
+    for (model, gib) in [("Quadro RTX 6000", 24), ("Quadro RTX 8000", 48)] {
+        let order = gpu_order(orders.path(), model, gib);
+        let (code, out, err) = common::run(&[
+            "verify",
+            "-p",
+            order.to_str().unwrap(),
+            "--sysroot",
+            root,
+            "-f",
+            "json",
+        ]);
+        assert_eq!(code, 3, "{model}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let count = &v["lines"][0];
+        assert_eq!(count["status"], "unknown", "{count}");
+        assert!(
+            count["note"]
+                .as_str()
+                .unwrap()
+                .contains("Quadro RTX 6000 or Quadro RTX 8000"),
+            "{count}"
+        );
+    }
+    // Named by the subsystem (x:129e from a maker NVIDIA's list does not name): the RTX 8000
+    // order passes and the RTX 6000 order fails.
+    let machine = both_with_subsystem("gpu-no-driver", "0x17aa", "0x129e");
+    let root = machine.path().to_str().unwrap();
+    for (model, gib, want) in [("Quadro RTX 8000", 48, 0), ("Quadro RTX 6000", 24, 1)] {
+        let order = gpu_order(orders.path(), model, gib);
+        let (code, out, _) =
+            common::run(&["verify", "-p", order.to_str().unwrap(), "--sysroot", root]);
+        assert_eq!(code, want, "{model}: {out}");
+    }
+}
+
+#[test]
+fn installing_the_driver_on_an_ambiguous_board_is_no_replacement() {
+    let before = both_with_subsystem("gpu-no-driver", "0x17aa", "0x1234");
+    let after = both_with_subsystem("hp-z8-g4-dual-rtx6000", "0x17aa", "0x1234");
+    let path = after.path().join("nvml.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for d in v["devices"].as_array_mut().unwrap() {
+        d["name"] = serde_json::json!({"ok": "Quadro RTX 8000"});
+        d["memory_info"] = serde_json::json!({"ok": {"total": 49152u64 << 20, "used": 0, "free": 49152u64 << 20, "reserved": 0}});
+    }
+    std::fs::write(&path, v.to_string()).unwrap();
+    let (_, out, err) = common::run(&[
+        "diff",
+        before.path().to_str().unwrap(),
+        after.path().to_str().unwrap(),
+        "-f",
+        "json",
+    ]);
+    let d: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let text = d.to_string();
+    assert!(!text.contains("GPU replaced"), "{text}");
+    let unknown = d["unknown_on_one_side"].as_array().unwrap();
+    assert!(
+        unknown
+            .iter()
+            .any(|c| c["what"] == "GPU model" && c["after"] == "Quadro RTX 8000"),
+        "{text}"
+    );
+    assert!(unknown.iter().any(|c| c["what"] == "GPU memory"), "{text}");
+}
+
+#[test]
+fn a_contradicted_board_fails_the_model_line_and_is_under_attention() {
+    let dir = with_answers(
+        "hp-z8-g4-dual-rtx6000",
+        &[("name", serde_json::json!({"ok": "Quadro RTX 8000"}))],
+    );
+    let root = dir.path().to_str().unwrap();
+    let orders = tempfile::tempdir().unwrap();
+    let order = gpu_order(orders.path(), "Quadro RTX 8000", 24);
+    let (code, out, _) = common::run(&["verify", "-p", order.to_str().unwrap(), "--sysroot", root]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("identity contradicted: GPU 0: NVML names it 'Quadro RTX 8000'"),
+        "{out}"
+    );
+    let (_, out, _) = common::run(&["--sysroot", root]);
+    assert!(
+        out.contains("GPU 0 is not the board its PCI id says: NVML names it 'Quadro RTX 8000'"),
+        "{out}"
+    );
 }

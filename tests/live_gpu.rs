@@ -438,7 +438,7 @@ const NOT_SUPPORTED_MEANS_SOMETHING: [&str; 4] = [
 /// Facts read with another one, or computed from others: a gap in one is accounted for by
 /// the note on the fact it comes from (one note per failed NVML call, on the field that call
 /// is about). Keys are prefixes of a GPU's field path.
-const FAMILIES: [(&str, &[&str]); 12] = [
+const FAMILIES: [(&str, &[&str]); 13] = [
     ("state.memory_used_bytes", &["vram_bytes"]),
     (
         "state.memory_utilization_percent",
@@ -464,6 +464,8 @@ const FAMILIES: [(&str, &[&str]); 12] = [
     ),
     ("datasheet", &["pci_address"]),
     ("pci_device_id", &["pci_address"]),
+    // Who the board is follows from NVML's name and the PCI ids.
+    ("identity", &["name", "pci_address"]),
 ];
 
 /// Whether a changed leaf of a GPU is accounted for by a note: on that field, on one it is

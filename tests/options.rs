@@ -501,7 +501,12 @@ fn profile_new_writes_valid_toml_from_hostile_machine_strings() {
     let doc: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(doc["system"]["vendor"].as_str(), Some("HP\nevil = 1"));
     assert_eq!(doc["gpus"][0]["count"].as_integer(), Some(2));
-    // And the machine passes the profile made from it.
+    // The profile made from it reads back; the machine then fails its model line, because
+    // a GPU named so is not the Quadro RTX 6000 its PCI id says, and the note says why.
     let (code, out, _) = run(&["verify", "-p", p(&golden), "--sysroot", root]);
-    assert_eq!(code, 0, "{out}");
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("identity contradicted: GPU 0: NVML names it"),
+        "{out}"
+    );
 }

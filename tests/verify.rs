@@ -216,7 +216,7 @@ fn one_gpu_removed_fails_only_the_gpu_count() {
             .retain(|d| d["pci_bus_id"]["ok"] != "00000000:AF:00.0");
     });
     let (code, r) = verify(dir.path(), &[]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 1, "{r:#}");
     assert_eq!(failing(&r), vec!["gpus[0].count"]);
     let count = r["lines"]
         .as_array()
@@ -348,13 +348,13 @@ fn without_a_driver_gpu_lines_are_checked_from_the_datasheet() {
 #[test]
 fn without_a_driver_a_gpu_not_in_the_table_stays_unknown_and_strict_fails_it() {
     // The reference machine without its driver, its first GPU on an id the product table
-    // does not know (0x1e36): that GPU's facts are unknown with the reason, not guessed.
+    // does not know (0x1e3f): that GPU's facts are unknown with the reason, not guessed.
     let dir = reference_copy();
     fs::remove_file(dir.path().join("nvml.json")).unwrap();
     fs::write(
         dir.path()
             .join("sys/devices/pci0000:16/0000:16:00.0/0000:17:00.0/device"),
-        "0x1e36\n",
+        "0x1e3f\n",
     )
     .unwrap();
     let p = dir.path().join("order.toml");

@@ -1,10 +1,11 @@
 //! The judgements more than one output makes, one function each: whether a GPU's link runs
 //! narrower than the card, whether its clocks are held down, whether its memory has
-//! uncorrected errors or retired pages waiting for a reset, whether memory is unbalanced
-//! between sockets, whether CPUs are offline (and, in `spec::Memory::unseen_note`, whether
-//! the OS sees far less memory than is installed). Preflight's checks judge with them, and
-//! `attention` turns them into the findings the inventory and the sheet list under
-//! "Attention", so the two never disagree about one machine. Renderers only paint findings.
+//! uncorrected errors or retired pages waiting for a reset, whether its driver names a board
+//! its PCI ids rule out, whether memory is unbalanced between sockets, whether CPUs are offline
+//! (and, in `spec::Memory::unseen_note`, whether the OS sees far less memory than is
+//! installed). Preflight's checks judge with them, and `attention` turns them into the findings
+//! the inventory and the sheet list under "Attention", so the two never disagree about one
+//! machine. Renderers only paint findings.
 
 use serde::Serialize;
 
@@ -29,6 +30,8 @@ pub enum Rule {
     EccErrors,
     /// A GPU has retired memory pages waiting for a reset.
     PagesPending,
+    /// A GPU's driver names a board its PCI ids rule out (relabelled or re-flashed).
+    IdentityContradicted,
 }
 
 /// A fact that needs a look, as one sentence for people.
@@ -169,6 +172,13 @@ pub fn attention(spec: &Spec) -> Vec<Finding> {
                     "{who} runs on x{} of its x{} PCIe lanes (slot, riser or bifurcation)",
                     l.now, l.card
                 ),
+            );
+        }
+        if let Some(c) = g.identity_contradiction() {
+            say(
+                Rule::IdentityContradicted,
+                Some(&who),
+                format!("{who} is not the board its PCI id says: {c}"),
             );
         }
         let s = &g.state;

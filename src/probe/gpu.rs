@@ -94,6 +94,13 @@ fn probe_from(src: &Source, pci_gpus: Option<Vec<PciGpu>>, notes: &mut Notes) ->
 /// Why a GPU seen only on PCI has the facts it has: datasheet figures for a board the
 /// product table knows, nothing more otherwise.
 fn no_driver_reason(g: &Gpu, why: &str) -> String {
+    if let Some(d) = g
+        .identity
+        .as_ref()
+        .filter(|d| d.certainty == crate::spec::GpuIdentity::PCI_AMBIGUOUS)
+    {
+        return format!("no driver: {}; NVML unavailable: {why}", d.detail);
+    }
     match &g.datasheet {
         Some(d) => format!(
             "no driver: datasheet figures for the {} (PCI {}{}), not measured; NVML \
@@ -281,15 +288,30 @@ fn probe_with(
 /// derives counts and peaks, and cross-checks NVML against the datasheet.
 fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut Notes) {
     let nvml_name = if nvml { g.name.clone() } else { None };
-    let (product, mismatch) = rated::identify(ids, nvml_name.as_deref());
-    if let Some(what) = mismatch {
-        rated::name_mismatch(g, i, what, notes);
+    let identity = rated::identify(ids, nvml_name.as_deref());
+    if identity.certainty == rated::Certainty::Contradicted {
+        rated::name_mismatch(g, i, identity.detail.clone(), notes);
     }
-    g.datasheet = product.map(|p| p.datasheet(ids.and_then(|d| d.subsystem)));
-    rated::fill_from_datasheet(g, product, i, nvml, notes);
+    if identity.certainty == rated::Certainty::PciAmbiguous {
+        notes.add(
+            format!("gpus[{i}].name"),
+            format!(
+                "unknown: {}; facts the candidates share are datasheet figures, the rest (the \
+                 name, and memory where it differs) unknown until the driver names the board",
+                identity.detail
+            ),
+        );
+    }
+    g.datasheet = identity
+        .datasheet_row()
+        .zip(ids)
+        .map(|(p, d)| p.datasheet(d.device, d.subsystem));
+    g.identity = Some(identity.to_spec());
+    rated::fill_from_datasheet(g, &identity.rows(), i, nvml, notes);
     note_narrow_link(g, i, notes);
-    rated::derive_capability(g, product, i, notes);
-    if let (Some(p), true) = (product, nvml) {
+    let rating = identity.rating_row();
+    rated::derive_capability(g, rating, i, notes);
+    if let (Some(p), true) = (identity.datasheet_row(), nvml) {
         rated::cross_check(g, p, i, notes);
     }
 }
@@ -640,8 +662,7 @@ fn from_pci_only(pci_gpus: Vec<PciGpu>, first: usize, src: &Source, notes: &mut 
     // pci.ids (about 1.3 MB) is read only when a GPU is not in the product table.
     let needs_ids = pci_gpus.iter().any(|p| {
         p.ids()
-            .and_then(|d| products::lookup(d.device, d.subsystem))
-            .is_none()
+            .is_none_or(|d| products::find(d.device, d.subsystem) == products::Found::Unknown)
     });
     let ids = if needs_ids {
         match pci::read_pci_ids(src) {
@@ -671,7 +692,13 @@ fn from_pci_only(pci_gpus: Vec<PciGpu>, first: usize, src: &Source, notes: &mut 
                 ..Gpu::default()
             };
             complete(&mut g, p.ids(), i, false, notes);
-            if g.name.is_none() {
+            // A board the table leaves ambiguous keeps its name unknown: pci.ids would name
+            // the pair ("Quadro RTX 6000/8000"), not the board.
+            let ambiguous = g
+                .identity
+                .as_ref()
+                .is_some_and(|d| d.certainty == crate::spec::GpuIdentity::PCI_AMBIGUOUS);
+            if g.name.is_none() && !ambiguous {
                 let sub = p.subsystem_vendor.zip(p.subsystem_device);
                 g.name = ids
                     .as_deref()

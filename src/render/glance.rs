@@ -137,7 +137,11 @@ fn gpus(spec: &Spec) -> String {
         return "none".to_string();
     }
     let mut s = count_label(spec.gpus.iter().map(|g| {
-        let name = g.name.clone().unwrap_or_else(|| "NVIDIA GPU".into());
+        let name = g
+            .name
+            .clone()
+            .or_else(|| g.candidates_name())
+            .unwrap_or_else(|| "NVIDIA GPU".into());
         match g.vram_bytes {
             Some(v) => format!("{name} ({})", bytes_bin(v)),
             None => name,

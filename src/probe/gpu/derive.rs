@@ -62,9 +62,17 @@ pub fn parse_cc(text: &str) -> Option<(u32, u32)> {
     Some((a.parse().ok()?, b.parse().ok()?))
 }
 
-/// True for GTX 16xx boards (TU116/TU117): Turing, CC 7.5, but no tensor cores.
+/// True for the Turing boards built on TU116/TU117, which have no tensor cores: GTX 16xx,
+/// GeForce MX on Turing, T400 … T1200 and the Quadro T-series. Used only where the product
+/// table has no row for the board's PCI id; the table decides by chip.
 pub fn is_turing_without_tensor_cores(name: &str) -> bool {
-    name.contains("GTX 16")
+    let n = name.trim_start_matches("NVIDIA ").trim();
+    let t_series = n
+        .trim_start_matches("Quadro ")
+        .strip_prefix('T')
+        .map(|rest| rest.chars().take_while(char::is_ascii_digit).count())
+        .is_some_and(|digits| digits >= 3);
+    n.contains("GTX 16") || n.contains("GeForce MX") || t_series
 }
 
 /// True where FP16 tensor math accumulating in FP32 runs at half rate (GeForce, Turing on).
@@ -155,6 +163,16 @@ mod tests {
             "NVIDIA GeForce GTX 1660 SUPER"
         ));
         assert!(!is_turing_without_tensor_cores("NVIDIA GeForce RTX 2080"));
+        for name in [
+            "NVIDIA T1000 8GB",
+            "NVIDIA T400 4GB",
+            "Quadro T2000",
+            "NVIDIA GeForce MX450",
+        ] {
+            assert!(is_turing_without_tensor_cores(name), "{name}");
+        }
+        assert!(!is_turing_without_tensor_cores("Tesla T4"));
+        assert!(!is_turing_without_tensor_cores("Quadro RTX 4000"));
         assert!(parse_cc("12.0") == Some((12, 0)) && parse_cc("x").is_none());
     }
 }

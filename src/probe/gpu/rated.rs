@@ -8,11 +8,11 @@
 //! reports 1721 MHz there against the 1480 MHz its 3.0 TFLOPS rating implies). NVML's
 //! customer boost is used only for boards the table has no clock for.
 
-use crate::spec::{Gpu, Notes};
-use crate::text::same_product_name;
+use crate::spec::identity::either;
+use crate::spec::{Gpu, GpuIdentity, Notes};
 
 use super::derive::{self, ArchFacts};
-use super::products::{self, Product, TensorRate};
+use super::products::{self, Found, Product, TensorRate};
 
 /// `fact_sources` value for a fact the driver gave.
 pub const NVML: &str = "nvml";
@@ -36,46 +36,255 @@ impl PciIds {
     }
 }
 
-/// The product row of a GPU: by PCI ids, then, among the boards sharing the device id, by
-/// the name NVML gives. Returns the row and, where NVML's name matches no board of that id,
-/// the mismatch in words.
-pub fn identify(
-    ids: Option<PciIds>,
-    nvml_name: Option<&str>,
-) -> (Option<&'static Product>, Option<String>) {
-    let Some(ids) = ids else {
-        return (None, None);
-    };
-    let Some(p) = products::lookup(ids.device, ids.subsystem) else {
-        return (None, None);
-    };
-    match nvml_name {
-        Some(n) if !same_product_name(p.name, n) => match products::lookup_by_name(ids.device, n) {
-            Some(q) => (Some(q), None),
-            None => (
-                Some(p),
-                Some(format!(
-                    "NVML names it '{n}', but PCI id {} is the {} in the product table",
-                    ids.describe(),
-                    p.name
-                )),
-            ),
-        },
-        _ => (Some(p), None),
+/// How sure the identity of a GPU is (`spec::GpuIdentity::certainty`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Certainty {
+    /// NVML's name is a board the PCI ids allow.
+    NvmlAndPciAgree,
+    /// No name from NVML; the PCI ids (with the subsystem) name one board.
+    PciUnique,
+    /// No name from NVML; the PCI ids allow several boards and nothing decides.
+    PciAmbiguous,
+    /// NVML's name is none of the boards the PCI ids allow.
+    Contradicted,
+    /// NVML's name; the PCI ids are not in the product table, or unknown.
+    NvmlOnly,
+    /// Neither names the board.
+    Unknown,
+}
+
+impl Certainty {
+    /// The JSON word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Certainty::NvmlAndPciAgree => GpuIdentity::AGREE,
+            Certainty::PciUnique => GpuIdentity::PCI_UNIQUE,
+            Certainty::PciAmbiguous => GpuIdentity::PCI_AMBIGUOUS,
+            Certainty::Contradicted => GpuIdentity::CONTRADICTED,
+            Certainty::NvmlOnly => GpuIdentity::NVML_ONLY,
+            Certainty::Unknown => GpuIdentity::UNKNOWN,
+        }
     }
 }
 
+/// Which board a GPU is, from its PCI ids and the name NVML gives, and how sure that is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Identity {
+    pub certainty: Certainty,
+    /// The board, where NVML and the PCI ids agree or the PCI ids name one.
+    pub product: Option<&'static Product>,
+    /// The boards the PCI ids allow, where they allow several or NVML contradicts them.
+    pub candidates: Vec<&'static Product>,
+    /// How it was established, in words.
+    pub detail: String,
+}
+
+/// Names a driver too old for the board prints instead of a product name: no evidence of
+/// which board it is, so the PCI ids decide.
+fn is_placeholder_name(name: &str) -> bool {
+    let n = name.trim().to_ascii_lowercase();
+    let n = n.strip_prefix("nvidia ").unwrap_or(&n);
+    matches!(n, "graphics device" | "device" | "unknown" | "")
+}
+
+impl Identity {
+    /// The boards every datasheet fact of this GPU may come from: the one board, else (no
+    /// NVML name) all candidates, of which only the facts they share are used; none where
+    /// NVML contradicts the PCI ids, so one board's figures never mix with another's.
+    pub fn rows(&self) -> Vec<&'static Product> {
+        match (self.product, self.certainty) {
+            (Some(p), _) => vec![p],
+            (None, Certainty::PciAmbiguous) => self.candidates.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The board whose datasheet the report shows: the identified one, else the one the
+    /// PCI ids name where NVML contradicts them.
+    pub fn datasheet_row(&self) -> Option<&'static Product> {
+        match (self.product, self.certainty, self.candidates.as_slice()) {
+            (Some(p), _, _) => Some(p),
+            (None, Certainty::Contradicted, [one]) => Some(one),
+            _ => None,
+        }
+    }
+
+    /// The row the rated figures may use: the board, or the candidates' shared row where
+    /// every figure a rating needs is the same on all of them (Quadro RTX 6000 and 8000).
+    pub fn rating_row(&self) -> Option<&'static Product> {
+        let rows = self.rows();
+        let first = *rows.first()?;
+        // What a rating reads: the same on every candidate, or no shared rating.
+        let key = |p: &Product| {
+            (
+                p.cuda_cores,
+                p.boost_clock_mhz,
+                p.tensor_clock_mhz,
+                p.tensor_rate,
+                p.bandwidth_gb_s.map(f64::to_bits),
+                p.fp32_tflops.map(f64::to_bits),
+                p.fp16_tensor_tflops.map(f64::to_bits),
+            )
+        };
+        let same = |p: &&Product| key(p) == key(first);
+        rows.iter().all(same).then_some(first)
+    }
+
+    /// As the report's `identity` object.
+    pub fn to_spec(&self) -> GpuIdentity {
+        GpuIdentity {
+            certainty: self.certainty.as_str().to_string(),
+            candidates: self.candidates.iter().map(|p| p.name.to_string()).collect(),
+            detail: self.detail.clone(),
+        }
+    }
+}
+
+/// Identifies a GPU from its PCI ids and the name NVML gives (`None` without a driver).
+///
+/// The subsystem decides where NVIDIA's list says it does, across board makers for NVIDIA's
+/// own board ids (x:129e is a Quadro RTX 8000 whoever built it). Where several boards share the
+/// ids and nothing decides, NVML's name decides; without it the GPU is one of the candidates,
+/// and only what they share is known. A name that is none of the boards the ids allow is a
+/// contradiction: a relabelled or re-flashed card, or a table row to correct.
+pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
+    let placeholder = nvml_name.filter(|n| is_placeholder_name(n));
+    let nvml_name = nvml_name.filter(|n| !is_placeholder_name(n));
+    let found = ids.map_or(Found::Unknown, |i| products::find(i.device, i.subsystem));
+    let what = ids.map(|i| i.describe()).unwrap_or_default();
+    let old_driver = placeholder
+        .map(|n| format!("; NVML names it '{n}' (a driver older than the board)"))
+        .unwrap_or_default();
+    let ident = |certainty, product, candidates, detail| Identity {
+        certainty,
+        product,
+        candidates,
+        detail,
+    };
+    match (found, nvml_name) {
+        (Found::Unknown, Some(n)) => ident(
+            Certainty::NvmlOnly,
+            None,
+            Vec::new(),
+            match ids {
+                Some(_) => format!("NVML names it '{n}'; PCI {what} is not in the product table"),
+                None => format!("NVML names it '{n}'; its PCI ids could not be read"),
+            },
+        ),
+        (Found::Unknown, None) => ident(
+            Certainty::Unknown,
+            None,
+            Vec::new(),
+            match ids {
+                Some(_) => format!(
+                    "PCI {what} is not in the product table and NVML gave no name{old_driver}"
+                ),
+                None => {
+                    format!("neither its PCI ids nor a name from NVML could be read{old_driver}")
+                }
+            },
+        ),
+        (
+            Found::One {
+                product,
+                by_subsystem,
+            },
+            None,
+        ) => ident(
+            Certainty::PciUnique,
+            Some(product),
+            Vec::new(),
+            format!(
+                "PCI {what} is the {}{}{old_driver}",
+                product.name,
+                if by_subsystem {
+                    " (the subsystem decides)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        (Found::One { product, .. }, Some(n)) if product.is_named(n) => ident(
+            Certainty::NvmlAndPciAgree,
+            Some(product),
+            Vec::new(),
+            format!("NVML's name and PCI {what} agree"),
+        ),
+        (Found::One { product, .. }, Some(n)) => ident(
+            Certainty::Contradicted,
+            None,
+            vec![product],
+            format!(
+                "NVML names it '{n}', but PCI {what} is the {}",
+                product.name
+            ),
+        ),
+        (Found::Several(boards), Some(n)) => match boards.iter().find(|p| p.is_named(n)) {
+            Some(p) => ident(
+                Certainty::NvmlAndPciAgree,
+                Some(p),
+                Vec::new(),
+                format!(
+                    "PCI {what} is one of {}; NVML's name decides",
+                    either(&boards.iter().map(|p| p.name).collect::<Vec<_>>())
+                ),
+            ),
+            None => {
+                let names: Vec<&str> = boards.iter().map(|p| p.name).collect();
+                ident(
+                    Certainty::Contradicted,
+                    None,
+                    boards,
+                    format!(
+                        "NVML names it '{n}', but PCI {what} is the {}",
+                        either(&names)
+                    ),
+                )
+            }
+        },
+        (Found::Several(boards), None) => {
+            let names: Vec<&str> = boards.iter().map(|p| p.name).collect();
+            ident(
+                Certainty::PciAmbiguous,
+                None,
+                boards,
+                format!(
+                    "PCI {what} is the {}: the subsystem does not say which, and without the \
+                     NVIDIA driver nothing else does{old_driver}",
+                    either(&names)
+                ),
+            )
+        }
+    }
+}
+
+/// The value of `f` on every row of `rows`, when they all give the same one.
+fn shared<T: PartialEq>(rows: &[&Product], f: impl Fn(&Product) -> Option<T>) -> Option<T> {
+    let mut values = rows.iter().map(|p| f(p));
+    let first = values.next()??;
+    values.all(|v| v.as_ref() == Some(&first)).then_some(first)
+}
+
 /// Sets the source of every identity fact NVML gave, and fills the ones it did not give
-/// from the datasheet. `nvml` says whether the driver answered for this GPU at all: with
-/// it, a filled fact gets a note saying why NVML had none; without it one note on the GPU
-/// says so for all of them (written by the caller).
+/// from the datasheet: of the one board `rows` holds, or, where it holds several candidates,
+/// only the facts they all share (a Quadro RTX 6000 or 8000 has 4608 CUDA cores either way,
+/// but its memory is unknown). `nvml` says whether the driver answered for this GPU at all:
+/// with it, a filled fact gets a note saying why NVML had none; without it one note on the
+/// GPU says so for all of them (written by the caller).
 pub fn fill_from_datasheet(
     g: &mut Gpu,
-    p: Option<&Product>,
+    rows: &[&Product],
     i: usize,
     nvml: bool,
     notes: &mut Notes,
 ) {
+    let whose = match rows {
+        [one] => one.name.to_string(),
+        _ => format!(
+            "the same on the {}",
+            either(&rows.iter().map(|p| p.name).collect::<Vec<_>>())
+        ),
+    };
     let mark = |g: &mut Gpu, field: &str, had: bool, filled: bool, notes: &mut Notes| {
         if had {
             if nvml {
@@ -87,8 +296,7 @@ pub fn fill_from_datasheet(
             if nvml {
                 replace_notes(notes, &format!("gpus[{i}].{field}"), |old| {
                     format!(
-                        "from the datasheet ({}){}",
-                        p.map_or("", |p| p.name),
+                        "from the datasheet ({whose}){}",
                         if old.is_empty() {
                             String::new()
                         } else {
@@ -101,19 +309,18 @@ pub fn fill_from_datasheet(
     };
     let had = g.name.is_some();
     if !had {
-        g.name = p.map(|p| p.name.to_string());
+        g.name = shared(rows, |p| Some(p.name.to_string()));
     }
     mark(g, "name", had, g.name.is_some(), notes);
     let had = g.architecture.is_some();
     if !had {
-        g.architecture = p.map(|p| p.architecture.to_string());
+        g.architecture = shared(rows, |p| Some(p.architecture.to_string()));
     }
     mark(g, "architecture", had, g.architecture.is_some(), notes);
     let had = g.compute_capability.is_some();
     if !had {
-        g.compute_capability = p.map(|p| {
-            let (a, b) = p.compute_capability;
-            format!("{a}.{b}")
+        g.compute_capability = shared(rows, |p| {
+            p.compute_capability.map(|(a, b)| format!("{a}.{b}"))
         });
     }
     mark(
@@ -125,17 +332,17 @@ pub fn fill_from_datasheet(
     );
     let had = g.cuda_cores.is_some();
     if !had {
-        g.cuda_cores = p.and_then(|p| p.cuda_cores);
+        g.cuda_cores = shared(rows, |p| p.cuda_cores);
     }
     mark(g, "cuda_cores", had, g.cuda_cores.is_some(), notes);
     let had = g.vram_bytes.is_some();
     if !had {
-        g.vram_bytes = p.and_then(|p| p.memory_bytes);
+        g.vram_bytes = shared(rows, |p| p.memory_bytes);
     }
     mark(g, "vram_bytes", had, g.vram_bytes.is_some(), notes);
     let had = g.memory_bus_width_bits.is_some();
     if !had {
-        g.memory_bus_width_bits = p.and_then(|p| p.bus_width_bits);
+        g.memory_bus_width_bits = shared(rows, |p| p.bus_width_bits);
     }
     mark(
         g,
@@ -229,10 +436,11 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
     };
     let rate = match p {
         Some(p) => p.tensor_rate,
-        None if g
-            .name
-            .as_deref()
-            .is_some_and(derive::is_turing_without_tensor_cores)
+        // No row: the name decides, for the Turing boards whose chip has no tensor cores.
+        None if (f.name == "Turing"
+            && g.name
+                .as_deref()
+                .is_some_and(derive::is_turing_without_tensor_cores))
             || f.tensor_per_sm == 0 =>
         {
             TensorRate::NoTensorCores
@@ -249,10 +457,10 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
             field("tensor_cores"),
             format!(
                 "none: {} has no tensor cores",
-                if f.tensor_per_sm == 0 {
-                    f.name
-                } else {
-                    "GTX 16xx (TU116/TU117)"
+                match p {
+                    _ if f.tensor_per_sm == 0 => f.name.to_string(),
+                    Some(p) => format!("its {} chip", p.chip),
+                    None => "a TU116/TU117 board".to_string(),
                 }
             ),
         );
@@ -345,7 +553,11 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
             } else {
                 notes.add(
                     field("fp32_tflops"),
-                    if p.is_some() {
+                    if p.is_some_and(|p| p.mobile) {
+                        "no single rated figure: a laptop or embedded GPU runs at the clocks \
+                         its system maker sets; see fp32_tflops_max_clock"
+                            .to_string()
+                    } else if p.is_some() {
                         "rated figure unknown: the datasheet gives no clock and NVML no \
                          customer boost clock; see fp32_tflops_max_clock"
                             .to_string()
@@ -479,7 +691,7 @@ pub fn cross_check(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
     {
         // NVML gives usable memory: a little under the marketed GiB (H100: 81559 of 81920
         // MiB), and 1/16 less on GDDR boards with ECC on.
-        let ecc = g.state.ecc_enabled == Some(true) && p.memory_type.is_gddr();
+        let ecc = g.state.ecc_enabled == Some(true) && p.memory_is_gddr();
         let expect = if ecc { sold / 16 * 15 } else { sold };
         if (have as f64) < expect as f64 * 0.97 {
             let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
@@ -543,6 +755,7 @@ pub fn name_mismatch(g: &mut Gpu, i: usize, what: String, notes: &mut Notes) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::same_product_name;
 
     /// A GPU as NVML answered it: `cores`, `max` MHz max SM clock, customer boost `cb`.
     fn nvml_gpu(name: &str, cc: &str, cores: Option<u32>, max: u32, cb: Option<u32>) -> Gpu {
@@ -565,10 +778,10 @@ mod tests {
         };
         // As the probe does before: the PCI id it looked the board up by.
         g.pci_device_id = Some(format!("0x{device:04x}"));
-        let (p, _) = identify(Some(ids), g.name.clone().as_deref());
-        fill_from_datasheet(g, p, 0, true, &mut notes);
-        derive_capability(g, p, 0, &mut notes);
-        if let Some(p) = p {
+        let id = identify(Some(ids), g.name.clone().as_deref());
+        fill_from_datasheet(g, &id.rows(), 0, true, &mut notes);
+        derive_capability(g, id.rating_row(), 0, &mut notes);
+        if let Some(p) = id.datasheet_row() {
             cross_check(g, p, 0, &mut notes);
         }
         notes
