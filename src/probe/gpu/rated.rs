@@ -902,6 +902,23 @@ mod tests {
     }
 
     #[test]
+    fn a_board_nvidia_does_not_rate_says_why_its_rating_is_unknown() {
+        // The H20's row names it but has no rating: the note gives the row's reason.
+        let mut g = nvml_gpu("NVIDIA H20", "9.0", Some(78 * 128), 1980, None);
+        let notes = run(&mut g, 0x2329);
+        assert_eq!(g.fp32_tflops, None);
+        let why = reasons(&notes, "gpus[0].fp32_tflops");
+        assert!(
+            why[0].starts_with("rated figure unknown: an export variant"),
+            "{why:?}"
+        );
+        // NVML's customer boost clock, where the driver gives one, rates it.
+        let mut g = nvml_gpu("NVIDIA H20", "9.0", Some(78 * 128), 1980, Some(1980));
+        run(&mut g, 0x2329);
+        assert_eq!(g.fp32_tflops, Some(39.54));
+    }
+
+    #[test]
     fn l40_rates_tensor_math_at_half_either_way() {
         let mut g = nvml_gpu("NVIDIA L40", "8.9", Some(18176), 2490, Some(2490));
         run(&mut g, 0x26b5);
