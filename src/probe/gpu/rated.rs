@@ -130,6 +130,17 @@ impl Identity {
         rows.iter().all(same).then_some(first)
     }
 
+    /// The chip of every board the PCI ids allow, where it has no tensor cores (TU116,
+    /// TU117, Pascal): a T1000 that might be a DGX Display has none either way, whatever the
+    /// name says. `None` where the boards differ or no board is known.
+    pub fn tensorless_chip(&self) -> Option<&'static str> {
+        let rows = self.rows();
+        let chip = rows.first()?.chip;
+        rows.iter()
+            .all(|p| p.chip == chip && p.tensor_rate == TensorRate::NoTensorCores)
+            .then_some(chip)
+    }
+
     /// As the report's `identity` object.
     pub fn to_spec(&self) -> GpuIdentity {
         GpuIdentity {
@@ -391,8 +402,17 @@ fn not_found(g: &Gpu) -> &'static str {
 }
 
 /// SMs, tensor cores, bandwidth, rated peaks and max-clock peaks, with notes where a
-/// figure is unknown or where the rated and max-clock figures differ.
-pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut Notes) {
+/// figure is unknown or where the rated and max-clock figures differ. `p` is the row the
+/// rating may use; `tensorless` the chip without tensor cores that every board the PCI ids
+/// allow is built on (`Identity::tensorless_chip`), which decides even where no single row
+/// rates the GPU.
+pub fn derive_capability(
+    g: &mut Gpu,
+    p: Option<&Product>,
+    tensorless: Option<&str>,
+    i: usize,
+    notes: &mut Notes,
+) {
     let field = |f: &str| format!("gpus[{i}].{f}");
     let cores_source = g.fact_sources.get("cuda_cores").cloned();
     if let (Some(bus), Some(clk)) = (g.memory_bus_width_bits, g.max_memory_clock_mhz) {
@@ -436,6 +456,7 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
     };
     let rate = match p {
         Some(p) => p.tensor_rate,
+        None if tensorless.is_some() => TensorRate::NoTensorCores,
         // No row: the name decides, for the Turing boards whose chip has no tensor cores.
         None if (f.name == "Turing"
             && g.name
@@ -460,7 +481,10 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
                 match p {
                     _ if f.tensor_per_sm == 0 => f.name.to_string(),
                     Some(p) => format!("its {} chip", p.chip),
-                    None => "a TU116/TU117 board".to_string(),
+                    None => match tensorless {
+                        Some(chip) => format!("its {chip} chip"),
+                        None => "a TU116/TU117 board".to_string(),
+                    },
                 }
             ),
         );
@@ -557,6 +581,8 @@ pub fn derive_capability(g: &mut Gpu, p: Option<&Product>, i: usize, notes: &mut
                         "no single rated figure: a laptop or embedded GPU runs at the clocks \
                          its system maker sets; see fp32_tflops_max_clock"
                             .to_string()
+                    } else if let Some(why) = p.and_then(|p| p.unrated) {
+                        format!("rated figure unknown: {why}; see fp32_tflops_max_clock")
                     } else if p.is_some() {
                         "rated figure unknown: the datasheet gives no clock and NVML no \
                          customer boost clock; see fp32_tflops_max_clock"
@@ -780,7 +806,7 @@ mod tests {
         g.pci_device_id = Some(format!("0x{device:04x}"));
         let id = identify(Some(ids), g.name.clone().as_deref());
         fill_from_datasheet(g, &id.rows(), 0, true, &mut notes);
-        derive_capability(g, id.rating_row(), 0, &mut notes);
+        derive_capability(g, id.rating_row(), id.tensorless_chip(), 0, &mut notes);
         if let Some(p) = id.datasheet_row() {
             cross_check(g, p, 0, &mut notes);
         }
@@ -873,6 +899,23 @@ mod tests {
         let mut g = nvml_gpu("NVIDIA Future GPU", "8.9", Some(10240), 2800, Some(2500));
         run(&mut g, 0x0001);
         assert_eq!(g.fp32_tflops, Some(51.2));
+    }
+
+    #[test]
+    fn a_board_nvidia_does_not_rate_says_why_its_rating_is_unknown() {
+        // The H20's row names it but has no rating: the note gives the row's reason.
+        let mut g = nvml_gpu("NVIDIA H20", "9.0", Some(78 * 128), 1980, None);
+        let notes = run(&mut g, 0x2329);
+        assert_eq!(g.fp32_tflops, None);
+        let why = reasons(&notes, "gpus[0].fp32_tflops");
+        assert!(
+            why[0].starts_with("rated figure unknown: an export variant"),
+            "{why:?}"
+        );
+        // NVML's customer boost clock, where the driver gives one, rates it.
+        let mut g = nvml_gpu("NVIDIA H20", "9.0", Some(78 * 128), 1980, Some(1980));
+        run(&mut g, 0x2329);
+        assert_eq!(g.fp32_tflops, Some(39.54));
     }
 
     #[test]
