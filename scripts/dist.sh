@@ -98,7 +98,7 @@ linux_arm=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/dist/rigcheck
 windows=$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/dist/rigcheck.exe
 sha256sum "$linux_x86" "$linux_arm" "$windows" | sed "s|$CARGO_TARGET_DIR/||"
 "$linux_x86" --version
-"$linux_x86" --version | grep -qF "($commit)" || { echo "the binary does not name $commit"; exit 1; }
+"$linux_x86" --version | grep -F "($commit)" >/dev/null || { echo "the binary does not name $commit"; exit 1; }
 
 step "man pages and completions"
 # Printed by the binary itself into generated/ of the export, where Cargo.toml's package
