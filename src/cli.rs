@@ -142,7 +142,7 @@ pub struct ManArgs {
 #[derive(Debug, Args)]
 pub struct FleetArgs {
     /// JSON reports (`rigcheck --format json`), directories holding them (searched
-    /// recursively for *.json), or sysroots.
+    /// recursively for *.json), or captures (`rigcheck capture`, Linux or Windows).
     #[arg(required = true, value_name = "REPORT|DIR")]
     pub reports: Vec<PathBuf>,
     /// Check every host against this profile (built-in name or TOML file).
@@ -154,6 +154,9 @@ pub struct FleetArgs {
     /// Let a requirement that cannot be read pass (else the host is incomplete).
     #[arg(long)]
     pub allow_unknown: bool,
+    /// List each fact a host could not be compared on (else one line per host counts them).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Output format (default: table).
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<FleetFormat>,
@@ -300,8 +303,8 @@ pub struct CaptureArgs {
 /// Options of `preflight`. Every threshold has a default; none is needed.
 #[derive(Debug, Args, Clone)]
 pub struct PreflightArgs {
-    /// GPUs the job needs (after CUDA_VISIBLE_DEVICES). Default: 1 when an NVIDIA GPU is
-    /// on the PCI bus, else the GPU checks are skipped.
+    /// GPUs the job needs (after CUDA_VISIBLE_DEVICES). Default: 1; `--gpus 0` for a
+    /// CPU-only job skips the GPU checks.
     #[arg(long, value_name = "N")]
     pub gpus: Option<u32>,
     /// Free VRAM each GPU must have, e.g. '20 GiB'. Default: warn when over 10% is in use.

@@ -415,15 +415,18 @@ fn cpu(c: &mut Changes, x: &CpuFacts, y: &CpuFacts) {
         (("CPU sockets", "CPU sockets changed"), x.sockets, y.sockets),
         (("CPU cores", "CPU cores changed"), x.cores, y.cores),
         (("CPU threads", "CPU threads changed"), x.threads, y.threads),
-        (
-            ("CPU max clock", "CPU max clock changed"),
-            x.max_mhz,
-            y.max_mhz,
-        ),
     ];
     for (what, before, after) in facts {
         c.hw(what, "cpu", num(before), num(after));
     }
+    // A clock with its unit: "4000 MHz → 1700 MHz", not two bare numbers.
+    let mhz = |v: Option<u32>| v.map(|n| format!("{n} MHz"));
+    c.hw(
+        ("CPU max clock", "CPU max clock changed"),
+        "cpu",
+        mhz(x.max_mhz),
+        mhz(y.max_mhz),
+    );
 }
 
 /// Installed memory (when both reports know the DIMMs) and usable memory (MemTotal, within
@@ -516,7 +519,20 @@ fn dimms(c: &mut Changes, a: Option<&[DimmFacts]>, b: Option<&[DimmFacts]>) {
         }
         _ => loc.clone(),
     };
-    let keys: BTreeSet<&SlotKey> = da.keys().chain(db.keys()).collect();
+    // Slots in the order people number them (DIMM1, DIMM3, DIMM10), as the inventory lists
+    // them.
+    let mut keys: Vec<&SlotKey> = da
+        .keys()
+        .chain(db.keys())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    keys.sort_by_cached_key(|(bank, loc)| {
+        (
+            bank.as_deref().map(crate::natural::natural_key),
+            crate::natural::natural_key(loc),
+        )
+    });
     for k in keys {
         let at = place(k);
         match (da.get(k), db.get(k)) {

@@ -382,8 +382,16 @@ fn group(fleet: &mut Fleet) {
     }
     merged.sort_by(by_size);
     // Hosts are sorted by name, so each group's first member is its example; of groups of
-    // equal size none is the majority, and the tie is said, not settled by a name.
+    // equal size none is the majority, and the tie is said, not settled by a name: the
+    // others are compared against the tied configuration whose example knows the most (the
+    // fewest notes on unknown facts), so a report that knows little is not the yardstick.
     fleet.tie = merged.len() > 1 && merged[0].len() == merged[1].len();
+    if fleet.tie {
+        let top = merged[0].len();
+        let tied = merged.iter().take_while(|m| m.len() == top).count();
+        let unknowns = |m: &Vec<usize>| fleet.hosts[m[0]].spec.notes.len();
+        merged[..tied].sort_by_key(unknowns);
+    }
     for (gi, members) in merged.iter().enumerate() {
         for &m in members {
             fleet.hosts[m].configuration = gi;

@@ -697,12 +697,15 @@ pub fn from_spec(spec: &Spec, name: &str) -> String {
     );
     let _ = writeln!(t, "[profile]\nname = {}", q(name));
     let s = &spec.system;
-    let desc: Vec<&str> = [s.vendor.as_deref(), s.product.as_deref()]
-        .into_iter()
-        .flatten()
-        .collect();
+    // The product name often starts with the vendor's (`HP` + `HP Z8 G4 Workstation`): the
+    // vendor is said once.
+    let desc = match (s.vendor.as_deref(), s.product.as_deref()) {
+        (Some(v), Some(p)) if p.to_lowercase().starts_with(&v.to_lowercase()) => p.to_string(),
+        (Some(v), Some(p)) => format!("{v} {p}"),
+        (a, b) => a.or(b).unwrap_or_default().to_string(),
+    };
     if !desc.is_empty() {
-        let _ = writeln!(t, "description = {}", q(&desc.join(" ")));
+        let _ = writeln!(t, "description = {}", q(&desc));
     }
     for section in [Section::System, Section::Cpu, Section::Memory] {
         let lines = suggest_lines(spec, section, &[], &mut skipped);

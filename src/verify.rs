@@ -6,6 +6,8 @@
 //! never a pass, unless the caller allows unknowns (`--allow-unknown`) or counts them as
 //! failures (`--strict`).
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::outcome::Outcome;
@@ -112,11 +114,12 @@ pub fn verify(spec: &Spec, profile: &Profile, strict: bool) -> VerifyReport {
 /// says.
 pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> VerifyReport {
     let strict = unknowns == Unknowns::Fail;
-    let mut lines: Vec<Line> = profile
+    let lines: Vec<Line> = profile
         .requirements
         .iter()
         .map(|r| check(spec, r))
         .collect();
+    let mut lines = fold_missing_models(spec, &profile.requirements, lines);
     if strict {
         for l in &mut lines {
             if l.status == Status::Unknown {
@@ -159,6 +162,128 @@ pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> Verify
         passed: outcome == Outcome::Pass,
         lines,
         summary,
+    }
+}
+
+/// A GPU group whose model is none of the machine's GPUs (every GPU named, none of them
+/// possibly the model) has one cause for all its lines: the wrong board, or none, was
+/// delivered. Its lines become one failing line that says what was ordered and what is there
+/// (`ordered 2 × Quadro RTX 8000 48 GiB, found 2 × Quadro RTX 6000 24 GiB`), counted once; the
+/// note lists what could not be compared. Other lines are kept as they are, in order.
+fn fold_missing_models(spec: &Spec, reqs: &[Requirement], lines: Vec<Line>) -> Vec<Line> {
+    let all_named = spec.gpus.iter().all(|g| g.name.is_some());
+    let missing = |f: &Filter| {
+        f.section == Section::Gpus
+            && f.model.is_some()
+            && all_named
+            && matching_gpus(spec, f).next().is_none()
+            && undecided(spec, f).is_none()
+    };
+    // The count and VRAM asked of each group, for the ordered side of the folded line.
+    let mut asked: HashMap<usize, (Option<&Requirement>, Option<&Requirement>)> = HashMap::new();
+    for r in reqs {
+        if let Some(f) = r.filter.as_ref().filter(|f| f.section == Section::Gpus) {
+            let e = asked.entry(f.group).or_default();
+            match r.field.key {
+                "count" => e.0 = Some(r),
+                "vram" => e.1 = Some(r),
+                _ => {}
+            }
+        }
+    }
+    // Each folded group: where its line is, and what its other lines asked.
+    let mut folded: HashMap<usize, (usize, Vec<String>)> = HashMap::new();
+    let mut out: Vec<Line> = Vec::with_capacity(lines.len());
+    for (req, line) in reqs.iter().zip(lines) {
+        let Some(f) = req.filter.as_ref().filter(|f| missing(f)) else {
+            out.push(line);
+            continue;
+        };
+        let (_, skipped) = folded.entry(f.group).or_insert_with(|| {
+            let (count, vram) = asked.get(&f.group).copied().unwrap_or_default();
+            let model = f.model.as_deref().unwrap_or_default();
+            out.push(wrong_model(spec, req, model, count, vram));
+            (out.len() - 1, Vec::new())
+        });
+        if req.field.key != "count" {
+            let what = req.label.split(" ('").next().unwrap_or(&req.label);
+            skipped.push(what.to_string());
+        }
+    }
+    for (at, skipped) in folded.into_values() {
+        if !skipped.is_empty() {
+            if let Some(n) = out[at].note.as_mut() {
+                n.push_str(&format!("; not compared: {}", skipped.join(", ")));
+            }
+        }
+    }
+    out
+}
+
+/// The one line of a GPU group whose model is not on the machine.
+fn wrong_model(
+    spec: &Spec,
+    req: &Requirement,
+    model: &str,
+    count: Option<&Requirement>,
+    vram: Option<&Requirement>,
+) -> Line {
+    fn single(r: Option<&Requirement>) -> Option<(&Requirement, u64)> {
+        match r.map(|r| (r, r.values.as_slice())) {
+            Some((r, [Val::Num(n)])) => Some((r, *n)),
+            _ => None,
+        }
+    }
+    let mut expected = String::new();
+    if let Some((r, n)) = single(count) {
+        expected.push_str(match r.op {
+            Op::AtLeast => "≥ ",
+            Op::AtMost => "≤ ",
+            _ => "",
+        });
+        expected.push_str(&format!("{n} × "));
+    }
+    expected.push_str(model);
+    if let Some((r, n)) = single(vram) {
+        expected.push_str(&format!(" {}", r.quantity.show(n)));
+    }
+    // What is there, alike boards counted together in the order they are found.
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    for g in &spec.gpus {
+        let mut name = g.name.clone().unwrap_or_else(|| "unnamed GPU".into());
+        if let Some(b) = g.vram_bytes {
+            name.push(' ');
+            name.push_str(&Quantity::BytesJedec.show(b));
+        }
+        match kinds.iter_mut().find(|(n, _)| *n == name) {
+            Some(k) => k.1 += 1,
+            None => kinds.push((name, 1)),
+        }
+    }
+    let found = if kinds.is_empty() {
+        "no GPU".to_string()
+    } else {
+        kinds
+            .iter()
+            .map(|(n, k)| format!("{k} × {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // The id scripts already key on for "the ordered GPUs are not there": the group's count.
+    let id = match count {
+        Some(c) => c.id.clone(),
+        None => {
+            let group = req.id.rsplit_once('.').map_or(req.id.as_str(), |(g, _)| g);
+            format!("{group}.model")
+        }
+    };
+    Line {
+        id,
+        requirement: "GPU model".into(),
+        expected,
+        found,
+        status: Status::Fail,
+        note: Some(format!("no {model} on this machine")),
     }
 }
 

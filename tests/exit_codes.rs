@@ -202,3 +202,24 @@ fn readme_exit_code_table_matches_the_commands() {
         }
     }
 }
+
+#[test]
+fn readme_opens_with_the_set_up_commands_and_the_quick_start() {
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    // The first code block is the set-up: build and run, then the tests.
+    let first = readme.split("```").nth(1).unwrap();
+    assert!(first.contains("cargo run --release"), "{first}");
+    assert!(first.contains("cargo test"), "{first}");
+    // The main job comes next, before the install section and the reference.
+    let quick = readme.find("## Quick start").unwrap();
+    assert!(quick < readme.find("## Install").unwrap());
+    assert!(readme[quick..].contains("rigcheck verify --profile"));
+    for doc in [
+        "docs/performance.md",
+        "docs/reliability.md",
+        "docs/development.md",
+    ] {
+        assert!(readme.contains(&format!("]({doc})")), "no link to {doc}");
+    }
+}

@@ -7,11 +7,19 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+/// Preflight of a fixture as JSON. These machines have no GPU: they test the host's checks,
+/// for a CPU-only job (`--gpus 0`) unless `args` asks for GPUs.
 fn preflight(fixture: &str, args: &[&str]) -> (i32, Value) {
+    let gpus: &[&str] = if args.contains(&"--gpus") {
+        &[]
+    } else {
+        &["--gpus", "0"]
+    };
     let out = Command::cargo_bin("rigcheck")
         .unwrap()
         .env_remove("CUDA_VISIBLE_DEVICES")
         .args(["--sysroot", &format!("fixtures/{fixture}"), "preflight"])
+        .args(gpus)
         .args(args)
         .args(["--format", "json"])
         .output()
@@ -74,6 +82,32 @@ fn healthy_vm_is_ready() {
         "74.8 GB free of 270.6 GB (28%) on /"
     );
     assert_eq!(check(&json, "disk.kind")["found"], "ext4 on vda (virtual)");
+}
+
+#[test]
+fn no_gpu_is_not_ready_to_train_unless_the_job_needs_none() {
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .env_remove("CUDA_VISIBLE_DEVICES")
+        .args([
+            "--sysroot",
+            "fixtures/preflight-healthy",
+            "preflight",
+            "-f",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        not_passing(&json),
+        vec![("gpu.count".to_string(), "fail".to_string())]
+    );
+    assert!(check(&json, "gpu.count")["advice"]
+        .as_str()
+        .unwrap()
+        .contains("--gpus 0"));
 }
 
 #[test]
@@ -183,17 +217,27 @@ fn table_names_each_failure_with_its_fix() {
             "--color",
             "never",
         ])
-        .args(["preflight", "--workers", "8"])
+        .args(["preflight", "--workers", "8", "--gpus", "0"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    // Failures first, each with its fix on the line under it.
+    // The answer first, in words; then failures first, each with its fix under it.
     let lines: Vec<&str> = text.lines().collect();
-    let shm = lines.iter().position(|l| l.contains("mem.shm")).unwrap();
+    assert!(lines[0].starts_with("preflight "), "{text}");
+    assert!(
+        lines[1].starts_with("FAIL: not ready to train: CPUs for data-loader workers: ")
+            && lines[1].contains("; Shared memory (/dev/shm): "),
+        "{text}"
+    );
+    let shm = lines
+        .iter()
+        .position(|l| l.contains("Shared memory (/dev/shm)") && l.contains('│'))
+        .unwrap();
     assert!(lines[shm].trim_start().starts_with("fail"), "{text}");
     assert!(lines[shm + 1].contains("--shm-size"), "{text}");
-    assert!(lines[2].trim_start().starts_with("fail"), "{text}");
+    let header = lines.iter().position(|l| l.starts_with('─')).unwrap();
+    assert!(lines[header + 1].trim_start().starts_with("fail"), "{text}");
     assert!(text.contains("FAIL: 2 fail, 0 warn, "), "{text}");
     assert!(text.trim_end().ends_with("not ready to train"), "{text}");
 }

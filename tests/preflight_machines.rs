@@ -227,7 +227,7 @@ fn slurm_prolog_example_drains_a_node_with_a_hot_gpu_and_passes_a_healthy_one() 
     let args = fs::read_to_string(record.path().join("scontrol")).unwrap();
     assert!(
         args.starts_with(
-            "update nodename=z8-07 state=drain reason=rigcheck: gpu.temperature GPU 0: 89 °C (expected ≤ 80 °C)"
+            "update nodename=z8-07 state=drain reason=rigcheck: GPU temperature GPU 0: 89 °C (expected ≤ 80 °C)"
         ),
         "{args}"
     );

@@ -153,7 +153,7 @@ fn table_commands_fit_80_and_120_columns_in_colour() {
                 "hp-z8-g4-dual-rtx8000",
             ],
             1,
-            "FAIL: 6 fail, 0 unknown, 16 pass",
+            "FAIL: 1 fail, 0 unknown, 16 pass",
         ),
         (
             "preflight",
@@ -312,4 +312,180 @@ fn bench_fits_the_window_too() {
         }
         eprintln!("bench: widest line {widest} at {cols}");
     }
+}
+
+/// What rigcheck prints with `args` into a pipe: nothing wrapped, no colour.
+fn unwrapped(args: &[&str]) -> String {
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("rigcheck"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .env_remove("COLUMNS")
+        .env_remove("CLICOLOR_FORCE")
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The words of `text`, table rules taken out.
+fn words(text: &str) -> std::collections::HashSet<String> {
+    text.replace(['│', '┼', '─'], " ")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The cells of each table row of `plain`, a cell's lines joined by spaces: a row starts at
+/// a line with text before its first rule and runs to the next; a note line under the row
+/// (one rule) is not part of a cell.
+fn table_rows(plain: &str) -> Vec<Vec<String>> {
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut in_table = false;
+    for l in plain.lines() {
+        if l.starts_with('─') {
+            in_table = true;
+            continue;
+        }
+        if !l.contains('│') {
+            in_table = false;
+            continue;
+        }
+        let cells: Vec<&str> = l.split('│').map(str::trim).collect();
+        if !in_table || cells.len() < 3 {
+            continue;
+        }
+        if !cells[0].is_empty() || rows.is_empty() {
+            rows.push(vec![String::new(); cells.len()]);
+        }
+        let row = rows.last_mut().unwrap();
+        for (c, text) in cells.iter().enumerate() {
+            if !text.is_empty() && c < row.len() {
+                if !row[c].is_empty() {
+                    row[c].push(' ');
+                }
+                row[c].push_str(text);
+            }
+        }
+    }
+    rows
+}
+
+#[test]
+fn answers_come_first_and_last_in_80_and_100_columns() {
+    let fleet = [
+        "fleet",
+        "-p",
+        "hp-z8-g4-dual-rtx6000",
+        REFERENCE,
+        "fixtures/windows-hp-z8-g4",
+        "fixtures/x86_64-dual-rtx2080",
+        "fixtures/gpu-hot-throttling",
+    ];
+    let verify_pass = [
+        "--sysroot",
+        REFERENCE,
+        "verify",
+        "-p",
+        "hp-z8-g4-dual-rtx6000",
+    ];
+    // The order was for two Quadro RTX 8000; the machine has two RTX 6000.
+    let verify_fail = [
+        "--sysroot",
+        REFERENCE,
+        "verify",
+        "-p",
+        "hp-z8-g4-dual-rtx8000",
+    ];
+    let preflight_pass = ["--sysroot", REFERENCE, "preflight"];
+    let no_gpu = ["--sysroot", "fixtures/x86_64-vm-kvm", "preflight"];
+    let no_driver = ["--sysroot", "fixtures/gpu-no-driver", "preflight"];
+    let cases: Vec<(&str, &[&str], u32, &str)> = vec![
+        ("verify pass", &verify_pass, 0, "PASS"),
+        ("verify fail", &verify_fail, 1, "FAIL"),
+        ("preflight pass", &preflight_pass, 0, "PASS"),
+        ("fleet", &fleet, 1, "FAIL"),
+        ("preflight without a GPU", &no_gpu, 1, "FAIL"),
+        ("preflight without a driver", &no_driver, 1, "FAIL"),
+    ];
+    for (what, args, code, verdict) in cases {
+        let whole = words(&unwrapped(args));
+        for cols in [80u16, 100] {
+            let (got, raw) = in_terminal(cols, args);
+            let what = format!("{what} at {cols} columns");
+            assert_eq!(got, code, "{what}:\n{raw}");
+            check_fits(&what, usize::from(cols), &raw);
+            let plain = strip(&raw);
+            let lines: Vec<&str> = plain.lines().filter(|l| !l.is_empty()).collect();
+            let head = format!("{verdict}:");
+            assert!(
+                lines.iter().take(15).any(|l| l.starts_with(&head)),
+                "{what}: no verdict in the first 15 lines:\n{plain}"
+            );
+            assert!(
+                lines.last().is_some_and(|l| l.starts_with(&head)),
+                "{what}: the last line is not the verdict:\n{plain}"
+            );
+            // No word split: every word on the screen is a word of the unwrapped output. The
+            // fleet's seven columns need 88 at their longest words: at 80 only the host
+            // names are kept whole (a model name may break).
+            if what.starts_with("fleet at 80") {
+                let shown = words(&plain);
+                for host in ["x86_64-dual-rtx2080", "gpu-hot-throttling", "Z8-REF"] {
+                    assert!(shown.contains(host), "{what}: {host} split\n{plain}");
+                }
+            } else {
+                for w in words(&plain) {
+                    assert!(
+                        whole.contains(&w),
+                        "{what}: {w:?} is part of a split word\n{plain}"
+                    );
+                }
+            }
+            if what.starts_with("verify") {
+                let header = plain
+                    .lines()
+                    .zip(plain.lines().skip(1))
+                    .find(|(_, next)| next.starts_with('─'))
+                    .map(|(h, _)| h.split('│').map(str::trim).collect::<Vec<_>>())
+                    .unwrap();
+                assert_eq!(header, ["Status", "Check", "Expected", "Found"], "{what}");
+            }
+        }
+    }
+
+    // The wrong part is named in one row, counted once.
+    let (_, raw) = in_terminal(80, &verify_fail);
+    let plain = strip(&raw);
+    let rows = table_rows(&plain);
+    let gpu: Vec<&Vec<String>> = rows.iter().filter(|r| r[1] == "GPU model").collect();
+    assert_eq!(gpu.len(), 1, "{plain}");
+    assert_eq!(gpu[0][0], "fail");
+    assert_eq!(gpu[0][2], "2 × Quadro RTX 8000 48 GiB", "{plain}");
+    assert_eq!(gpu[0][3], "2 × Quadro RTX 6000 24 GiB", "{plain}");
+    assert!(
+        plain.lines().any(|l| l.starts_with("FAIL: 1 fail,")),
+        "{plain}"
+    );
+    assert!(
+        plain
+            .lines()
+            .take(15)
+            .any(|l| l.contains("GPU model: ordered 2 × Quadro RTX 8000")),
+        "{plain}"
+    );
+
+    // The Windows capture is one host of the fleet, not four unreadable files.
+    let (_, raw) = in_terminal(100, &fleet);
+    let plain = strip(&raw);
+    assert!(plain.contains("4 hosts"), "{plain}");
+    assert!(plain.contains("0 unreadable"), "{plain}");
+
+    // No GPU is not ready to train; GPUs without a driver name the missing driver.
+    let (_, raw) = in_terminal(80, &no_gpu);
+    let plain = strip(&raw);
+    assert!(plain.contains("no NVIDIA GPU on the PCI bus"), "{plain}");
+    let (_, raw) = in_terminal(80, &no_driver);
+    let plain = strip(&raw);
+    let first: String = plain.lines().take(15).collect::<Vec<_>>().join(" ");
+    assert!(first.contains("NVIDIA driver not installed"), "{plain}");
+    assert!(!plain.contains("check `nvidia-smi`"), "{plain}");
 }

@@ -1,6 +1,7 @@
 //! `rigcheck fleet REPORT|DIR...`: find every report under the paths given, read them on all
 //! cores, and hand them to `fleet::assemble` to check and group.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -47,8 +48,7 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         }
         collect(p, true, &mut inputs, &mut errors);
     }
-    inputs.sort();
-    inputs.dedup();
+    let inputs = one_each(inputs);
     let mut reports = fleet::par_map(inputs, |p| load(&p));
     reports.extend(errors.into_iter().map(Err));
     let unknowns = super::verify::unknowns(args.strict, args.allow_unknown);
@@ -62,7 +62,8 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     }
     let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::fleet::write(&fleet, format, term, &mut buf).map_err(Error::output)?;
+    render::fleet::write_with(&fleet, format, term, args.verbose, &mut buf)
+        .map_err(Error::output)?;
     emit_colored(&buf, term.color)?;
     if !fleet.errors.is_empty() {
         eprintln!(
@@ -77,6 +78,33 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         );
     }
     Ok(ExitCode::from(code))
+}
+
+/// Each report once, however it was named: the same file by a relative and an absolute path,
+/// through a link, or inside a capture directory also given, is one host (two would count
+/// twice and could tip the majority). Kept as first named, sorted.
+fn one_each(inputs: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut out: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for p in inputs {
+        // `-` and a path that cannot be resolved are kept as given.
+        let real = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+        if seen.insert(real.clone()) {
+            out.push((real, p));
+        }
+    }
+    let captures: HashSet<PathBuf> = out
+        .iter()
+        .filter(|(real, _)| real.is_dir())
+        .map(|(real, _)| real.clone())
+        .collect();
+    let mut kept: Vec<PathBuf> = out
+        .into_iter()
+        .filter(|(real, _)| !real.ancestors().skip(1).any(|a| captures.contains(a)))
+        .map(|(_, shown)| shown)
+        .collect();
+    kept.sort();
+    kept
 }
 
 /// One report through the command layer's one loader; its failure names the file once.
@@ -120,8 +148,8 @@ fn collect(path: &Path, named: bool, out: &mut Vec<PathBuf>, errors: &mut Vec<Ba
         }
         return;
     }
-    // A recorded machine (`rigcheck capture`) is read as one report.
-    if path.join("proc").is_dir() || path.join("sys").is_dir() {
+    // A recorded machine (`rigcheck capture`, Linux or Windows) is read as one report.
+    if super::is_capture(path) {
         out.push(path.into());
         return;
     }

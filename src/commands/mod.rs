@@ -39,14 +39,18 @@ pub fn open_source(sysroot: Option<&Path>) -> Result<Source, Error> {
         Ok(m) if !m.is_dir() => return Err(Error::SysrootNotDir(dir.into())),
         Ok(_) => {}
     }
-    // Linux captures hold proc/ and sys/; Windows and macOS ones the OS's answers.
-    if !dir.join("proc").exists()
-        && !dir.join("sys").exists()
-        && !dir.join(probe::native::NATIVE_FILE).exists()
-    {
+    if !is_capture(dir) {
         return Err(Error::SysrootEmpty(dir.into()));
     }
     Ok(Source::sysroot(dir))
+}
+
+/// Whether `dir` is a recorded machine `--sysroot` replays: Linux captures hold proc/ and
+/// sys/, Windows and macOS ones the OS's answers (native.json).
+pub fn is_capture(dir: &Path) -> bool {
+    dir.join("proc").exists()
+        || dir.join("sys").exists()
+        || dir.join(probe::native::NATIVE_FILE).exists()
 }
 
 /// A report for `diff`, `sheet --report` and `fleet`: a JSON file written by `--format json`

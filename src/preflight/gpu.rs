@@ -48,15 +48,15 @@ pub fn visible<'a>(gpus: &'a [Gpu], cvd: Option<&str>) -> Vec<&'a Gpu> {
 /// All GPU checks: the count, then per visible GPU, then driver and CUDA versions.
 pub fn checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {
     let on_pci = spec.gpus.len();
-    let wanted = opts.gpus.unwrap_or(u32::from(on_pci > 0));
+    // A training machine without a GPU is not ready: one GPU is asked unless `--gpus 0` says
+    // the job runs on the CPU.
+    let wanted = opts.gpus.unwrap_or(1);
     let mut out = Vec::new();
     if wanted == 0 && visible.is_empty() {
-        let why = if on_pci == 0 {
-            "no NVIDIA GPU on the PCI bus; GPU checks skipped (--gpus N requires N)"
-        } else {
-            "--gpus 0: GPU checks skipped"
-        };
-        out.push(Check::new("gpu.count", Status::Skip, "0").advise(why));
+        out.push(
+            Check::new("gpu.count", Status::Skip, format!("{on_pci} on PCI"))
+                .advise("--gpus 0: GPU checks skipped"),
+        );
         return out;
     }
     out.push(count(spec, visible, wanted, opts));
@@ -86,6 +86,37 @@ pub fn checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {
     out
 }
 
+/// Why GPUs on PCI do not answer, from what the inventory learnt: no driver installed (the
+/// NVML library is missing) names the fix, not `nvidia-smi`, which is not there either.
+fn no_answer(spec: &Spec) -> String {
+    let why = spec
+        .notes
+        .iter()
+        .filter(|n| n.field.starts_with("gpus"))
+        .find_map(|n| n.reason.split_once("NVML unavailable: ").map(|(_, w)| w))
+        .unwrap_or("");
+    let not_installed = why.contains("not found")
+        || why.contains("install the NVIDIA driver")
+        || why.contains("without an NVIDIA driver");
+    if not_installed {
+        "NVIDIA driver not installed: install it (Ubuntu `sudo ubuntu-drivers install`, RHEL \
+         `sudo dnf install nvidia-driver` from NVIDIA's CUDA repository, Windows the driver from \
+         nvidia.com/drivers), then reboot"
+            .into()
+    } else if why.contains("kernel driver not loaded") {
+        format!("NVIDIA driver installed but not running: {why}")
+    } else if why.is_empty() {
+        "the driver does not answer (NVML): check `nvidia-smi`; in a container run with the \
+         NVIDIA runtime (docker --gpus all)"
+            .into()
+    } else {
+        format!(
+            "the driver does not answer: {why}; in a container run with the NVIDIA runtime \
+             (docker --gpus all)"
+        )
+    }
+}
+
 fn subject(g: &Gpu) -> String {
     match g.index {
         Some(i) => format!("GPU {i}"),
@@ -107,10 +138,13 @@ fn count(spec: &Spec, visible: &[&Gpu], wanted: u32, opts: &Options) -> Check {
         return Check::new("gpu.count", Status::Pass, found).expect(expected);
     }
     let advice = if on_pci > 0 && answering == 0 {
-        "the driver does not answer (NVML): check `nvidia-smi`; in a container run with the \
-         NVIDIA runtime (docker --gpus all)"
+        return Check::new("gpu.count", Status::Fail, found)
+            .expect(expected)
+            .advise(no_answer(spec));
     } else if opts.visible_devices.is_some() && answering > n {
         "CUDA_VISIBLE_DEVICES hides some GPUs (an unknown entry ends the list): widen it"
+    } else if on_pci == 0 {
+        "no NVIDIA GPU on the PCI bus: run on a GPU node, or pass --gpus 0 for a CPU-only job"
     } else if (on_pci as u64) < u64::from(wanted) {
         "this machine has fewer GPUs than asked: run on a bigger node or lower --gpus"
     } else {
@@ -472,20 +506,40 @@ mod tests {
             (Status::Fail, "0 visible, 1 on PCI")
         );
         assert!(n.advice.as_deref().is_some_and(|a| a.contains("NVML")));
+        // Where the inventory knows the library is missing, the fix is to install the driver.
+        let mut spec = spec;
+        spec.notes.push(crate::spec::Note {
+            field: "gpus[0]".into(),
+            reason: "no driver: datasheet figures; NVML unavailable: libnvidia-ml.so.1 not \
+                     found: install the NVIDIA driver"
+                .into(),
+        });
+        let c = checks(&spec, &visible(&spec.gpus, None), &opts());
+        let advice = find(&c, "gpu.count", None)
+            .advice
+            .clone()
+            .unwrap_or_default();
+        assert!(
+            advice.starts_with("NVIDIA driver not installed"),
+            "{advice}"
+        );
+        assert!(!advice.contains("nvidia-smi"), "{advice}");
     }
 
     #[test]
-    fn no_gpu_on_pci_skips() {
+    fn no_gpu_on_pci_fails_unless_none_is_asked() {
         let spec = spec_with(vec![]);
         let c = checks(&spec, &[], &opts());
-        assert_eq!(c.len(), 1);
-        assert_eq!(c[0].status, Status::Skip);
-        let asked = Options {
-            gpus: Some(1),
+        let n = find(&c, "gpu.count", None);
+        assert_eq!(n.status, Status::Fail);
+        assert!(n.advice.as_deref().is_some_and(|a| a.contains("--gpus 0")));
+        let none = Options {
+            gpus: Some(0),
             ..opts()
         };
-        let c = checks(&spec, &[], &asked);
-        assert_eq!(find(&c, "gpu.count", None).status, Status::Fail);
+        let c = checks(&spec, &[], &none);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].status, Status::Skip);
     }
 
     #[test]

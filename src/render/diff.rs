@@ -80,7 +80,11 @@ pub fn write(
                 write!(out, "{}", table::grid(&g, term))?;
                 writeln!(out)?;
             }
-            write!(out, "{}", table::line(&summary(d).line(term.color), term))
+            write!(
+                out,
+                "{}",
+                table::line(&summary(d).line_within(term.color, term.width), term)
+            )
         }
     }
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::fleet::{BadReport, Configuration, DuplicateName, Fleet, Host, OddOne};
 use crate::outcome::{Outcome, EXIT_INCOMPLETE};
 use crate::render::layout::{Grid, StatusColumn};
-use crate::render::style::{bold, Tone};
+use crate::render::style::{bold, paint, Tone};
 use crate::render::unknown::UNKNOWN;
 use crate::render::verdict::{plural, Summary, Verdict, STATUS};
 use crate::render::view::Term;
@@ -37,6 +37,18 @@ pub fn write(
     term: impl Into<Term>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    write_with(fleet, format, term, false, out)
+}
+
+/// `write`, listing each fact not compared when `verbose` (else one line per host says how
+/// many).
+pub fn write_with(
+    fleet: &Fleet,
+    format: FleetFormat,
+    term: impl Into<Term>,
+    verbose: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let term = &term.into();
     match format {
         FleetFormat::Json => {
@@ -44,7 +56,9 @@ pub fn write(
             writeln!(out)
         }
         FleetFormat::Table => {
-            for (i, (title, g)) in grids(fleet).iter().enumerate() {
+            write!(out, "{}", table::line(&answer(fleet, term.color), term))?;
+            writeln!(out)?;
+            for (i, (title, g)) in grids(fleet, verbose).iter().enumerate() {
                 if i > 0 {
                     writeln!(out)?;
                 }
@@ -57,12 +71,12 @@ pub fn write(
             write!(
                 out,
                 "{}",
-                table::line(&summary(fleet).line(term.color), term)
+                table::line(&summary(fleet).line_within(term.color, term.width), term)
             )
         }
         FleetFormat::Markdown => {
             writeln!(out, "# rigcheck fleet")?;
-            for (title, g) in grids(fleet) {
+            for (title, g) in grids(fleet, verbose) {
                 writeln!(out, "\n## {}\n", markdown::escape(&title))?;
                 if let Some(g) = g {
                     markdown::write_grid(&g, out)?;
@@ -195,6 +209,63 @@ fn verdict(h: &Host) -> (String, Option<Tone>) {
     (text, Some(verify::verdict(v).tone()))
 }
 
+/// The answer in one line, before the tables: the verdict, then which hosts fail the
+/// profile, which reports could not be read and which hosts differ from the rest.
+pub fn answer(fleet: &Fleet, color: bool) -> String {
+    /// How many hosts are named before "and N more".
+    const NAMED: usize = 4;
+    let names = |all: Vec<&str>| {
+        let mut shown: Vec<String> = all.iter().take(NAMED).map(|s| s.to_string()).collect();
+        if all.len() > NAMED {
+            shown.push(format!("and {} more", all.len() - NAMED));
+        }
+        shown.join(", ")
+    };
+    let s = summary(fleet);
+    let mut parts = Vec::new();
+    if let Some(p) = &fleet.profile {
+        let failed: Vec<&str> = fleet
+            .hosts
+            .iter()
+            .filter(|h| {
+                h.verify
+                    .as_ref()
+                    .is_some_and(|v| v.outcome == Outcome::Fail)
+            })
+            .map(|h| h.name.as_str())
+            .collect();
+        if !failed.is_empty() {
+            parts.push(format!("fail {p}: {}", names(failed)));
+        }
+    }
+    if !fleet.errors.is_empty() {
+        parts.push(format!(
+            "{} could not be read",
+            plural(fleet.errors.len(), "report", "reports")
+        ));
+    }
+    if !fleet.odd_ones_out.is_empty() {
+        let odd: Vec<&str> = fleet.odd_ones_out.iter().map(|o| o.host.as_str()).collect();
+        let from = if fleet.tie {
+            "the reference"
+        } else {
+            "the majority"
+        };
+        parts.push(format!("differ from {from}: {}", names(odd)));
+    }
+    if parts.is_empty() {
+        parts.push(format!(
+            "{} alike",
+            plural(fleet.hosts.len(), "host", "hosts")
+        ));
+    }
+    format!(
+        "{}: {}",
+        paint(s.verdict.word(), s.verdict.tone(), color),
+        parts.join("; ")
+    )
+}
+
 /// The summary line: `FAIL: 4 fail, 1 pass, 0 unreadable · 5 hosts against NAME · 3
 /// configurations, 2 odd ones out`; `N incomplete` counts the hosts whose check could not
 /// see everything, when there are any.
@@ -255,7 +326,7 @@ fn config(fleet: &Fleet, h: &Host) -> String {
 }
 
 /// Titled grids in reading order; a title without a grid is a sentence.
-fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
+fn grids(fleet: &Fleet, verbose: bool) -> Vec<(String, Option<Grid>)> {
     let mut out = Vec::new();
     let checked = fleet.profile.is_some();
     let mut header = Vec::new();
@@ -304,11 +375,13 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
                 .collect();
             format!(
                 "No majority: {} configurations have {} of {} hosts each ({}); differences \
-                 are shown against the first; {} configurations in all",
+                 are shown against {}, the report that knows the most; {} configurations in \
+                 all",
                 tied.len(),
                 m.hosts,
                 fleet.hosts.len(),
                 tied.join(", "),
+                m.example,
                 fleet.configurations.len()
             )
         } else {
@@ -343,13 +416,28 @@ fn grids(fleet: &Fleet) -> Vec<(String, Option<Grid>)> {
                     c.after.clone(),
                 ]);
             }
-            for c in &o.unknown_on_one_side {
+            // Facts one side does not know are not differences: one row per host says how
+            // many, `-v` lists them.
+            if verbose {
+                for c in &o.unknown_on_one_side {
+                    g.rows.push(vec![
+                        o.host.clone(),
+                        format!("{}: unknown on one side, not compared", c.what),
+                        c.at.clone(),
+                        c.before.clone(),
+                        c.after.clone(),
+                    ]);
+                }
+            } else if !o.unknown_on_one_side.is_empty() {
                 g.rows.push(vec![
                     o.host.clone(),
-                    format!("{}: unknown on one side, not compared", c.what),
-                    c.at.clone(),
-                    c.before.clone(),
-                    c.after.clone(),
+                    format!(
+                        "{} not compared",
+                        plural(o.unknown_on_one_side.len(), "fact", "facts")
+                    ),
+                    "unknown on one side (-v lists them)".into(),
+                    String::new(),
+                    String::new(),
                 ]);
             }
         }

@@ -6,14 +6,10 @@
 //! them apart. When the table is wider than the window, columns give up width in order of
 //! priority: the widest column that is still wider than its longest word wraps first, a
 //! status column never wraps, and words are broken only when nothing else fits. Widths are
-//! measured without escape codes (tabled's `ansi`), so colour never moves a border. No line
+//! measured without escape codes (textwrap's `display_width`), so colour never moves a border. No line
 //! ends in spaces.
 
 use std::io::{self, Write};
-
-use tabled::builder::Builder;
-use tabled::settings::style::HorizontalLine;
-use tabled::settings::{Span, Style};
 
 use crate::render::layout::{Grid, Section};
 use crate::render::style::{bold, paint};
@@ -130,28 +126,32 @@ pub fn fields(fields: &[(String, String)], term: &Term) -> String {
     out
 }
 
-/// The look of every grid: a rule between columns and under the header, nothing around.
-fn look() -> Style<(), (), (), (), (), tabled::settings::style::On, 1, 0> {
-    Style::empty()
-        .vertical('│')
-        .horizontals([(1, HorizontalLine::new('─').intersection('┼'))])
-}
-
 /// Each column's width, fitted into `width` columns of terminal when given.
 ///
 /// `natural` is the width each column needs, `floor` the width it keeps until every column is
 /// down to its floor (its longest word, or all of it for a status column). `per_column` is
 /// the width a column costs beyond its text (padding and rule).
-fn fit(natural: &[usize], floor: &[usize], width: Option<usize>, per_column: usize) -> Vec<usize> {
+fn fit(
+    natural: &[usize],
+    floor: &[usize],
+    whole: &[usize],
+    width: Option<usize>,
+    per_column: usize,
+) -> Vec<usize> {
     let mut widths = natural.to_vec();
     let Some(width) = width else {
         return widths;
     };
     let budget = width.saturating_sub(per_column * widths.len()) + 1;
     let mut total: usize = widths.iter().sum();
-    // First the widest column above its floor gives up a column, then (when every column is
-    // at its floor) the widest column above one character.
-    for limit in [floor.to_vec(), vec![1; widths.len()]] {
+    // First the widest column above its floor gives up a column; then (when every column is
+    // at its floor) the widest column above one character, but a column that must stay whole
+    // (`whole`: a status, a host name) only when nothing else is left. The loop runs at most
+    // once per column of excess width, over the columns: independent of the number of rows.
+    let words: Vec<usize> = (0..widths.len())
+        .map(|i| if whole.contains(&i) { floor[i] } else { 1 })
+        .collect();
+    for limit in [floor.to_vec(), words, vec![1; widths.len()]] {
         while total > budget {
             let pick = (0..widths.len())
                 .filter(|&i| widths[i] > limit[i])
@@ -165,7 +165,12 @@ fn fit(natural: &[usize], floor: &[usize], width: Option<usize>, per_column: usi
 }
 
 /// One grid as a table fitted to the terminal: the header bold and the status column painted
-/// when colour is on; a note column (`note_below`) written under its row.
+/// when colour is on; a note column (`note_below`) written under its row, wrapped to the
+/// window rather than to the table, so a note is as readable as a line of prose.
+///
+/// Written line by line: each cell is wrapped once and each output line is built once, so
+/// the work is linear in the number of rows (a table of 20,000 checks takes as long per row
+/// as one of 20).
 pub fn grid(g: &Grid, term: &Term) -> String {
     let below = g.note_below && g.header.len() > 2;
     let columns = if below {
@@ -185,72 +190,94 @@ pub fn grid(g: &Grid, term: &Term) -> String {
             if Some(c) == status {
                 return natural[c];
             }
-            if c == key {
-                return natural[c].min(MAX_KEY);
-            }
             let longest_word = all()
                 .flat_map(|r| cell(r, c).split_whitespace())
                 .map(textwrap::core::display_width)
                 .max()
                 .unwrap_or(0);
+            // A host or slot name is never split: its column keeps its longest word.
+            if c == key {
+                return natural[c].min(MAX_KEY).max(longest_word);
+            }
             longest_word.min(MAX_FLOOR).min(natural[c])
         })
         .collect();
     // A column costs its text, a space each side and a rule (the last has none, hence the
     // budget's + 1 in `fit`).
-    let widths = fit(&natural, &floor, term.width, 3);
-    // A note spans every column but the first.
-    let note_w = widths[1..].iter().sum::<usize>() + 3 * (columns - 2);
+    let whole: Vec<usize> = status.into_iter().chain([key]).collect();
+    let widths = fit(&natural, &floor, &whole, term.width, 3);
+    // A note starts in the second column and runs to the edge of the window.
+    let note_w = term.width.map(|w| {
+        w.saturating_sub(widths[0] + 4)
+            .max(widths[1..].iter().sum::<usize>())
+    });
 
-    let mut b = Builder::default();
-    let wrapped = |text: &str, w: usize| wrap(text, Some(w.max(1))).join("\n");
-    b.push_record(
-        (0..columns).map(|c| bold_lines(&wrapped(cell(&g.header, c), widths[c]), term.color)),
-    );
-    let mut spans = Vec::new();
+    let mut out = String::new();
+    let header: Vec<Vec<String>> = (0..columns)
+        .map(|c| {
+            wrap(cell(&g.header, c), Some(widths[c].max(1)))
+                .into_iter()
+                .map(|l| bold(&l, term.color))
+                .collect()
+        })
+        .collect();
+    push_row(&mut out, &header, &widths);
+    let rule: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
+    out.push_str(&rule.join("┼"));
+    out.push('\n');
     for (ri, r) in g.rows.iter().enumerate() {
-        b.push_record((0..columns).map(|c| {
-            let text = wrapped(cell(r, c), widths[c]);
-            match &g.status {
-                Some(s) if s.column == c => {
-                    let tone = s.tones.get(ri).copied();
-                    text.lines()
-                        .map(|l| match tone {
-                            Some(t) => paint(l, t, term.color),
-                            None => l.to_string(),
-                        })
-                        .collect::<Vec<_>>()
-                        .join("\n")
+        let cells: Vec<Vec<String>> = (0..columns)
+            .map(|c| {
+                let lines = wrap(cell(r, c), Some(widths[c].max(1)));
+                match &g.status {
+                    Some(s) if s.column == c => match s.tones.get(ri) {
+                        Some(&t) => lines.iter().map(|l| paint(l, t, term.color)).collect(),
+                        None => lines,
+                    },
+                    _ => lines,
                 }
-                _ => text,
-            }
-        }));
+            })
+            .collect();
+        push_row(&mut out, &cells, &widths);
         let note = cell(r, columns);
         if below && !note.is_empty() {
-            let mut row = vec![String::new(); columns];
-            row[1] = wrapped(note, note_w);
-            b.push_record(row);
-            spans.push(b.count_records() - 1);
+            let lead = " ".repeat(widths[0] + 2);
+            for l in wrap(note, note_w) {
+                out.push_str(&lead);
+                out.push_str("│ ");
+                out.push_str(&l);
+                out.push('\n');
+            }
         }
     }
-    let mut t = b.build();
-    t.with(look());
-    for r in spans {
-        t.modify((r, 1), Span::column(columns as isize - 1));
+    out
+}
+
+/// Writes one row of wrapped cells: each line of the row pads every cell to its column, a
+/// space each side and a rule between columns, no trailing spaces.
+fn push_row(out: &mut String, cells: &[Vec<String>], widths: &[usize]) {
+    let height = cells.iter().map(Vec::len).max().unwrap_or(0).max(1);
+    for k in 0..height {
+        let start = out.len();
+        for (c, lines) in cells.iter().enumerate() {
+            if c > 0 {
+                out.push('│');
+            }
+            let text = lines.get(k).map_or("", String::as_str);
+            out.push(' ');
+            out.push_str(text);
+            let pad = widths[c].saturating_sub(textwrap::core::display_width(text));
+            out.extend(std::iter::repeat_n(' ', pad + 1));
+        }
+        let end = out[start..].trim_end().len();
+        out.truncate(start + end);
+        out.push('\n');
     }
-    tidy(&t.to_string())
 }
 
 /// Column `c` of a row; empty past its end.
 fn cell(r: &[String], c: usize) -> &str {
     r.get(c).map_or("", String::as_str)
-}
-
-fn bold_lines(text: &str, color: bool) -> String {
-    text.lines()
-        .map(|l| bold(l, color))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Every line of `text` without trailing spaces, each line ended by a newline.

@@ -106,12 +106,26 @@ impl Summary {
 
     /// The line, its verdict painted when `color`.
     pub fn line(&self, color: bool) -> String {
+        self.line_within(color, None)
+    }
+
+    /// The line kept to one line of `width` columns, so `tail -1` reads the verdict at any
+    /// window: the verdict and the counts always, then the parts of the scope that fit (the
+    /// whole line where there is no limit, a pipe or a file).
+    pub fn line_within(&self, color: bool, width: Option<usize>) -> String {
+        let head = format!("{}: {}", self.verdict.word(), self.counts.join(", "));
+        let mut used = textwrap::core::display_width(&head);
         let mut s = format!(
             "{}: {}",
             paint(self.verdict.word(), self.verdict.tone(), color),
             self.counts.join(", ")
         );
         for part in &self.scope {
+            let w = 3 + textwrap::core::display_width(part);
+            if width.is_some_and(|max| used + w > max) {
+                break;
+            }
+            used += w;
             s.push_str(" · ");
             s.push_str(part);
         }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use crate::outcome::Outcome;
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::markdown;
-use crate::render::style::{bold, Tone};
+use crate::render::style::{bold, paint, Tone};
 use crate::render::table;
 use crate::render::verdict::{
     plural, rank, Summary, Verdict, CHECK, EXPECTED, FOUND, NOTE, STATUS,
@@ -46,16 +46,17 @@ pub fn write(
                 "{}",
                 table::line(&bold(&heading(report), term.color), term)
             )?;
+            write!(out, "{}", table::line(&answer(report, term.color), term))?;
             if let Some(d) = &report.description {
                 write!(out, "{}", table::line(d, term))?;
             }
             writeln!(out)?;
-            write!(out, "{}", table::grid(&grid(report), term))?;
+            write!(out, "{}", table::grid(&grid(report, true), term))?;
             writeln!(out)?;
             write!(
                 out,
                 "{}",
-                table::line(&summary(report).line(term.color), term)
+                table::line(&summary(report).line_within(term.color, term.width), term)
             )
         }
         VerifyFormat::Markdown => {
@@ -63,7 +64,7 @@ pub fn write(
             if let Some(d) = &report.description {
                 writeln!(out, "{}\n", markdown::escape(d))?;
             }
-            markdown::write_grid(&grid(report), out)?;
+            markdown::write_grid(&grid(report, false), out)?;
             writeln!(
                 out,
                 "\n**{}**",
@@ -119,11 +120,53 @@ pub fn counts(outcome: Outcome, n: &verify::Summary, of: Option<&str>) -> Summar
         })
 }
 
-/// The lines as a check table, failures first; the note column only when a line has one.
-fn grid(r: &VerifyReport) -> Grid {
+/// The answer in one line, before the table: the verdict and, in words, what failed or could
+/// not be read (`FAIL: GPU model: ordered 2 × Quadro RTX 8000 48 GiB, found 2 × Quadro RTX
+/// 6000 24 GiB`), so the reader has it on the first screen; the summary still closes the
+/// report for `tail -1`.
+pub fn answer(r: &VerifyReport, color: bool) -> String {
+    /// How many lines are named before "and N more".
+    const NAMED: usize = 3;
+    let v = verdict(r);
+    let word = paint(v.word(), v.tone(), color);
+    let about = |status: Status| {
+        let hit: Vec<&Line> = r.lines.iter().filter(|l| l.status == status).collect();
+        let mut parts: Vec<String> = hit
+            .iter()
+            .take(NAMED)
+            .map(|l| match status {
+                Status::Fail => format!(
+                    "{}: ordered {}, found {}",
+                    l.requirement,
+                    l.expected.trim_start_matches("= "),
+                    l.found
+                ),
+                _ => l.requirement.clone(),
+            })
+            .collect();
+        if hit.len() > NAMED {
+            parts.push(format!("and {} more", hit.len() - NAMED));
+        }
+        parts.join("; ")
+    };
+    match r.outcome {
+        Outcome::Pass => format!(
+            "{word}: the machine matches {} ({})",
+            r.profile,
+            plural(r.lines.len(), "check", "checks")
+        ),
+        Outcome::Fail => format!("{word}: {}", about(Status::Fail)),
+        Outcome::Incomplete => format!("{word}: could not read {}", about(Status::Unknown)),
+    }
+}
+
+/// The lines as a check table, failures first. The table for the terminal always has its
+/// four columns and a note under a row that has one; elsewhere (`with_note_column` false) the
+/// note column is there only when a line has a note.
+fn grid(r: &VerifyReport, with_note_column: bool) -> Grid {
     let mut lines: Vec<&Line> = r.lines.iter().collect();
     lines.sort_by_key(|l| rank(tone(l.status)));
-    let notes = lines.iter().any(|l| l.note.is_some());
+    let notes = with_note_column || lines.iter().any(|l| l.note.is_some());
     let mut header = vec![STATUS, CHECK, EXPECTED, FOUND];
     if notes {
         header.push(NOTE);
