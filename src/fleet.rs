@@ -27,13 +27,69 @@ pub struct Host {
     pub name: String,
     /// Where the report was read from.
     pub file: PathBuf,
-    pub spec: Spec,
+    /// What the fleet's table and JSON show of the machine.
+    pub row: Row,
+    /// The whole report, kept only when asked (`Keep::Reports`: Prometheus and `--redact`
+    /// read every fact); a fleet of 100,000 hosts otherwise keeps its rows, not its reports.
+    pub spec: Option<Box<Spec>>,
     /// The check against `--profile`, when one was given.
     pub verify: Option<VerifyReport>,
     /// A preflight result carried in the report, when there is one.
     pub preflight: Option<Preflight>,
     /// Index into `Fleet::configurations` (0 is the majority, or the first of a tie).
     pub configuration: usize,
+    /// The host's hardware configuration as `diff` compares it: an index into the fleet's
+    /// distinct configurations (MemTotal in whole GiB), and its exact MemTotal.
+    kind: usize,
+    usable_bytes: Option<u64>,
+    /// How many notes on unknown facts the report carries: how little it knows, which
+    /// decides the reference of a fleet with no majority.
+    unknowns: usize,
+}
+
+/// The facts of a host's row in the fleet's table and JSON.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Row {
+    pub vendor: Option<String>,
+    pub product: Option<String>,
+    pub cpu_model: Option<String>,
+    /// Each socket's model when they differ (`Cpu::socket_models`).
+    pub socket_models: Vec<String>,
+    pub cpu_sockets: Option<u32>,
+    pub cpu_cores: Option<u32>,
+    pub cpu_threads: Option<u32>,
+    /// Every GPU's name, in the report's order.
+    pub gpus: Vec<Option<String>>,
+    /// Installed memory (`Memory::total_bytes`).
+    pub memory_bytes: Option<u64>,
+    /// DIMMs listed.
+    pub dimms: usize,
+}
+
+impl Row {
+    pub fn of(spec: &Spec) -> Row {
+        Row {
+            vendor: spec.system.vendor.clone(),
+            product: spec.system.product.clone(),
+            cpu_model: spec.cpu.model.clone(),
+            socket_models: spec.cpu.socket_models.clone(),
+            cpu_sockets: spec.cpu.sockets,
+            cpu_cores: spec.cpu.cores,
+            cpu_threads: spec.cpu.threads,
+            gpus: spec.gpus.iter().map(|g| g.name.clone()).collect(),
+            memory_bytes: spec.memory.total_bytes,
+            dimms: spec.memory.dimms.len(),
+        }
+    }
+}
+
+/// What the fleet keeps of each report once it is checked and grouped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// The row only: memory grows by a row per host, not by a report.
+    Rows,
+    /// The whole report too (`Host::spec`), for outputs that read every fact.
+    Reports,
 }
 
 /// Several reports carrying one host name: the same machine reported twice, or machines
@@ -159,22 +215,65 @@ pub struct Loaded {
     pub preflight: Option<Preflight>,
 }
 
-/// Checks every loaded report against `profile` and groups the hosts by hardware.
-/// Reports that could not be read are kept as errors, sorted by file.
-pub fn assemble(
-    reports: Vec<Result<Loaded, BadReport>>,
+/// Loads every input with `load` on all cores, checks each report against `profile` as it
+/// is read and keeps what `keep` says of it, and groups the hosts by hardware. Reports
+/// that could not be read are kept as errors (with `errors`, found before), sorted by file.
+/// A report is dropped once its row, check and configuration are taken: memory follows the
+/// fleet's summary, not the size of its reports.
+pub fn assemble<T: Send>(
+    inputs: Vec<T>,
+    load: impl Fn(T) -> Result<Loaded, BadReport> + Sync,
+    mut errors: Vec<BadReport>,
     profile: Option<&Profile>,
     unknowns: Unknowns,
+    keep: Keep,
 ) -> Fleet {
-    let mut loaded = Vec::with_capacity(reports.len());
-    let mut errors = Vec::new();
-    for r in reports {
-        match r {
-            Ok(l) => loaded.push(l),
-            Err(e) => errors.push(e),
+    // Each worker names the configurations it meets by its own numbers; they are made the
+    // fleet's below.
+    let parts = par_chunks(inputs, |part| {
+        let mut kinds: HashMap<Compared, usize> = HashMap::new();
+        let mut out = Vec::with_capacity(part.len());
+        for item in part {
+            out.push(load(item).map(|l| {
+                let key = configuration_key(&l.spec);
+                let next = kinds.len();
+                let kind = *kinds.entry(key).or_insert(next);
+                host(l, kind, profile, unknowns, keep)
+            }));
+        }
+        let mut keys: Vec<Option<Compared>> = vec![None; kinds.len()];
+        for (k, i) in kinds {
+            keys[i] = Some(k);
+        }
+        (out, keys)
+    });
+    let mut index: HashMap<Compared, usize> = HashMap::new();
+    let mut keys: Vec<Compared> = Vec::new();
+    let mut hosts = Vec::new();
+    for (part, local) in parts {
+        let global: Vec<usize> = local
+            .into_iter()
+            .flatten()
+            .map(|k| match index.get(&k) {
+                Some(&g) => g,
+                None => {
+                    keys.push(k.clone());
+                    index.insert(k, keys.len() - 1);
+                    keys.len() - 1
+                }
+            })
+            .collect();
+        for r in part {
+            match r {
+                Ok(mut h) => {
+                    h.kind = global.get(h.kind).copied().unwrap_or_default();
+                    hosts.push(h);
+                }
+                Err(e) => errors.push(e),
+            }
         }
     }
-    let mut hosts = par_map(loaded, |l| host(l, profile, unknowns));
+    drop(index);
     hosts.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.file.cmp(&b.file)));
     errors.sort_by(|a, b| a.file.cmp(&b.file));
     let duplicate_names = name_duplicates(&mut hosts);
@@ -185,8 +284,16 @@ pub fn assemble(
         duplicate_names,
         ..Fleet::default()
     };
-    group(&mut fleet);
+    group(&mut fleet, &keys);
     fleet
+}
+
+/// The facts `diff` compares that make a configuration (no serials, UUIDs or software),
+/// MemTotal in whole GiB so kernels' few megabytes do not split a configuration.
+fn configuration_key(spec: &Spec) -> Compared {
+    let mut k = Compared::of(spec).configuration();
+    k.memory.usable_bytes = k.memory.usable_bytes.map(|u| u >> 30);
+    k
 }
 
 /// Gives hosts that share a name their file too (`ws (reports/ws-old.json)`), so every row,
@@ -209,7 +316,7 @@ fn name_duplicates(hosts: &mut [Host]) -> Vec<DuplicateName> {
     out
 }
 
-fn host(l: Loaded, profile: Option<&Profile>, unknowns: Unknowns) -> Host {
+fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, keep: Keep) -> Host {
     let name = l.spec.hostname.clone().unwrap_or_else(|| {
         l.file
             .file_stem()
@@ -220,16 +327,21 @@ fn host(l: Loaded, profile: Option<&Profile>, unknowns: Unknowns) -> Host {
     Host {
         name,
         file: l.file,
-        spec: l.spec,
+        row: Row::of(&l.spec),
+        usable_bytes: l.spec.memory.usable_bytes,
+        unknowns: l.spec.notes.len(),
+        spec: (keep == Keep::Reports).then(|| Box::new(l.spec)),
         verify,
         preflight: l.preflight,
         configuration: 0,
+        kind,
     }
 }
 
-/// Applies `f` to every item on all available cores, keeping the order: parsing and checking
-/// ten thousand reports is CPU work that scales with the cores.
-pub fn par_map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+/// Splits `items` into one run of consecutive items per available core and applies `f` to
+/// each run on its own thread; the results come back in the items' order. Parsing and
+/// checking ten thousand reports is CPU work that scales with the cores.
+fn par_chunks<T: Send, R: Send + Default>(items: Vec<T>, f: impl Fn(Vec<T>) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(items.len().max(1));
@@ -243,12 +355,12 @@ pub fn par_map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Ve
     std::thread::scope(|s| {
         let workers: Vec<_> = parts
             .into_iter()
-            .map(|part| s.spawn(move || part.into_iter().map(f).collect::<Vec<R>>()))
+            .map(|part| s.spawn(move || f(part)))
             .collect();
         workers
             .into_iter()
             // A worker only panics on a bug; its results are then lost rather than the run.
-            .flat_map(|w| w.join().unwrap_or_default())
+            .map(|w| w.join().unwrap_or_default())
             .collect()
     })
 }
@@ -341,25 +453,18 @@ fn newer_schema(v: u32) -> String {
 /// UUIDs), largest group first; groups that differ in no fact known to both (MemTotal within
 /// its tolerance) are one. Lists how each host outside the largest group differs from it,
 /// known facts and unknown ones apart.
-fn group(fleet: &mut Fleet) {
-    let views: Vec<Compared> = fleet
-        .hosts
-        .iter()
-        .map(|h| Compared::of(&h.spec).configuration())
-        .collect();
-    // Key: MemTotal in whole GiB so kernels' few megabytes do not split a configuration.
-    let keys: Vec<Compared> = views
-        .iter()
-        .map(|v| {
-            let mut k = v.clone();
-            k.memory.usable_bytes = k.memory.usable_bytes.map(|u| u >> 30);
-            k
-        })
-        .collect();
-    let mut index: HashMap<&Compared, usize> = HashMap::new();
+fn group(fleet: &mut Fleet, keys: &[Compared]) {
+    // A host's facts as `diff` compares them: its configuration's, with its exact MemTotal
+    // (hosts of one configuration differ in nothing else).
+    let view = |h: &Host| {
+        let mut v = keys.get(h.kind).cloned().unwrap_or_default();
+        v.memory.usable_bytes = h.usable_bytes;
+        v
+    };
+    let mut index: HashMap<usize, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (i, k) in keys.iter().enumerate() {
-        let g = *index.entry(k).or_insert_with(|| {
+    for (i, h) in fleet.hosts.iter().enumerate() {
+        let g = *index.entry(h.kind).or_insert_with(|| {
             groups.push(Vec::new());
             groups.len() - 1
         });
@@ -371,8 +476,9 @@ fn group(fleet: &mut Fleet) {
     // One configuration where nothing known differs (a MemTotal that crossed a GiB).
     let mut merged: Vec<Vec<usize>> = Vec::new();
     for g in groups {
+        let first = view(&fleet.hosts[g[0]]);
         let same = merged.iter_mut().find(|m| {
-            let d = diff::compare(&views[m[0]], &views[g[0]]);
+            let d = diff::compare(&view(&fleet.hosts[m[0]]), &first);
             d.changes.is_empty() && d.unknown_on_one_side.is_empty()
         });
         match same {
@@ -389,7 +495,7 @@ fn group(fleet: &mut Fleet) {
     if fleet.tie {
         let top = merged[0].len();
         let tied = merged.iter().take_while(|m| m.len() == top).count();
-        let unknowns = |m: &Vec<usize>| fleet.hosts[m[0]].spec.notes.len();
+        let unknowns = |m: &Vec<usize>| fleet.hosts[m[0]].unknowns;
         merged[..tied].sort_by_key(unknowns);
     }
     for (gi, members) in merged.iter().enumerate() {
@@ -404,14 +510,14 @@ fn group(fleet: &mut Fleet) {
             example: fleet.hosts[m[0]].name.clone(),
         })
         .collect();
-    let Some(reference) = merged.first().map(|m| &views[m[0]]) else {
+    let Some(reference) = merged.first().map(|m| view(&fleet.hosts[m[0]])) else {
         return;
     };
-    for (i, h) in fleet.hosts.iter().enumerate() {
+    for h in &fleet.hosts {
         if h.configuration == 0 {
             continue;
         }
-        let d = diff::compare(reference, &views[i]);
+        let d = diff::compare(&reference, &view(h));
         let hardware = |v: Vec<Change>| v.into_iter().filter(|c| c.class == "hardware").collect();
         fleet.odd_ones_out.push(OddOne {
             host: h.name.clone(),

@@ -156,7 +156,8 @@ pub fn redact_preflight(report: &mut preflight::Report, secrets: &[String]) {
 /// host N]` (N its place in the fleet, so rows stay apart) and every host's secrets scrubbed
 /// from file names, differences and errors.
 pub fn redact_fleet(fleet: &mut Fleet) {
-    let mut all = secrets(fleet.hosts.iter().map(|h| &h.spec));
+    // `fleet::Keep::Reports` keeps every host's report for this.
+    let mut all = secrets(fleet.hosts.iter().filter_map(|h| h.spec.as_deref()));
     all.extend(fleet.hosts.iter().map(|h| h.name.clone()));
     all.retain(|s| s != REDACTED && s.trim().chars().count() >= 2);
     // One search over every host's secrets serves every string of the fleet.
@@ -169,7 +170,10 @@ pub fn redact_fleet(fleet: &mut Fleet) {
         if let Some(v) = h.verify.as_mut() {
             scrub_verify(v, &scrubber);
         }
-        redact(&mut h.spec);
+        if let Some(spec) = h.spec.as_deref_mut() {
+            redact(spec);
+            h.row = crate::fleet::Row::of(spec);
+        }
     }
     let rename = |n: &mut String| {
         *n = names

@@ -110,7 +110,13 @@ pub struct Source {
     /// The root as the OS resolves it, to check every opened path against it where a walk
     /// cannot see every link the OS follows (`sys::WALK_SEES_EVERY_LINK`: Windows).
     real_root: OnceLock<Result<PathBuf, String>>,
+    /// /proc/meminfo as first read: the memory and limits probes both take from it, and one
+    /// read gives them one moment's figures.
+    meminfo: OnceLock<Result<String, Unknown>>,
 }
+
+/// The kernel's memory figures (`Source::meminfo`).
+pub const MEMINFO: &str = "/proc/meminfo";
 
 /// Name of the capture's own facts (time, version, architecture) inside a sysroot.
 pub const CAPTURE_FILE: &str = "capture.json";
@@ -139,6 +145,7 @@ impl Source {
             resolved: Mutex::new(HashMap::new()),
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
+            meminfo: OnceLock::new(),
         }
     }
 
@@ -158,6 +165,7 @@ impl Source {
             resolved: Mutex::new(HashMap::new()),
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
+            meminfo: OnceLock::new(),
         }
     }
 
@@ -334,6 +342,13 @@ impl Source {
             std::borrow::Cow::Borrowed(_) => s,
             std::borrow::Cow::Owned(c) => c,
         })
+    }
+
+    /// /proc/meminfo, read once per source (`read_string` the first time, the same text after).
+    pub fn meminfo(&self) -> Result<String, Unknown> {
+        self.meminfo
+            .get_or_init(|| self.read_string(MEMINFO))
+            .clone()
     }
 
     /// Reads a one-value sysfs file (`Budget::Attribute`): trimmed of the trailing newline

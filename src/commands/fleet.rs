@@ -49,10 +49,22 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         collect(p, true, &mut inputs, &mut errors);
     }
     let inputs = one_each(inputs);
-    let mut reports = fleet::par_map(inputs, |p| load(&p));
-    reports.extend(errors.into_iter().map(Err));
     let unknowns = super::verify::unknowns(args.strict, args.allow_unknown);
-    let mut fleet = fleet::assemble(reports, profile.as_ref(), unknowns);
+    // Prometheus writes every fact of every host and --redact scrubs them all: only they
+    // keep whole reports.
+    let keep = if global.redact || format == FleetFormat::Prometheus {
+        fleet::Keep::Reports
+    } else {
+        fleet::Keep::Rows
+    };
+    let mut fleet = fleet::assemble(
+        inputs,
+        |p| load(&p),
+        errors,
+        profile.as_ref(),
+        unknowns,
+        keep,
+    );
     if fleet.hosts.is_empty() && fleet.errors.is_empty() {
         return Err(Error::NoReports(args.reports.clone()));
     }

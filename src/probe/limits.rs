@@ -112,7 +112,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
         }
     }
 
-    match src.read_string("/proc/meminfo") {
+    match src.meminfo() {
         Ok(text) => {
             let m = meminfo::parse(&text);
             let get = |k: &str| m.bytes(k).ok();

@@ -15,10 +15,9 @@ use crate::probe::backend::Backend;
 use crate::probe::firmware::{Missing, Smbios, SMBIOS_DMI};
 use crate::probe::meminfo;
 use crate::probe::smbios::{self, DeviceSize, EntryPoint, Table};
-use crate::source::{Source, Unknown};
+use crate::source::{Source, Unknown, MEMINFO};
 use crate::spec::{Dimm, Memory, MemorySlot, Notes};
 
-const MEMINFO: &str = "/proc/meminfo";
 const UDEV_DMI: &str = "/run/udev/data/+dmi:id";
 
 /// The memory slots a firmware lists, in table order.
@@ -86,7 +85,7 @@ pub fn probe(
 
 /// MemTotal from /proc/meminfo.
 fn usable_from_meminfo(src: &Source, notes: &mut Notes) -> Usable {
-    let bytes = match src.read_string(MEMINFO) {
+    let bytes = match src.meminfo() {
         Ok(text) => notes.take(
             "memory.usable_bytes",
             parse_meminfo(&text).map_err(|d| Unknown::unparsable(MEMINFO, d)),

@@ -92,9 +92,11 @@ pub fn write_with(
             let machines: Vec<prometheus::Machine> = fleet
                 .hosts
                 .iter()
-                .map(|h| prometheus::Machine {
+                // `fleet::Keep::Reports` keeps every host's report for this output.
+                .filter_map(|h| Some((h, h.spec.as_deref()?)))
+                .map(|(h, spec)| prometheus::Machine {
                     host: Some(&h.name),
-                    spec: &h.spec,
+                    spec,
                     verify: h.verify.as_ref(),
                     preflight: h.preflight.map(|p| p.passed),
                 })
@@ -131,7 +133,7 @@ fn short_cpu(model: &str) -> String {
 }
 
 fn model(h: &Host) -> String {
-    let s = &h.spec.system;
+    let s = &h.row;
     match (&s.vendor, &s.product) {
         // HP's DMI says vendor `HP`, product `HP Z8 G4 Workstation`: no need to say HP twice.
         (Some(v), Some(p)) if p.starts_with(v.as_str()) => p.clone(),
@@ -143,18 +145,20 @@ fn model(h: &Host) -> String {
 }
 
 fn cpus(h: &Host) -> String {
-    let c = &h.spec.cpu;
+    let c = &h.row;
     let name = if c.socket_models.len() > 1 {
         let names: Vec<String> = c.socket_models.iter().map(|m| short_cpu(m)).collect();
         return names.join(" + ");
     } else {
-        c.model.as_deref().map_or_else(|| UNKNOWN.into(), short_cpu)
+        c.cpu_model
+            .as_deref()
+            .map_or_else(|| UNKNOWN.into(), short_cpu)
     };
-    let mut s = match c.sockets {
+    let mut s = match c.cpu_sockets {
         Some(n) if n > 1 => format!("{n} × {name}"),
         _ => name,
     };
-    if let (Some(cores), Some(threads)) = (c.cores, c.threads) {
+    if let (Some(cores), Some(threads)) = (c.cpu_cores, c.cpu_threads) {
         s.push_str(&format!(" ({cores}C/{threads}T)"));
     }
     s
@@ -162,12 +166,12 @@ fn cpus(h: &Host) -> String {
 
 /// `2 × Quadro RTX 6000`, or each model with its count when they differ.
 fn gpus(h: &Host) -> String {
-    if h.spec.gpus.is_empty() {
+    if h.row.gpus.is_empty() {
         return "none".into();
     }
     let mut by: BTreeMap<String, usize> = BTreeMap::new();
-    for g in &h.spec.gpus {
-        *by.entry(g.name.clone().unwrap_or_else(|| UNKNOWN.into()))
+    for g in &h.row.gpus {
+        *by.entry(g.clone().unwrap_or_else(|| UNKNOWN.into()))
             .or_default() += 1;
     }
     by.iter()
@@ -183,12 +187,12 @@ fn gpus(h: &Host) -> String {
 }
 
 fn memory(h: &Host) -> String {
-    let m = &h.spec.memory;
-    let total = m.total_bytes.map_or_else(|| UNKNOWN.into(), bytes_bin);
-    if m.dimms.is_empty() {
+    let m = &h.row;
+    let total = m.memory_bytes.map_or_else(|| UNKNOWN.into(), bytes_bin);
+    if m.dimms == 0 {
         total
     } else {
-        format!("{total} ({} DIMMs)", m.dimms.len())
+        format!("{total} ({} DIMMs)", m.dimms)
     }
 }
 
@@ -535,15 +539,15 @@ fn json(fleet: &Fleet) -> FleetJson<'_> {
         .map(|h| HostJson {
             host: &h.name,
             file: &h.file,
-            vendor: h.spec.system.vendor.as_deref(),
-            product: h.spec.system.product.as_deref(),
-            cpu_model: h.spec.cpu.model.as_deref(),
-            cpu_sockets: h.spec.cpu.sockets,
-            cpu_cores: h.spec.cpu.cores,
-            cpu_threads: h.spec.cpu.threads,
-            gpus: h.spec.gpus.iter().map(|g| g.name.as_deref()).collect(),
-            memory_bytes: h.spec.memory.total_bytes,
-            dimms: h.spec.memory.dimms.len(),
+            vendor: h.row.vendor.as_deref(),
+            product: h.row.product.as_deref(),
+            cpu_model: h.row.cpu_model.as_deref(),
+            cpu_sockets: h.row.cpu_sockets,
+            cpu_cores: h.row.cpu_cores,
+            cpu_threads: h.row.cpu_threads,
+            gpus: h.row.gpus.iter().map(Option::as_deref).collect(),
+            memory_bytes: h.row.memory_bytes,
+            dimms: h.row.dimms,
             configuration: h.configuration,
             verify: h.verify.as_ref().map(|v| VerifyJson {
                 profile: &v.profile,
