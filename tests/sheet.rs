@@ -342,7 +342,7 @@ fn cli_inventory_redact() {
         assert!(!text.contains("secret-host-42"), "{format}");
         assert!(!text.contains("SER-998877"), "{format}");
         assert!(
-            (text.contains("[redacted]") || text.contains(r"\[redacted\]")),
+            text.contains("[redacted]") || text.contains(r"\[redacted\]"),
             "{format}"
         );
     }
