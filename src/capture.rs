@@ -64,6 +64,8 @@ pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // A legal long DIR name must not give a temporary name past NAME_MAX.
+    let name = crate::io::temp_stem(&name);
     remove_stale_temporaries(&parent, &name);
     let tmp = parent.join(format!(".{name}.{TMP_TAG}{}", std::process::id()));
     let shield = Shield::raise();
@@ -81,7 +83,7 @@ pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
             Err(if shield.interrupted() {
                 Error::Interrupted
             } else {
-                e
+                as_users(e, &tmp, dir)
             })
         }
     };
@@ -89,6 +91,23 @@ pub fn capture(dir: &Path, force: bool) -> Result<String, Error> {
     // temporary directory is gone.
     shield.end_if_interrupted();
     result
+}
+
+/// An error met in the temporary directory, told of the user's DIR: the temporary's name is
+/// rigcheck's own, and `capture /data/x` failing on `/data/.x.rigcheck-tmp-4242/proc` would
+/// send the user looking for a file they never named.
+fn as_users(e: Error, tmp: &Path, dir: &Path) -> Error {
+    match e {
+        Error::Io { path, source } => {
+            let path = match path.strip_prefix(tmp) {
+                Ok(rest) if rest.as_os_str().is_empty() => dir.to_path_buf(),
+                Ok(rest) => dir.join(rest),
+                Err(_) => path,
+            };
+            Error::Io { path, source }
+        }
+        other => other,
+    }
 }
 
 /// What may be at DIR before a capture: nothing, an empty directory, or (with `--force`)

@@ -30,8 +30,8 @@ pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
 
-    /// With no command: also check against this profile (built-in name or TOML file) and
-    /// include the result in prometheus and nfd output.
+    /// With no command and `--format prometheus` or `nfd`: also check against this profile
+    /// (built-in name or TOML file) and include the result; refused with other formats.
     #[arg(long, value_name = "NAME|FILE")]
     pub profile: Option<String>,
 
@@ -241,7 +241,7 @@ pub struct InventoryArgs {
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<Format>,
     /// With `--format prometheus` or `nfd`: also check against this profile (built-in name
-    /// or TOML file) and include the result.
+    /// or TOML file) and include the result; refused with other formats.
     #[arg(long, value_name = "NAME|FILE")]
     pub profile: Option<String>,
     /// Which parts of the report, and how many notes.

@@ -404,6 +404,15 @@ pub fn parse_report(text: &str) -> Result<(Spec, Option<Preflight>), String> {
     if spec.schema_version > SCHEMA_VERSION {
         return Err(newer_schema(spec.schema_version));
     }
+    // Schema versions start at 1: a 0 was never written by any rigcheck, so the rest of the
+    // report cannot be trusted to mean what this one reads it as.
+    if spec.schema_version == 0 {
+        return Err(
+            "schema_version 0 was never written by rigcheck (versions start at 1); \
+                    make the report again with `rigcheck --format json`"
+                .into(),
+        );
+    }
     // Most reports carry no preflight result; skip the second pass for them.
     let preflight = if text.contains("\"preflight\"") {
         serde_json::from_str::<PreflightOnly>(text)

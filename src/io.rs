@@ -72,21 +72,24 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8], force: bool) -> Result<()
     }
 }
 
-/// An error message as one safe line for stderr: control characters (a terminal escape in a
-/// file name or a profile, a newline in a machine string) become U+FFFD, so what rigcheck
-/// prints can neither drive the terminal nor fake a second line.
+/// An error message as one safe line for stderr (`text::one_line`): a terminal escape in a
+/// file name or a profile, a newline or a bidirectional override in a machine string become
+/// U+FFFD, so what rigcheck prints can neither drive the terminal nor fake a second line.
 pub fn error_line(message: &str) -> String {
-    message
-        .chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .collect()
+    crate::text::one_line(message).into_owned()
 }
 
 /// Replaces control characters that came from the machine's files (a DMI string in a
-/// stranger's capture can hold `ESC ]` or `ESC [2J`) so they cannot drive the terminal.
+/// stranger's capture can hold `ESC ]` or `ESC [2J`) so they cannot drive the terminal, and
+/// every line break but newline (U+2028 starts a line in many viewers) and every
+/// bidirectional control, which rigcheck never writes itself.
 /// Kept: newline, tab, and the colour sequences (`ESC [ digits ; m`) the renderers write.
 pub fn terminal_safe(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    let is_bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    let is_bad = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || crate::text::is_bidi_control(c)
+            || (c != '\n' && crate::text::breaks_line(c))
+    };
     let Ok(text) = std::str::from_utf8(bytes) else {
         return bytes.into();
     };
@@ -112,6 +115,28 @@ pub fn terminal_safe(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         rest = &rest[c.len_utf8()..];
     }
     out.into_bytes().into()
+}
+
+/// The part of a temporary sibling's name that stands for the file name `name`: `name`
+/// itself, or, when the temporary's name would pass the 255 bytes a file name may have
+/// (NAME_MAX on Linux and macOS, 255 UTF-16 units on Windows), its first bytes and a hash of
+/// the whole, so a legal long name still gets a temporary beside it. The same name always
+/// gives the same stem, so a later run finds what a killed one left.
+pub fn temp_stem(name: &str) -> String {
+    // Room left for the decoration: `.`, `.rigcheck-old-`, a 10-digit PID, `.tmp`.
+    const MAX: usize = 200;
+    if name.len() <= MAX {
+        return name.to_string();
+    }
+    // FNV-1a: stable across builds and platforms, unlike the standard library's hasher.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let mut cut = MAX - 17;
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}~{hash:016x}", &name[..cut])
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename,
@@ -151,7 +176,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error>
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "sheet".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let tmp = dir.join(format!(".{}.{}.tmp", temp_stem(&name), std::process::id()));
     // A file of this name was left by a killed process that had our PID: it is stale.
     let _ = fs::remove_file(&tmp);
     let written = OpenOptions::new()
@@ -208,9 +233,20 @@ mod tests {
 
     #[test]
     fn error_lines_carry_no_escapes_and_no_newlines() {
-        let line = error_line("x\u{1b}]0;owned\u{7}\nrigcheck: fake");
+        let line = error_line("x\u{1b}]0;owned\u{7}\nrigcheck: fake\u{2028}\u{202e}");
         assert!(!line.chars().any(char::is_control), "{line:?}");
+        assert!(!line.contains(['\u{2028}', '\u{202e}']), "{line:?}");
         assert_eq!(line.lines().count(), 1);
+    }
+
+    #[test]
+    fn temporary_names_fit_a_file_name() {
+        assert_eq!(temp_stem("sheet.html"), "sheet.html");
+        let long = "é".repeat(127) + "x";
+        let stem = temp_stem(&long);
+        assert!(stem.len() <= 200, "{}", stem.len());
+        assert_eq!(stem, temp_stem(&long));
+        assert_ne!(stem, temp_stem(&("é".repeat(127) + "y")));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub use crate::error::ProfileError;
 use crate::requirement::{self as fields, Field, Suggest};
 pub use crate::requirement::{Quantity, Section};
 use crate::spec::{DriveKind, Spec};
+use crate::text::one_line;
 use crate::units;
 
 /// Built-in profiles, embedded in the binary: (name, TOML text).
@@ -746,14 +747,6 @@ pub fn from_spec(spec: &Spec, name: &str) -> String {
         );
     }
     t
-}
-
-/// A machine string on one comment line: control characters (a newline in a DMI string)
-/// must not end the comment and start TOML of their own.
-fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
 }
 
 /// The `key = value` lines `profile new` writes for one section (for a group: the items

@@ -2,18 +2,61 @@
 //! shows it, escaping for markup (one function for HTML, SVG and XML: the spec sheet, its
 //! diagram and charts, and JUnit reports), so every writer treats hostile firmware strings the
 //! same way, the comparison of GPU product names, and `clip`, which shortens a stranger's
-//! text before a note or an error quotes it.
+//! text before a note or an error quotes it, and `one_line`, the one rule for text shown where
+//! a line break would start a line of its own (headings, summaries, attributes, labels).
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
 /// True for a character that must not reach a terminal from a machine's strings: a control
-/// character other than newline and tab, or a bidirectional override that reorders what is
-/// shown (U+202A–U+202E, U+2066–U+2069).
+/// character other than newline and tab, or a bidirectional control that reorders what is
+/// shown (`is_bidi_control`).
 fn is_hostile(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t')
-        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
+}
+
+/// True for a bidirectional control: the marks (U+200E, U+200F, U+061C), the embeddings and
+/// overrides (U+202A–U+202E) and the isolates (U+2066–U+2069). Each can make a line read in
+/// an order other than the one it is written in.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// True for a character a terminal, an editor or a log viewer may break a line at: newline,
+/// carriage return, vertical tab, form feed, NEL (U+0085), and the Unicode line and paragraph
+/// separators (U+2028, U+2029).
+pub fn breaks_line(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// True for what must not appear in one-line text: a line break, a bidirectional control, or
+/// any other control character but tab.
+fn breaks_one_line(c: char) -> bool {
+    breaks_line(c) || is_bidi_control(c) || (c.is_control() && c != '\t')
+}
+
+/// Text for a one-line context (a heading, a summary or verdict line, an XML attribute, a
+/// metric label, a comment line), wherever it came from: a profile's name, a host name, a
+/// string in a stranger's report. Line breaks, bidirectional controls and other control
+/// characters become U+FFFD, so the text can neither start a line of its own (a forged
+/// `PASS` under the real verdict) nor reorder how the line reads, and the reader sees that
+/// something was replaced. Borrowed when nothing needs replacing.
+pub fn one_line(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(breaks_one_line) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .map(|c| if breaks_one_line(c) { '\u{fffd}' } else { c })
+            .collect(),
+    )
 }
 
 /// Text read from the machine or a report, cleaned of every terminal escape sequence
@@ -52,11 +95,12 @@ pub fn clean_json(text: &str) -> Cow<'_, str> {
 }
 
 /// A quick look for what `clean_json` must parse: a `\u` escape, DEL, a C1 control or a
-/// bidirectional override written as UTF-8. Most reports have none, and a fleet of ten
+/// bidirectional control written as UTF-8. Most reports have none, and a fleet of ten
 /// thousand must not be parsed twice or crawled byte by byte: memchr jumps from one
 /// candidate byte to the next.
 fn may_hide_controls(b: &[u8]) -> bool {
-    if memchr::memchr(0x7f, b).is_some() {
+    if memchr::memchr(0x7f, b).is_some() || memchr::memmem::find(b, "\u{61c}".as_bytes()).is_some()
+    {
         return true;
     }
     let mut at = 0;
@@ -70,7 +114,7 @@ fn may_hide_controls(b: &[u8]) -> bool {
             0xc2 => b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)),
             _ => matches!(
                 (b.get(i + 1), b.get(i + 2)),
-                (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+                (Some(0x80), Some(0x8e | 0x8f | 0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
             ),
         };
         if hit {
@@ -194,6 +238,8 @@ mod tests {
         assert!(may_hide_controls(br#""\\\u0007""#));
         assert!(may_hide_controls("x\u{9b}".as_bytes()));
         assert!(may_hide_controls("x\u{202e}".as_bytes()));
+        assert!(may_hide_controls("x\u{200f}".as_bytes()));
+        assert!(may_hide_controls("x\u{61c}".as_bytes()));
         assert!(may_hide_controls("x\u{7f}".as_bytes()));
         assert!(!may_hide_controls("×·°→≥ ok".as_bytes()));
         assert!(!may_hide_controls(br"ends in \"));
@@ -208,6 +254,19 @@ mod tests {
         );
         assert_eq!(escape_markup("To Be Filled\u{1}"), "To Be Filled\u{fffd}");
         assert_eq!(escape_markup("a\tb\nc"), "a\tb\nc");
+    }
+
+    #[test]
+    fn one_line_replaces_breaks_and_bidi_controls() {
+        for c in [
+            '\n', '\r', '\u{0b}', '\u{0c}', '\u{85}', '\u{2028}', '\u{2029}', '\u{61c}',
+            '\u{200e}', '\u{200f}', '\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}', '\u{1b}',
+        ] {
+            let s = format!("host{c}PASS: 0 fail");
+            assert_eq!(one_line(&s), "host\u{fffd}PASS: 0 fail", "{:?}", c);
+        }
+        assert!(matches!(one_line("hp-z8 · 2×\tRTX"), Cow::Borrowed(_)));
+        assert!(!breaks_line('\t') && !is_bidi_control('\u{200d}'));
     }
 
     #[test]

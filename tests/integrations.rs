@@ -130,9 +130,9 @@ fn promtool_accepts_machine_and_fleet_metrics() {
     assert!(fleet.contains(
         "rigcheck_gpu_pcie_link_width{host=\"z8-03\",gpu=\"1\",pci_address=\"0000:af:00.0\"} 8\n"
     ));
-    assert!(
-        fleet.contains("cpu_model=\"Intel(R) \\\"Xeon\\\" C:\\\\path\\nsecond line — ünïcødé\"")
-    );
+    // A label is one line: the newline in the model is replaced, not carried as `\n`.
+    assert!(fleet
+        .contains("cpu_model=\"Intel(R) \\\"Xeon\\\" C:\\\\path\u{fffd}second line — ünïcødé\""));
     assert!(fleet.contains("rigcheck_fleet_matches_majority{host=\"z8-04\"} 0\n"));
     assert!(fleet.contains("rigcheck_fleet_majority_hosts 3\n"));
     assert!(fleet.contains("rigcheck_memory_installed_bytes{host=\"z8-04\"} 94489280512\n"));

@@ -356,25 +356,90 @@ fn bench_disk_refuses_a_named_pipe_without_hanging() {
     );
 }
 
+/// A `bench disk --data DIR` started in the background, once it holds its test file open:
+/// the file has no name in DIR, so it is found among the process's open files
+/// (/proc/PID/fd), where a file without a name shows as `DIR/#inode (deleted)`.
+#[cfg(target_os = "linux")]
+fn bench_disk_holding_its_file(dir: &Path) -> Child {
+    let child = std::process::Command::new(bin())
+        .args(["bench", "disk", "--seconds", "30", "--data"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let fds = PathBuf::from(format!("/proc/{}/fd", child.id()));
+    let holds = || {
+        fs::read_dir(&fds)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| fs::read_link(e.path()).is_ok_and(|target| target.starts_with(dir)))
+    };
+    let start = Instant::now();
+    while !holds() {
+        assert!(start.elapsed() < TIMEOUT, "no test file was opened");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_disk_leaves_nothing_when_killed() {
+    let t = tempfile::tempdir().unwrap();
+    let mut child = bench_disk_holding_its_file(t.path());
+    // While the file is written or read, as the OOM killer or a scheduler would.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left: Vec<_> = fs::read_dir(t.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "SIGKILL left {left:?}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_disk_removes_a_test_file_left_by_a_dead_process() {
+    let t = tempfile::tempdir().unwrap();
+    // The PID of a process that has ended, as a killed rigcheck's would be.
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let stale = t.path().join(format!(".rigcheck-bench-{}.tmp", gone.id()));
+    fs::write(&stale, vec![7u8; 1 << 20]).unwrap();
+    let out = rigcheck()
+        .args([
+            "bench",
+            "disk",
+            "--seconds",
+            "0.2",
+            "--format",
+            "json",
+            "--data",
+        ])
+        .arg(t.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!stale.exists(), "the stale test file is still there");
+    assert_eq!(fs::read_dir(t.path()).unwrap().count(), 0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("left by a rigcheck (PID {})", gone.id())),
+        "{text}"
+    );
+}
+
+#[cfg(target_os = "linux")]
 #[test]
 fn bench_disk_removes_its_test_file_when_interrupted() {
     use std::os::unix::process::ExitStatusExt;
     for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         let t = tempfile::tempdir().unwrap();
-        let mut child = std::process::Command::new(bin())
-            .args(["bench", "disk", "--seconds", "30", "--data"])
-            .arg(t.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        // Wait for the test file, then interrupt while it is written or read.
-        let start = Instant::now();
-        while fs::read_dir(t.path()).unwrap().count() == 0 {
-            assert!(start.elapsed() < TIMEOUT, "no test file appeared");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        std::thread::sleep(Duration::from_millis(50));
+        // Interrupted while the test file is written or read.
+        let mut child = bench_disk_holding_its_file(t.path());
         // SAFETY: kill(2) on our own child's PID.
         #[allow(unsafe_code)]
         let rc = unsafe { libc::kill(child.id() as i32, sig) };

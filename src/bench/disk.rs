@@ -1,15 +1,18 @@
 //! Disk benchmark: sequential read of a file where the training data lives, with direct I/O so
 //! the page cache does not flatter it, next to what the drive's link allows.
 //!
-//! A directory gets a temporary test file of bounded size, deleted afterwards, also when
-//! SIGINT, SIGTERM or SIGHUP stop the run (the process then ends by that signal). Only a
+//! A directory gets a temporary test file of bounded size that has no name on the disk
+//! (O_TMPFILE; or made and unlinked at once where the file system lacks it), so nothing is
+//! left however the run ends, SIGKILL included; SIGINT, SIGTERM or SIGHUP stop the run and
+//! the process then ends by that signal. Test files named by an earlier rigcheck that was
+//! killed are removed when their process no longer runs. Only a
 //! regular file or a directory is accepted: a named pipe or device would block or never
 //! end. Where O_DIRECT is refused (tmpfs, some network file systems) the read is buffered
 //! after `posix_fadvise(DONTNEED)`, and a note says so.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub use crate::spec::bench::DiskBench;
@@ -77,40 +80,42 @@ pub fn run(
     // Held while a test file may exist: a signal then stops the run, the file is deleted,
     // and the process ends by that signal.
     let shield = temp.then(Shield::raise);
-    let file = if temp {
+    if temp {
+        remove_stale_test_files(path, notes);
+    }
+    // The test file is held open, nameless, for the whole run; it is read again through its
+    // descriptor (/proc/self/fd), which is how a file without a name is opened with O_DIRECT.
+    let test_file = if temp {
         let size = bounded_size(path, params.file_bytes, block as u64);
-        make_test_file(path, size, block, shield.as_ref()).map_err(|e| {
-            format!(
-                "cannot write a test file in '{}': {e}; pass --data FILE to read an existing file",
-                path.display()
-            )
-        })
+        make_test_file(path, size, block, shield.as_ref())
+            .map(Some)
+            .map_err(|e| {
+                format!(
+                    "cannot write a test file in '{}': {e}; pass --data FILE to read an \
+                     existing file",
+                    path.display()
+                )
+            })
     } else {
-        Ok(path.to_path_buf())
+        Ok(None)
     };
-    let result = file.and_then(|file| {
-        let r = read_file(&file, block, params, notes, shield.as_ref());
-        if temp {
-            // A leftover test file would waste the user's disk; a failed delete is worth a
-            // note.
-            if let Err(e) = std::fs::remove_file(&file) {
-                notes.add(
-                    "bench.disk",
-                    format!("could not delete {}: {e}", file.display()),
-                );
-            }
-        }
-        r.map(|r| (file.clone(), r))
-            .map_err(|e| format!("reading '{}': {e}", file.display()))
+    let result = test_file.and_then(|held| {
+        let read_path = match &held {
+            Some(f) => sys::descriptor_path(f)
+                .ok_or_else(|| "this OS cannot open the test file again".to_string())?,
+            None => path.to_path_buf(),
+        };
+        read_file(&read_path, block, params, notes, shield.as_ref())
+            .map_err(|e| format!("reading '{}': {e}", path.display()))
     });
     if let Some(s) = shield {
         s.end_if_interrupted();
     }
-    let (file, (bytes_read, seconds, direct, file_bytes)) = result?;
+    let (bytes_read, seconds, direct, file_bytes) = result?;
     let dev = sys::device_number(&meta).unwrap_or_default();
     let (drive, link, link_bytes_per_s) = drive_link(&Source::live(), dev, spec, notes);
     Ok(DiskBench {
-        path: file.display().to_string(),
+        path: path.display().to_string(),
         temporary_file: temp,
         file_bytes,
         bytes_read,
@@ -136,19 +141,68 @@ fn free_bytes(dir: &Path) -> Option<u64> {
     sys::statvfs(dir).ok().map(|s| s.available_bytes)
 }
 
-/// Writes `size` bytes of incompressible data to a new file in `dir`, synced to the drive;
-/// stops (and deletes it) once `shield` says a signal came.
+/// Names a test file had where the file system has no O_TMPFILE (and had in every rigcheck
+/// before it used O_TMPFILE): `.rigcheck-bench-PID.tmp`.
+const TEST_FILE_PREFIX: &str = ".rigcheck-bench-";
+
+/// Removes the named test files of rigcheck processes that no longer run (killed between
+/// making their file and unlinking it, or an older rigcheck killed mid-run), with a note, so
+/// a gigabyte left by a kill does not stay unseen.
+fn remove_stale_test_files(dir: &Path, notes: &mut Notes) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(TEST_FILE_PREFIX)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() || sys::process_runs(pid) {
+            continue;
+        }
+        let what = match std::fs::remove_file(entry.path()) {
+            Ok(()) => "removed".to_string(),
+            Err(e) => format!("could not remove it: {e}"),
+        };
+        notes.add(
+            "bench.disk",
+            format!(
+                "{} was left by a rigcheck (PID {pid}) that no longer runs; {what}",
+                entry.path().display()
+            ),
+        );
+    }
+}
+
+/// A test file in `dir` with no name: O_TMPFILE where the file system has it, else a named
+/// file unlinked at once (only a kill in the microseconds between leaves it, and the next
+/// run removes it).
+fn nameless_file(dir: &Path) -> io::Result<File> {
+    if let Ok(f) = sys::anonymous_file(dir) {
+        return Ok(f);
+    }
+    let path = dir.join(format!("{TEST_FILE_PREFIX}{}.tmp", std::process::id()));
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create_new(true);
+    sys::set_create_mode(&mut options, 0o600);
+    let f = options.open(&path)?;
+    std::fs::remove_file(&path)?;
+    Ok(f)
+}
+
+/// Writes `size` bytes of incompressible data to a nameless file in `dir` (`nameless_file`),
+/// synced to the drive; stops once `shield` says a signal came.
 fn make_test_file(
     dir: &Path,
     size: u64,
     block: usize,
     shield: Option<&Shield>,
-) -> io::Result<PathBuf> {
-    let path = dir.join(format!(".rigcheck-bench-{}.tmp", std::process::id()));
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)?;
+) -> io::Result<File> {
+    let mut f = nameless_file(dir)?;
     let mut rng = SplitMix::new(size);
     let mut buf = vec![0u8; block];
     let mut left = size;
@@ -168,11 +222,7 @@ fn make_test_file(
         }
         f.sync_all()
     })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&path);
-        return Err(e);
-    }
-    Ok(path)
+    written.map(|()| f)
 }
 
 /// Reads `path` sequentially with `params.readers` readers interleaving blocks, repeating the

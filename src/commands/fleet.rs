@@ -21,6 +21,14 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         "reads the reports and sysroots given to it; name each sysroot as a REPORT",
     )?;
     let format = super::pick_format("fleet", global, args.format, FleetFormat::Table)?;
+    let stdin_reports = args.reports.iter().filter(|p| *p == Path::new("-")).count();
+    if stdin_reports > 0 && args.profile.as_deref() == Some("-") {
+        return Err(Error::Usage(
+            "--profile - and the report '-': both read standard input, which can be read \
+             once; give one of them as a file"
+                .into(),
+        ));
+    }
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
     // A path typed on the command line that is not there is a mistake in the command, not
     // an unreadable report of the fleet.
@@ -34,7 +42,7 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
             }
         }
     }
-    if args.reports.iter().filter(|p| *p == Path::new("-")).count() > 1 {
+    if stdin_reports > 1 {
         return Err(Error::Usage(
             "fleet: '-' given twice; standard input holds one report".into(),
         ));

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, InventoryArgs};
 use crate::error::Error;
-use crate::io::{emit_colored, error_line};
+use crate::io::emit_colored;
 use crate::render::{Format, View};
 use crate::{preflight, probe, profile, redact, render, verify};
 
@@ -18,24 +18,20 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
             super::value_name(&format)
         )));
     }
+    // Only the prometheus and nfd formats carry a check's result; any other format would
+    // print no trace of it, so a profile given there is refused rather than ignored.
+    if let Some(name) = &args.profile {
+        if !matches!(format, Format::Prometheus | Format::Nfd) {
+            return Err(Error::Usage(format!(
+                "--profile: the inventory shows a profile check only with --format prometheus \
+                 or nfd; `rigcheck verify --profile {name}` prints the check"
+            )));
+        }
+    }
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
     let src = super::open_source(global.sysroot.as_deref())?;
     let mut spec = probe::inventory(&src);
-    let checked = match (&profile, &args.profile) {
-        (Some(p), Some(name)) => {
-            if !matches!(format, Format::Prometheus | Format::Nfd) {
-                eprintln!(
-                    "rigcheck: {}",
-                    error_line(&format!(
-                        "--profile: only prometheus and nfd output show it; \
-                         `rigcheck verify --profile {name}` prints the check"
-                    ))
-                );
-            }
-            Some(verify::verify(&spec, p, false))
-        }
-        _ => None,
-    };
+    let checked = profile.as_ref().map(|p| verify::verify(&spec, p, false));
     let checked = match (checked, global.redact) {
         (Some(mut r), true) => {
             redact::redact_verify(&mut r, &redact::secrets([&spec]));

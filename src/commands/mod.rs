@@ -84,6 +84,20 @@ pub fn use_color(choice: ColorChoice) -> bool {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
+            // anstream forces colour for any non-empty CLICOLOR_FORCE, `0` included; the
+            // convention (bixense.com/clicolors) forces only for a value other than `0`.
+            // So with `0` the choice is made as if it were unset.
+            let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+            if var("CLICOLOR_FORCE").is_some_and(|v| v == "0") {
+                let clicolor = var("CLICOLOR");
+                return var("NO_COLOR").is_none()
+                    && clicolor.as_ref().is_none_or(|v| v != "0")
+                    && std::io::IsTerminal::is_terminal(&std::io::stdout())
+                    && (cfg!(windows)
+                        || var("TERM").is_some_and(|t| t != "dumb")
+                        || clicolor.is_some()
+                        || var("CI").is_some());
+            }
             anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
         }
     }

@@ -26,6 +26,8 @@ pub fn exec(args: &ProfileArgs, global: &GlobalArgs) -> Result<ExitCode, Error> 
                 .clone()
                 .or_else(|| spec.hostname.clone().filter(|_| !global.redact))
                 .unwrap_or_else(|| "my-machine".into());
+            // The name heads every verify of this profile: one line, whatever the host said.
+            let name = crate::text::one_line(&name).into_owned();
             let text = profile::from_spec(&spec, &name);
             write_output(output.as_deref(), text.as_bytes(), *force)?;
         }

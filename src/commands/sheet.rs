@@ -19,6 +19,17 @@ pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
             "--report: cannot be used with --sysroot; give only one of them".into(),
         ));
     }
+    // Standard input can be read once: the second reader would find it empty (or, read
+    // first, take the report as a profile).
+    if args.report.as_deref() == Some(std::path::Path::new("-"))
+        && args.profile.as_deref() == Some("-")
+    {
+        return Err(Error::Usage(
+            "--report - and --profile -: both read standard input, which can be read once; \
+             give one of them as a file"
+                .into(),
+        ));
+    }
     // A sheet is a file to keep: 40 KB of HTML scrolling past is no use to anyone.
     if args.output.is_none() && !args.stdout && std::io::stdout().is_terminal() {
         return Err(Error::Usage(

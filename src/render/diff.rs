@@ -33,6 +33,7 @@ struct DiffJson<'a> {
 struct SummaryJson {
     hardware_changes: usize,
     software_changes: usize,
+    removable_changes: usize,
     unknown_on_one_side: usize,
     exit_code: u8,
 }
@@ -45,15 +46,16 @@ pub fn write(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let term = &term.into();
-    let hw = d.changes.iter().filter(|c| c.class == "hardware").count();
+    let n = Counts::of(d);
     match format {
         DiffFormat::Json => {
             let doc = DiffJson {
                 changes: &d.changes,
                 unknown_on_one_side: &d.unknown_on_one_side,
                 summary: SummaryJson {
-                    hardware_changes: hw,
-                    software_changes: d.changes.len() - hw,
+                    hardware_changes: n.hardware,
+                    software_changes: n.software,
+                    removable_changes: n.removable,
                     unknown_on_one_side: d.unknown_on_one_side.len(),
                     exit_code: d.exit_code(),
                 },
@@ -117,13 +119,32 @@ fn grid(changes: &[Change], what: &str, painted: bool) -> Grid {
     g
 }
 
+/// The changes counted by class. A removable medium (a USB stick, a card) is neither the
+/// machine's hardware, which fails `diff`, nor its software: it is counted apart.
+struct Counts {
+    hardware: usize,
+    software: usize,
+    removable: usize,
+}
+
+impl Counts {
+    fn of(d: &Diff) -> Self {
+        let class = |name: &str| d.changes.iter().filter(|c| c.class == name).count();
+        Counts {
+            hardware: class("hardware"),
+            software: class("software"),
+            removable: class("removable"),
+        }
+    }
+}
+
 /// The summary line: `FAIL: 24 hardware changes, 2 software changes` (a hardware change is
 /// what makes `diff` exit 1), or `INCOMPLETE: 0 hardware changes, 0 software changes, 2
 /// unknown on one side` when hardware facts are known in one report only (exit 3).
+/// Removable media changes are counted apart when there are any.
 pub fn summary(d: &Diff) -> Summary {
-    let hw = d.changes.iter().filter(|c| c.class == "hardware").count();
-    let sw = d.changes.len() - hw;
-    let verdict = if hw > 0 {
+    let n = Counts::of(d);
+    let verdict = if n.hardware > 0 {
         Verdict::Fail
     } else if d.is_incomplete() {
         Verdict::Incomplete
@@ -131,8 +152,15 @@ pub fn summary(d: &Diff) -> Summary {
         Verdict::Pass
     };
     let mut s = Summary::new(verdict)
-        .counted(hw, "hardware change", "hardware changes")
-        .counted(sw, "software change", "software changes");
+        .counted(n.hardware, "hardware change", "hardware changes")
+        .counted(n.software, "software change", "software changes");
+    if n.removable > 0 {
+        s = s.counted(
+            n.removable,
+            "removable medium change",
+            "removable media changes",
+        );
+    }
     if !d.unknown_on_one_side.is_empty() {
         s = s.count(d.unknown_on_one_side.len(), "unknown on one side");
     }

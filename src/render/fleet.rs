@@ -367,7 +367,7 @@ fn grids(fleet: &Fleet, verbose: bool) -> Vec<(String, Option<Grid>)> {
         ),
         None => plural(fleet.hosts.len(), "host", "hosts"),
     };
-    out.push((title, Some(hosts)));
+    out.push((crate::text::one_line(&title).into_owned(), Some(hosts)));
 
     if let Some(m) = fleet.configurations.first() {
         let sentence = if fleet.tie {

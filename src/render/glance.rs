@@ -17,7 +17,7 @@ use crate::units::{bytes_bin, bytes_dec};
 /// `Unidentified machine`.
 pub fn heading(spec: &Spec) -> String {
     let s = &spec.system;
-    match (&s.vendor, &s.product) {
+    let h = match (&s.vendor, &s.product) {
         (Some(v), Some(p)) if p.to_lowercase().starts_with(&v.to_lowercase()) => p.clone(),
         (Some(v), Some(p)) => format!("{v} {p}"),
         (None, Some(p)) => p.clone(),
@@ -27,7 +27,8 @@ pub fn heading(spec: &Spec) -> String {
             Some(h) => format!("{h} virtual machine"),
             None => "Unidentified machine".into(),
         },
-    }
+    };
+    crate::text::one_line(&h).into_owned()
 }
 
 /// `2 × 8 GiB DDR4, 16 GiB DDR4`: equal items counted, in the order first seen.
@@ -124,11 +125,11 @@ pub fn glance(spec: &Spec, attention: &[Finding]) -> Section {
         let key = if i == 0 { "Attention" } else { "" };
         f.push((key.into(), a.says.clone()));
     }
-    Section {
-        title: "At a glance".into(),
-        fields: f,
-        grids: Vec::new(),
+    let mut sec = Section::new("At a glance");
+    for (k, v) in f {
+        sec.field(&k, v);
     }
+    sec
 }
 
 /// `2 × Quadro RTX 6000 (24 GiB) · 32.6 TFLOPS FP32 in all`, or `none`.

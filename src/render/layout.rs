@@ -33,17 +33,23 @@ pub struct StatusColumn {
 }
 
 impl Section {
-    /// A section with a title and nothing in it yet.
+    /// A section with a title and nothing in it yet. The title is one line
+    /// (`text::one_line`), whatever machine string it holds.
     pub fn new(title: impl Into<String>) -> Self {
         Section {
-            title: title.into(),
+            title: crate::text::one_line(&title.into()).into_owned(),
             fields: Vec::new(),
             grids: Vec::new(),
         }
     }
 
-    /// Adds a key/value field.
+    /// Adds a key/value field. A field is one fact on one line (`text::one_line`): a host
+    /// name or DMI string with a line break must not start a line of its own.
     pub fn field(&mut self, k: &str, v: String) -> &mut Self {
+        let v = match crate::text::one_line(&v) {
+            std::borrow::Cow::Borrowed(_) => v,
+            std::borrow::Cow::Owned(o) => o,
+        };
         self.fields.push((k.to_string(), v));
         self
     }

@@ -5,7 +5,9 @@
 //! names `rigcheck_<what>_<unit>` in base units (bytes, hertz, seconds); every sample of a
 //! family carries the same label names, so a label whose value is unknown is present and
 //! empty (Prometheus reads an empty label as absent); an unknown number is no sample at all,
-//! never 0. Label values escape `\`, `"` and newline; HELP text escapes `\` and newline.
+//! never 0. Label values are one line (`text::one_line`: a line break or bidirectional control
+//! in a host or profile name becomes U+FFFD) and escape `\` and `"`; HELP text escapes `\`
+//! and newline.
 
 use std::io::{self, Write};
 
@@ -446,14 +448,14 @@ fn value(v: f64) -> String {
     }
 }
 
-/// Escapes a label value: backslash, double quote and line feed.
+/// Escapes a label value: backslash and double quote; a label is one line, so a line break
+/// (which the format could carry as `\n`) is replaced like every other one-line context's.
 pub fn escape_label(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
+    for c in crate::text::one_line(s).chars() {
         match c {
             '\\' => o.push_str("\\\\"),
             '"' => o.push_str("\\\""),
-            '\n' => o.push_str("\\n"),
             c => o.push(c),
         }
     }
@@ -472,8 +474,8 @@ mod tests {
     #[test]
     fn label_values_are_escaped() {
         assert_eq!(
-            escape_label("a \"quoted\" C:\\path\nnext"),
-            "a \\\"quoted\\\" C:\\\\path\\nnext"
+            escape_label("a \"quoted\" C:\\path\nnext\u{2028}\u{202e}"),
+            "a \\\"quoted\\\" C:\\\\path\u{fffd}next\u{fffd}\u{fffd}"
         );
         assert_eq!(escape_help("x\\y\nz"), "x\\\\y\\nz");
     }

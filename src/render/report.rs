@@ -24,7 +24,8 @@ pub fn title(spec: &Spec) -> String {
         .captured_at
         .clone()
         .unwrap_or_else(|| "time not recorded".into());
-    format!("rigcheck {} · {host} · {when}", spec.rigcheck_version)
+    let title = format!("rigcheck {} · {host} · {when}", spec.rigcheck_version);
+    crate::text::one_line(&title).into_owned()
 }
 
 /// The sections named in `parts` (all when empty), in reading order (at a glance, system,
@@ -266,7 +267,7 @@ fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
     for (n, g) in indices.iter().zip(&gpus) {
         for mig in &g.mig_instances {
             let (k, v) = gpu_figures::mig_row(mig);
-            sec.fields.push((format!("GPU {n} {k}"), v));
+            sec.field(&format!("GPU {n} {k}"), v);
         }
     }
     for (grid, cols) in [(&mut each, each_cols), (&mut ids, id_cols)] {

@@ -82,7 +82,10 @@ fn on_off(b: bool) -> String {
 
 // The machine and its OS.
 
-pub static HOST: Row<Spec> = row(names::HOSTNAME, |s| show_str(&s.hostname));
+/// A name, on one line wherever the row is placed (`text::one_line`).
+pub static HOST: Row<Spec> = row(names::HOSTNAME, |s| {
+    crate::text::one_line(&show_str(&s.hostname)).into_owned()
+});
 pub static SYSTEM_VENDOR: Row<Spec> = row(names::SYSTEM_VENDOR, |s| show_str(&s.system.vendor));
 pub static PRODUCT: Row<Spec> = row(names::SYSTEM_PRODUCT, |s| show_str(&s.system.product));
 pub static VERSION: Row<Spec> = row_if(

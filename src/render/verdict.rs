@@ -98,9 +98,14 @@ impl Summary {
         self
     }
 
-    /// Adds a part of what was checked.
+    /// Adds a part of what was checked, on the line's one line (`text::one_line`): a profile
+    /// or host name with a line break must not put a forged verdict under the real one.
     pub fn scope(mut self, part: impl Into<String>) -> Self {
-        self.scope.push(part.into());
+        let part = part.into();
+        self.scope.push(match crate::text::one_line(&part) {
+            std::borrow::Cow::Borrowed(_) => part,
+            std::borrow::Cow::Owned(o) => o,
+        });
         self
     }
 

@@ -11,7 +11,7 @@ use crate::render::verdict::{
     plural, rank, Summary, Verdict, CHECK, EXPECTED, FOUND, NOTE, STATUS,
 };
 use crate::render::view::Term;
-use crate::text::escape_markup;
+use crate::text::{escape_markup, one_line};
 use crate::verify::{self, Line, Status, VerifyReport};
 
 /// Output formats of `verify`.
@@ -77,7 +77,7 @@ pub fn write(
 
 fn heading(r: &VerifyReport) -> String {
     let host = r.hostname.as_deref().unwrap_or("unknown host");
-    format!("verify {host} against {}", r.profile)
+    one_line(&format!("verify {host} against {}", r.profile)).into_owned()
 }
 
 /// What the exit code says of `r`.
@@ -202,7 +202,7 @@ pub fn tone(s: Status) -> Tone {
 }
 
 fn junit(r: &VerifyReport, out: &mut dyn Write) -> io::Result<()> {
-    let e = escape_markup;
+    let e = |s: &str| escape_markup(&one_line(s));
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,

@@ -26,6 +26,18 @@ pub fn open_for_reading(path: &Path, direct: bool) -> io::Result<File> {
     File::open(path)
 }
 
+/// No file without a name: the caller names one and deletes it at once.
+pub fn anonymous_file(_dir: &Path) -> io::Result<File> {
+    Err(unsupported(
+        "files without a name (O_TMPFILE) are not available on this OS",
+    ))
+}
+
+/// No path that opens an open file again.
+pub fn descriptor_path(_f: &File) -> Option<std::path::PathBuf> {
+    None
+}
+
 /// No cache advice: nothing to drop.
 pub fn drop_cache(_f: &File) {}
 

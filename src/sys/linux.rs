@@ -85,6 +85,24 @@ pub fn open_for_reading(path: &Path, direct: bool) -> io::Result<File> {
         .open(path)
 }
 
+/// A file in `dir` that has no name (O_TMPFILE), open to read and write, only the owner's:
+/// nothing of it is left on the disk once the process ends, however it ends (SIGKILL too).
+/// File systems without O_TMPFILE answer an error; the caller names a file instead.
+pub fn anonymous_file(dir: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_TMPFILE)
+        .open(dir)
+}
+
+/// The path that opens `f` again, with flags of its own (O_DIRECT), even when it has no name:
+/// `/proc/self/fd/N`.
+pub fn descriptor_path(f: &File) -> Option<std::path::PathBuf> {
+    Some(format!("/proc/self/fd/{}", f.as_raw_fd()).into())
+}
+
 /// posix_fadvise(DONTNEED): asks the kernel to drop the file's cached pages.
 #[allow(unsafe_code)]
 pub fn drop_cache(f: &File) {

@@ -3,7 +3,9 @@
 
 use super::answers::{Live, SmbiosTables};
 
-pub use super::fallback::{cpu_affinity, drop_cache, exchange, open_for_reading};
+pub use super::fallback::{
+    anonymous_file, cpu_affinity, descriptor_path, drop_cache, exchange, open_for_reading,
+};
 pub use super::sysinfo_calls::process_runs;
 
 /// macOS is read from the OS's own answers.

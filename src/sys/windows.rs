@@ -28,9 +28,9 @@ use windows_sys::Win32::System::IO::DeviceIoControl;
 use super::answers::{Live, SmbiosTables};
 
 pub use super::fallback::{
-    cpu_affinity, create_private_dir, device_number, drop_cache, exchange, file_mode,
-    keep_owner_and_mode, machine, open_for_reading, set_create_mode, special_file_kind, statvfs,
-    symlink,
+    anonymous_file, cpu_affinity, create_private_dir, descriptor_path, device_number, drop_cache,
+    exchange, file_mode, keep_owner_and_mode, machine, open_for_reading, set_create_mode,
+    special_file_kind, statvfs, symlink,
 };
 pub use super::sysinfo_calls::process_runs;
 

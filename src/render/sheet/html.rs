@@ -189,7 +189,11 @@ pub fn write(
         "<meta name=\"generator\" content=\"rigcheck {}\">",
         escape(&spec.rigcheck_version)
     )?;
-    writeln!(out, "<title>{}</title>", escape(&title))?;
+    writeln!(
+        out,
+        "<title>{}</title>",
+        escape(&crate::text::one_line(&title))
+    )?;
     writeln!(out, "<style>{STYLE}</style>\n</head>\n<body>\n<main>")?;
     writeln!(
         out,

@@ -74,12 +74,9 @@ pub fn verify_section(v: &Verify) -> Section {
         unknown: count(Status::Unknown),
     };
     let summary = verify::counts(v.outcome, &n, None);
-    Section {
-        title: "Order check".into(),
-        fields: vec![
-            ("Profile".into(), v.profile.clone()),
-            ("Result".into(), summary.line(false)),
-        ],
-        grids: vec![g],
-    }
+    let mut sec = Section::new("Order check");
+    sec.field("Profile", v.profile.clone())
+        .field("Result", summary.line(false));
+    sec.grids.push(g);
+    sec
 }

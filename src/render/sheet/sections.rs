@@ -15,14 +15,15 @@ use crate::spec::{Gpu, Spec};
 
 /// The line under the title: host, capture time, rigcheck version.
 pub fn byline(spec: &Spec) -> String {
-    format!(
+    let line = format!(
         "Host {} · captured {} · rigcheck {}",
         show_str(&spec.hostname),
         spec.captured_at
             .as_deref()
             .unwrap_or("at an unrecorded time"),
         spec.rigcheck_version
-    )
+    );
+    crate::text::one_line(&line).into_owned()
 }
 
 fn system_section(spec: &Spec) -> Section {
