@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 use crate::spec::identity::{either, rules_out};
-use crate::spec::{Dimm, Drive, Gpu, Spec};
+use crate::spec::{Dimm, Drive, Gpu, ListState, Lists, Spec};
 use crate::text::same_product_name;
 use crate::units::{bytes_bin, bytes_dec};
 
@@ -88,6 +88,9 @@ pub struct Compared {
     pub dimms: Option<Vec<DimmFacts>>,
     pub gpus: Vec<GpuFacts>,
     pub drives: Vec<DriveFacts>,
+    /// How completely each list was read: an item missing from a list that was not read
+    /// whole is unknown on that side, not removed.
+    pub lists: Lists,
     /// OS, kernel and NVIDIA driver: compared as software, no part of a configuration.
     pub software: SoftwareFacts,
 }
@@ -217,6 +220,10 @@ impl Compared {
                 .map(|(i, g)| GpuFacts::of(i, g))
                 .collect(),
             drives: spec.drives.iter().map(DriveFacts::of).collect(),
+            lists: Lists {
+                dimms: spec.dimm_list(),
+                ..spec.lists
+            },
             software: SoftwareFacts {
                 os: spec.os.pretty_name.clone(),
                 kernel: spec.os.kernel.clone(),
@@ -301,9 +308,19 @@ pub fn compare(a: &Compared, b: &Compared) -> Diff {
     system(&mut c, &a.system, &b.system);
     cpu(&mut c, &a.cpu, &b.cpu);
     memory(&mut c, &a.memory, &b.memory);
-    dimms(&mut c, a.dimms.as_deref(), b.dimms.as_deref());
-    gpus(&mut c, &a.gpus, &b.gpus);
-    drives(&mut c, &a.drives, &b.drives);
+    dimms(
+        &mut c,
+        a.dimms.as_deref(),
+        b.dimms.as_deref(),
+        (a.lists.dimms, b.lists.dimms),
+    );
+    gpus(&mut c, &a.gpus, &b.gpus, (a.lists.gpus, b.lists.gpus));
+    drives(
+        &mut c,
+        &a.drives,
+        &b.drives,
+        (a.lists.drives, b.lists.drives),
+    );
     software(&mut c, &a.software, &b.software);
     Diff {
         changes: c.found,
@@ -345,6 +362,39 @@ impl Changes {
     /// A hardware fact (counts for the exit code).
     fn hw(&mut self, what: (&str, &str), at: &str, before: Option<String>, after: Option<String>) {
         self.fact("hardware", what, at, before, after);
+    }
+
+    /// An item listed on one side and absent from the other: added or removed where the
+    /// other side's list was read whole, else unknown on that side (its list is partial or
+    /// unreadable, so the item may be there).
+    fn presence(
+        &mut self,
+        class: &'static str,
+        (fact, changed): (&str, &str),
+        at: &str,
+        item: String,
+        absent: String,
+        (listed_before, other): (bool, ListState),
+    ) {
+        let unseen = format!("unknown (list {})", other.as_str());
+        let (before, after) = match (listed_before, other.is_complete()) {
+            (true, true) => (item, absent),
+            (false, true) => (absent, item),
+            (true, false) => (item, unseen),
+            (false, false) => (unseen, item),
+        };
+        let entry = Change {
+            class,
+            what: if other.is_complete() { changed } else { fact }.into(),
+            at: at.into(),
+            before,
+            after,
+        };
+        if other.is_complete() {
+            self.found.push(entry);
+        } else {
+            self.unknown.push(entry);
+        }
     }
 
     /// A change seen directly (an item added or removed): always known.
@@ -465,7 +515,12 @@ fn slot_key(d: &DimmFacts) -> SlotKey {
 }
 
 /// DIMMs by slot, when both reports list them.
-fn dimms(c: &mut Changes, a: Option<&[DimmFacts]>, b: Option<&[DimmFacts]>) {
+fn dimms(
+    c: &mut Changes,
+    a: Option<&[DimmFacts]>,
+    b: Option<&[DimmFacts]>,
+    (sa, sb): (ListState, ListState),
+) {
     let describe = |d: &DimmFacts| {
         let parts: Vec<String> = [
             d.size_bytes.map(bytes_bin),
@@ -536,8 +591,22 @@ fn dimms(c: &mut Changes, a: Option<&[DimmFacts]>, b: Option<&[DimmFacts]>) {
     for k in keys {
         let at = place(k);
         match (da.get(k), db.get(k)) {
-            (Some(x), None) => c.push("hardware", "DIMM removed", &at, describe(x), "empty".into()),
-            (None, Some(y)) => c.push("hardware", "DIMM added", &at, "empty".into(), describe(y)),
+            (Some(x), None) => c.presence(
+                "hardware",
+                ("DIMM", "DIMM removed"),
+                &at,
+                describe(x),
+                "empty".into(),
+                (true, sb),
+            ),
+            (None, Some(y)) => c.presence(
+                "hardware",
+                ("DIMM", "DIMM added"),
+                &at,
+                describe(y),
+                "empty".into(),
+                (false, sa),
+            ),
             (Some(x), Some(y)) => {
                 let attrs = |d: &DimmFacts| {
                     [
@@ -570,7 +639,7 @@ fn dimms(c: &mut Changes, a: Option<&[DimmFacts]>, b: Option<&[DimmFacts]>) {
 }
 
 /// GPUs by PCI address.
-fn gpus(c: &mut Changes, a: &[GpuFacts], b: &[GpuFacts]) {
+fn gpus(c: &mut Changes, a: &[GpuFacts], b: &[GpuFacts], (sa, sb): (ListState, ListState)) {
     let describe = |g: &GpuFacts| {
         format!(
             "{} {}",
@@ -588,8 +657,22 @@ fn gpus(c: &mut Changes, a: &[GpuFacts], b: &[GpuFacts]) {
     let keys: BTreeSet<&String> = ga.keys().chain(gb.keys()).copied().collect();
     for k in keys {
         match (ga.get(k), gb.get(k)) {
-            (Some(x), None) => c.push("hardware", "GPU removed", k, describe(x), "none".into()),
-            (None, Some(y)) => c.push("hardware", "GPU added", k, "none".into(), describe(y)),
+            (Some(x), None) => c.presence(
+                "hardware",
+                ("GPU", "GPU removed"),
+                k,
+                describe(x),
+                "none".into(),
+                (true, sb),
+            ),
+            (None, Some(y)) => c.presence(
+                "hardware",
+                ("GPU", "GPU added"),
+                k,
+                describe(y),
+                "none".into(),
+                (false, sa),
+            ),
             (Some(x), Some(y)) => {
                 let mut replaced = false;
                 match (&x.name, &y.name) {
@@ -679,14 +762,20 @@ fn link(c: &mut Changes, at: &str, x: &GpuFacts, y: &GpuFacts) {
 
 /// Drives, matched by serial, then by model and size, then by kernel name; internal drives
 /// and removable media apart.
-fn drives(c: &mut Changes, a: &[DriveFacts], b: &[DriveFacts]) {
+fn drives(c: &mut Changes, a: &[DriveFacts], b: &[DriveFacts], states: (ListState, ListState)) {
     let (ra, ia): (Vec<&DriveFacts>, Vec<&DriveFacts>) = a.iter().partition(|d| d.removable);
     let (rb, ib): (Vec<&DriveFacts>, Vec<&DriveFacts>) = b.iter().partition(|d| d.removable);
-    drive_set(c, "hardware", &ia, &ib);
-    drive_set(c, "removable", &ra, &rb);
+    drive_set(c, "hardware", &ia, &ib, states);
+    drive_set(c, "removable", &ra, &rb, states);
 }
 
-fn drive_set(c: &mut Changes, class: &'static str, a: &[&DriveFacts], b: &[&DriveFacts]) {
+fn drive_set(
+    c: &mut Changes,
+    class: &'static str,
+    a: &[&DriveFacts],
+    b: &[&DriveFacts],
+    (sa, sb): (ListState, ListState),
+) {
     let describe = |d: &DriveFacts| {
         format!(
             "{} {} ({})",
@@ -727,10 +816,19 @@ fn drive_set(c: &mut Changes, class: &'static str, a: &[&DriveFacts], b: &[&Driv
         ("drive removed", "drive added")
     };
     for x in only_a {
-        c.push(class, removed, &x.name, describe(x), "none".into());
+        let what = ("drive", removed);
+        c.presence(class, what, &x.name, describe(x), "none".into(), (true, sb));
     }
     for y in only_b {
-        c.push(class, added, &y.name, "none".into(), describe(y));
+        let what = ("drive", added);
+        c.presence(
+            class,
+            what,
+            &y.name,
+            describe(y),
+            "none".into(),
+            (false, sa),
+        );
     }
 }
 

@@ -8,7 +8,7 @@
 //! the reason the probe noted.
 
 use crate::preflight::rules::card_width;
-use crate::spec::{names, Drive, Gpu, Spec};
+use crate::spec::{names, Drive, Gpu, ListState, Spec};
 use crate::units::{bytes_bin, bytes_dec};
 
 /// The part of a profile a key sits in.
@@ -296,6 +296,22 @@ pub fn why(spec: &Spec, field: &str) -> String {
         .unwrap_or_else(|| format!("{field} is unknown on this machine"))
 }
 
+/// Why the list at `field` (`drives`, `gpus`, `memory.dimms`) is not whole: its note that
+/// speaks of the list, else any note on it, with the list's state.
+pub fn list_why(spec: &Spec, field: &str, state: ListState) -> String {
+    let on = |n: &&crate::spec::Note| n.field == field;
+    match spec
+        .notes
+        .iter()
+        .filter(on)
+        .find(|n| n.reason.contains("list"))
+        .or_else(|| spec.notes.iter().find(on))
+    {
+        Some(n) => n.reason.clone(),
+        None => format!("the {field} list is {}", state.as_str()),
+    }
+}
+
 fn num(q: Quantity, v: Option<u64>, spec: &Spec, field: &str) -> Found {
     match v {
         Some(n) => Found::Num(n, q.show(n)),
@@ -314,14 +330,20 @@ fn n32(v: Option<u32>) -> Option<u64> {
     v.map(u64::from)
 }
 
-/// One value per DIMM, or unknown when the DIMM list is.
+/// One value per DIMM, or unknown when the DIMM list is; a partial list adds an unknown
+/// item for the modules not read, so it can fail on a module seen but never pass.
 fn each_dimm(spec: &Spec, f: impl Fn(&crate::spec::Dimm) -> Found) -> Reading {
     let m = &spec.memory;
-    if m.dimm_source.is_none() || m.dimms.is_empty() {
+    let state = spec.dimm_list();
+    if state == ListState::Unreadable || m.dimms.is_empty() {
         return Reading::one(Found::Unknown(why(spec, "memory.dimms")));
     }
+    let mut items: Vec<Found> = m.dimms.iter().map(f).collect();
+    if !state.is_complete() {
+        items.push(Found::Unknown(list_why(spec, "memory.dimms", state)));
+    }
     Reading {
-        items: m.dimms.iter().map(f).collect(),
+        items,
         note: None,
         slack_below: 0.0,
     }
@@ -329,7 +351,11 @@ fn each_dimm(spec: &Spec, f: impl Fn(&crate::spec::Dimm) -> Found) -> Reading {
 
 fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
     let m = &spec.memory;
+    let state = spec.dimm_list();
     match (m.total_bytes, m.total_source.as_deref()) {
+        (Some(_), Some("dimms")) if !state.is_complete() => {
+            Reading::one(Found::Unknown(list_why(spec, "memory.dimms", state)))
+        }
         (Some(t), Some("dimms")) => Reading {
             items: vec![Found::Num(t, bytes_bin(t))],
             // Installed as ordered, but the OS may not see it all: say so on the line.
@@ -597,11 +623,9 @@ pub static FIELDS: &[Field] = &[
         Count,
         Suggest::Found,
         "populated DIMM slots",
-        |s, _| Reading::one(if s.memory.dimm_source.is_none() {
-            Found::Unknown(why(s, "memory.dimms"))
-        } else {
-            let n = s.memory.dimms.len() as u64;
-            Found::Num(n, n.to_string())
+        |s, _| Reading::one(match s.dimm_list().count(s.memory.dimms.len()) {
+            Some(n) => Found::Num(n, n.to_string()),
+            None => Found::Unknown(list_why(s, "memory.dimms", s.dimm_list())),
         })
     ),
     machine!(

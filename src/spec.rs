@@ -37,6 +37,12 @@ pub struct Spec {
     pub memory: Memory,
     pub drives: Vec<Drive>,
     pub gpus: Vec<Gpu>,
+    /// How completely `drives`, `gpus` and `memory.dimms` were read: an empty list that was
+    /// `read` means there are none; one that is `partial` or `unreadable` means counts and
+    /// sums over it are unknown (the note on the list says why). Reports written before it
+    /// existed read as `read`.
+    #[serde(default)]
+    pub lists: Lists,
     /// What this process may use (affinity, cgroup quotas, /dev/shm, ulimits) and the
     /// live-only facts `preflight` needs; `None` in reports written before it existed.
     #[serde(default)]
@@ -50,6 +56,108 @@ pub struct Spec {
     /// Measurements of `rigcheck bench`; absent from a plain inventory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bench: Option<bench::BenchReport>,
+}
+
+impl Spec {
+    /// How completely the DIMMs were read: unreadable where no DIMM source was read at all
+    /// (reports written before `lists` existed say so only that way).
+    pub fn dimm_list(&self) -> ListState {
+        if self.memory.dimm_source.is_none() {
+            ListState::Unreadable
+        } else {
+            self.lists.dimms
+        }
+    }
+}
+
+/// How completely a list was read. A count or sum over a list is known only when it was
+/// read whole: an unreadable source is not an empty machine, and the records before a
+/// damaged one are not all there is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ListState {
+    /// The source was read to its end: the list is all there is (possibly nothing).
+    #[default]
+    Read,
+    /// What was read is listed, but more may exist (a source damaged part way, items that
+    /// could not be told apart from others).
+    Partial,
+    /// The source could not be read: the list says nothing about the machine.
+    Unreadable,
+}
+
+impl ListState {
+    /// The name as JSON writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ListState::Read => "read",
+            ListState::Partial => "partial",
+            ListState::Unreadable => "unreadable",
+        }
+    }
+
+    /// True when the list is all there is.
+    pub fn is_complete(self) -> bool {
+        self == ListState::Read
+    }
+
+    /// `n` items counted over a list in this state: the number when the list was read
+    /// whole, else unknown.
+    pub fn count(self, n: usize) -> Option<u64> {
+        self.is_complete().then_some(n as u64)
+    }
+
+    /// The less complete of two states (a list joined from two sources).
+    pub fn worst(self, other: ListState) -> ListState {
+        use ListState::*;
+        match (self, other) {
+            (Unreadable, _) | (_, Unreadable) => Unreadable,
+            (Partial, _) | (_, Partial) => Partial,
+            _ => Read,
+        }
+    }
+}
+
+/// The completeness of each list the checks count.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Lists {
+    pub drives: ListState,
+    pub gpus: ListState,
+    /// `memory.dimms` (and the slot list beside it).
+    pub dimms: ListState,
+}
+
+/// A list as a probe read it: its items and how completely.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listed<T> {
+    pub items: Vec<T>,
+    pub state: ListState,
+}
+
+impl<T> Listed<T> {
+    /// A list read to its end.
+    pub fn read(items: Vec<T>) -> Self {
+        Listed {
+            items,
+            state: ListState::Read,
+        }
+    }
+
+    /// What was read before the source failed.
+    pub fn partial(items: Vec<T>) -> Self {
+        Listed {
+            items,
+            state: ListState::Partial,
+        }
+    }
+
+    /// A source that could not be read at all.
+    pub fn unreadable() -> Self {
+        Listed {
+            items: Vec::new(),
+            state: ListState::Unreadable,
+        }
+    }
 }
 
 /// DMI/SMBIOS identity of the box.

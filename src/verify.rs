@@ -58,7 +58,8 @@ pub enum Unknowns {
     Incomplete,
     /// As a failure (`--strict`).
     Fail,
-    /// As nothing: the machine passes when nothing failed (`--allow-unknown`).
+    /// As nothing: the machine passes when nothing failed and at least one line passed
+    /// (`--allow-unknown`); with no passing line it stays incomplete.
     Allow,
 }
 
@@ -146,6 +147,10 @@ pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> Verify
     }
     let outcome = if summary.fail > 0 {
         Outcome::Fail
+    } else if summary.pass == 0 {
+        // Nothing was confirmed: allowing unknowns lets them stand beside passes, it does
+        // not turn a run of nothing but unknowns (or of no lines) into a pass.
+        Outcome::Incomplete
     } else if summary.unknown > 0 && unknowns != Unknowns::Allow {
         Outcome::Incomplete
     } else {
@@ -540,29 +545,38 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
             }
         }
         (Read::EachGpu(read), Some(f)) => Reading {
-            items: match undecided(spec, f) {
+            items: match (undecided(spec, f), gpus_unsure(spec, f)) {
                 // Not "no matching GPU": the GPUs the group would read are not known.
-                Some(why) if matching_gpus(spec, f).next().is_none() => {
+                (Some(why), _) if matching_gpus(spec, f).next().is_none() => {
                     vec![Found::Unknown(why)]
                 }
-                _ => collapse(
-                    matching_gpus(spec, f)
+                (_, unsure) => {
+                    let mut items: Vec<Found> = matching_gpus(spec, f)
                         .map(|(i, g)| read(spec, i, g, q))
-                        .collect(),
-                ),
+                        .collect();
+                    // GPUs not seen (or not told) may be of the group: a GPU seen can fail
+                    // the line, none can pass it.
+                    items.extend(unsure.map(Found::Unknown));
+                    collapse(items)
+                }
             },
             note: datasheet_note(spec, f, req.field.key),
             slack_below: 0.0,
         },
-        (Read::EachDrive(read), Some(f)) => plain(collapse(
-            matching_drives(spec, f)
+        (Read::EachDrive(read), Some(f)) => {
+            let mut items: Vec<Found> = matching_drives(spec, f)
                 .map(|(i, d)| read(spec, i, d, q))
-                .collect(),
-        )),
+                .collect();
+            items.extend(drives_unsure(spec, f).map(Found::Unknown));
+            plain(collapse(items))
+        }
         (Read::GroupCount, Some(f)) if f.section == Section::Gpus => gpu_count(spec, f),
         (Read::GroupCount, Some(f)) => {
             let n = matching_drives(spec, f).count() as u64;
-            plain(vec![Found::Num(n, n.to_string())])
+            plain(vec![match drives_unsure(spec, f) {
+                Some(why) => Found::Unknown(format!("{n} seen, more may exist: {why}")),
+                None => Found::Num(n, n.to_string()),
+            }])
         }
         // The parser gives every group field its group's filter.
         (_, None) => plain(vec![Found::Unknown(format!(
@@ -613,10 +627,7 @@ fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
     let maybe = undecided(spec, f);
     let why = match maybe {
         Some(why) => Some(why),
-        None if n == 0 && spec.gpus.iter().any(|g| g.name.is_none()) => {
-            Some("GPU names unknown (no NVIDIA driver?), cannot match the model".into())
-        }
-        None => None,
+        None => gpus_unsure(spec, f).map(|why| format!("{n} seen, more may exist: {why}")),
     };
     if let Some(why) = why {
         return Reading {
@@ -673,6 +684,50 @@ fn collapse(items: Vec<Found>) -> Vec<Found> {
             other => other,
         })
         .collect()
+}
+
+/// Why the GPUs a group selects are not all known: the GPU list was not read whole, or a
+/// GPU's model is unknown (no driver, a PCI id neither the product table nor pci.ids names).
+/// `None` when every GPU of the machine is seen and told.
+fn gpus_unsure(spec: &Spec, f: &Filter) -> Option<String> {
+    let state = spec.lists.gpus;
+    if !state.is_complete() {
+        return Some(requirement::list_why(spec, "gpus", state));
+    }
+    let unknown: Vec<String> = spec
+        .gpus
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| model_match(f, g).is_none() && g.candidates_name().is_none())
+        .map(|(i, g)| match &g.pci_address {
+            Some(a) => format!("GPU {} ({a})", g.index.unwrap_or(i as u32)),
+            None => format!("GPU {}", g.index.unwrap_or(i as u32)),
+        })
+        .collect();
+    (!unknown.is_empty()).then(|| {
+        format!(
+            "model unknown of {} (no NVIDIA driver to name it, and its PCI id is in no table \
+             here), cannot match the model",
+            unknown.join(", ")
+        )
+    })
+}
+
+/// Why the drives a group selects are not all known: the drive list was not read whole,
+/// or a drive's kind is unknown where the group selects by kind.
+fn drives_unsure(spec: &Spec, f: &Filter) -> Option<String> {
+    let state = spec.lists.drives;
+    if !state.is_complete() {
+        return Some(requirement::list_why(spec, "drives", state));
+    }
+    f.kind?;
+    let unknown: Vec<&str> = spec
+        .drives
+        .iter()
+        .filter(|d| !d.is_removable() && d.kind.is_none())
+        .map(|d| d.name.as_str())
+        .collect();
+    (!unknown.is_empty()).then(|| format!("the kind of {} is unknown", unknown.join(", ")))
 }
 
 /// The GPUs a group selects: those whose name contains its model (all without one).

@@ -283,7 +283,14 @@ fn damaged_table_keeps_the_slots_before_the_damage() {
         .0
         .iter()
         .any(|n| n.field == "memory.dimms" && n.reason.contains("damaged")));
-    // No /proc/meminfo here: usable is unknown with a note, total still from the DIMMs.
+    // No /proc/meminfo here: usable is unknown with a note, and the two DIMMs before the
+    // damage (10 GiB) are not the installed total: unknown, said so.
     assert_eq!(m.usable_bytes, None);
-    assert_eq!(m.total_bytes, Some(10 * GIB));
+    assert_eq!(m.total_bytes, None);
+    let spec = probe::inventory(&Source::sysroot(dir.path()));
+    assert_eq!(spec.lists.dimms, rigcheck::spec::ListState::Partial);
+    assert!(notes
+        .0
+        .iter()
+        .any(|n| n.field == "memory.dimms" && n.reason.contains("the DIMM list is partial")));
 }

@@ -145,6 +145,13 @@ fn every_other_fixture_fails_and_names_the_lines() {
             continue;
         }
         let (code, r) = verify(&path, &[]);
+        // A capture without /sys/block has an unknown drive list: where nothing else fails,
+        // the drive lines leave it incomplete rather than failed.
+        if code == 3 {
+            assert!(!path.join("sys/block").exists(), "{}", path.display());
+            assert_eq!(r["outcome"], "incomplete");
+            continue;
+        }
         assert_eq!(
             code,
             1,
@@ -163,8 +170,14 @@ fn every_other_fixture_fails_and_names_the_lines() {
             "gpu-no-driver",
         ]
         .contains(&name.as_str());
+        // A GPU seen without a name (no driver) leaves the count unknown, not failed.
+        let unnamed = r["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["id"] == "gpus[0].count" && l["status"] == "unknown");
         assert_eq!(
-            !has_pair,
+            !has_pair && !unnamed,
             fails.contains(&"gpus[0].count".to_string()),
             "{}: {fails:?}",
             path.display()
@@ -191,8 +204,6 @@ fn dual_bronze_z8_fails_cpu_memory_gpu_and_drive_lines_only() {
         "memory.total",
         "memory.dimm_count",
         "memory.dimm_size",
-        "gpus[0].count",
-        "drives[0].count",
     ] {
         assert!(
             fails.contains(&id.to_string()),
@@ -222,6 +233,7 @@ fn one_gpu_removed_fails_only_the_gpu_count() {
             .as_array_mut()
             .unwrap()
             .retain(|d| d["pci_bus_id"]["ok"] != "00000000:AF:00.0");
+        v["system"]["device_count"] = serde_json::json!({"ok": 1});
     });
     let (code, r) = verify(dir.path(), &[]);
     assert_eq!(code, 1, "{r:#}");
@@ -240,6 +252,8 @@ fn one_dimm_removed_fails_memory_total_and_count() {
     let dir = reference_copy();
     let locator = remove_dimm(dir.path(), None);
     assert_eq!(locator, "CPU0-DIMM1");
+    // The OS sees 8 GiB less too (DIMMs adding up to less than it sees are not all of them).
+    common::set_mem_total(dir.path(), 98_884_452 - 8 * 1024 * 1024);
     let (code, r) = verify(dir.path(), &[]);
     assert_eq!(code, 1);
     assert_eq!(failing(&r), vec!["memory.total", "memory.dimm_count"]);
@@ -259,8 +273,15 @@ fn one_dimm_removed_fails_memory_total_and_count() {
         .iter()
         .map(|c| c["what"].as_str().unwrap())
         .collect();
-    assert_eq!(what, ["memory installed changed", "DIMM removed"]);
-    let c = &d["changes"][1];
+    assert_eq!(
+        what,
+        [
+            "memory installed changed",
+            "memory usable (MemTotal) changed",
+            "DIMM removed"
+        ]
+    );
+    let c = &d["changes"][2];
     assert_eq!(c["at"], "CPU0-DIMM1");
     assert_eq!(c["before"], "8 GiB DDR4 M393A1K43DB1-CVF");
     assert_eq!(c["after"], "empty");

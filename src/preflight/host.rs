@@ -270,6 +270,10 @@ fn installed(spec: &Spec) -> Option<Check> {
     })
 }
 
+/// Less memory than this in all (a cgroup `memory.max` of 0 or 1 byte) cannot hold a
+/// Python interpreter, let alone a training job.
+const MIN_JOB_MEMORY: u64 = 64 << 20;
+
 fn available(spec: &Spec, l: &Limits) -> Check {
     let Some(mut avail) = l.mem_available_bytes else {
         return Check::new("mem.available", Status::Warn, "unknown")
@@ -284,6 +288,13 @@ fn available(spec: &Spec, l: &Limits) -> Check {
         found_limit = format!(" (cgroup limit {} from {})", bytes_bin(m.max_bytes), m.file);
     }
     let found = format!("{} of {}{found_limit}", bytes_bin(avail), bytes_bin(total));
+    // 0 (or 1 byte) of 0 is no tenth short, and no job starts in it: below what an
+    // interpreter alone needs, the limit is the answer.
+    if total < MIN_JOB_MEMORY {
+        return Check::new("mem.available", Status::Fail, found)
+            .expect(format!("≥ {}", bytes_bin(MIN_JOB_MEMORY)))
+            .advise("the memory limit leaves no room to start a job: raise the cgroup's memory.max (docker run --memory)");
+    }
     if avail.saturating_mul(10) < total {
         return Check::new("mem.available", Status::Warn, found)
             .expect("≥ 10% free")
@@ -715,6 +726,24 @@ mod tests {
         let c = available(&spec(l.clone()), &l);
         assert_eq!(c.status, Status::Warn);
         assert!(c.found.starts_with("392 MiB of 8 GiB"), "{}", c.found);
+    }
+
+    #[test]
+    fn a_cgroup_limit_of_a_byte_is_not_ready() {
+        for max in [0, 1] {
+            let mut l = vm_limits();
+            l.memory_limit = Some(MemoryLimit {
+                max_bytes: max,
+                used_bytes: Some(0),
+                file: "/sys/fs/cgroup/memory.max".into(),
+            });
+            let c = available(&spec(l.clone()), &l);
+            assert_eq!(c.status, Status::Fail, "{max}");
+            assert_eq!(
+                c.found,
+                format!("{max} B of {max} B (cgroup limit {max} B from /sys/fs/cgroup/memory.max)")
+            );
+        }
     }
 
     #[test]

@@ -131,7 +131,7 @@ pub fn memory_unbalanced(spec: &Spec) -> Option<&str> {
 
 /// The offline CPUs, as a CPU list, when there are any.
 pub fn cpus_offline(spec: &Spec) -> Option<&str> {
-    spec.cpu.offline.as_deref()
+    spec.cpu.offline.as_deref().filter(|o| !o.is_empty())
 }
 
 /// Everything in `spec` that needs a look, in the order of the report: CPUs, memory, then

@@ -13,7 +13,7 @@ use crate::probe::limits;
 use crate::probe::native::{self, NativeAnswers, NATIVE_FILE};
 use crate::probe::smbios;
 use crate::source::Source;
-use crate::spec::{Cpu, Drive, Limits, Notes};
+use crate::spec::{Cpu, Drive, Limits, Listed, Notes};
 use crate::sys;
 
 /// The backend of one run.
@@ -46,10 +46,16 @@ impl Backend {
         }
         match native::answers(src) {
             None => Backend::Files,
-            Some(Ok(answers)) => Backend::Native(Box::new(answers)),
+            Some(Ok(answers)) => {
+                for (field, why) in answers.damaged_sections() {
+                    notes.add(field, why);
+                }
+                Backend::Native(Box::new(answers))
+            }
             Some(Err(why)) => {
-                notes.add("os", format!("the OS's answers are unknown: {why}"));
-                Backend::Native(Box::default())
+                let why = format!("the OS's answers are unknown: {why}");
+                notes.add("os", &why);
+                Backend::Native(Box::new(NativeAnswers::unreadable(&why)))
             }
         }
     }
@@ -82,7 +88,7 @@ impl Backend {
     }
 
     /// The drives: sysfs block devices, or the disks the OS listed.
-    pub fn drives(&self, src: &Source, notes: &mut Notes) -> Vec<Drive> {
+    pub fn drives(&self, src: &Source, notes: &mut Notes) -> Listed<Drive> {
         match self {
             Backend::Files => drives::probe(src, notes),
             Backend::Native(a) => native::map::drives(a, notes),

@@ -102,6 +102,8 @@ pub fn probe(src: &Source, cpuid: &Cpuid, notes: &mut Notes) -> Cpu {
         Ok(p) => {
             cpu.cpus_present = Some(p.len() as u32);
             let off: Vec<u32> = p.iter().copied().filter(|c| !online.contains(c)).collect();
+            // Known none offline is the empty list (as the kernel writes it), not unknown.
+            cpu.offline = Some(String::new());
             if !off.is_empty() {
                 cpu.offline = Some(format_cpulist(&off));
                 notes.add(
@@ -116,6 +118,12 @@ pub fn probe(src: &Source, cpuid: &Cpuid, notes: &mut Notes) -> Cpu {
         }
         Err(e) => {
             notes.add("cpu.cpus_present", e);
+            // Without `present`, the kernel's own `offline` list (possible − online): an
+            // empty file means none is offline.
+            match read_cpuset(src, "offline") {
+                Ok(off) => cpu.offline = Some(format_cpulist(&off)),
+                Err(e) => notes.add("cpu.offline", e),
+            }
         }
     }
 
@@ -295,6 +303,32 @@ fn read_topology(src: &Source, online: &[u32]) -> Topology {
 }
 
 /// Reads the first of several cpulist files, then of several cpumask files.
+/// The CPUs sharing the cache in `dir`: `shared_cpu_map`, which lscpu and hwloc read, else
+/// `shared_cpu_list`. Where both are readable and name different CPUs, the directory and
+/// both answers are added to `disagree`.
+fn shared_cpus(src: &Source, dir: &str, disagree: &mut Vec<String>) -> Option<Vec<u32>> {
+    let map = src
+        .read_value(format!("{dir}/shared_cpu_map"))
+        .ok()
+        .and_then(|t| parse_cpumask(&t).ok());
+    let list = src
+        .read_value(format!("{dir}/shared_cpu_list"))
+        .ok()
+        .and_then(|t| parse_cpulist(&t).ok());
+    match (map, list) {
+        (Some(m), Some(l)) if m != l => {
+            disagree.push(format!(
+                "{dir}: list {}, map {}",
+                format_cpulist(&l),
+                format_cpulist(&m)
+            ));
+            Some(m)
+        }
+        (Some(m), _) => Some(m),
+        (None, l) => l,
+    }
+}
+
 fn read_set_any(src: &Source, dir: &str, lists: &[&str], masks: &[&str]) -> Option<Vec<u32>> {
     for l in lists {
         if let Ok(text) = src.read_value(format!("{dir}/{l}")) {
@@ -378,6 +412,7 @@ fn topology(
             cpu.threads_per_core = Some(mtid + 1);
         }
     }
+    plausible_topology(cpu, notes);
     if cpu.cores_per_socket.is_none() {
         if let (Some(c), Some(s)) = (cpu.cores, cpu.sockets) {
             cpu.cores_per_socket = c.checked_div(s);
@@ -388,6 +423,37 @@ fn topology(
             "cpu.sockets",
             "no package masks: cpuN/topology/package_cpus_list is not present",
         );
+    }
+}
+
+/// Most hardware threads one core runs (POWER8 and later: SMT8).
+pub const MAX_THREADS_PER_CORE: u32 = 8;
+
+/// A topology no machine has is not passed on: more threads per core than any core runs,
+/// or more sockets than cores (a socket holds at least one core), is unknown with a note.
+fn plausible_topology(cpu: &mut Cpu, notes: &mut Notes) {
+    if let Some(t) = cpu.threads_per_core.filter(|t| *t > MAX_THREADS_PER_CORE) {
+        notes.add(
+            "cpu.threads_per_core",
+            format!(
+                "the topology files give {t} threads per core, more than any core runs \
+                 ({MAX_THREADS_PER_CORE}): unknown"
+            ),
+        );
+        cpu.threads_per_core = None;
+    }
+    if let (Some(s), Some(c)) = (cpu.sockets, cpu.cores) {
+        if s > c {
+            notes.add(
+                "cpu.sockets",
+                format!(
+                    "the topology files give {s} sockets for {c} cores, and a socket holds at \
+                     least one core: unknown"
+                ),
+            );
+            cpu.sockets = None;
+            cpu.cores_per_socket = None;
+        }
     }
 }
 
@@ -638,6 +704,7 @@ fn read_caches(src: &Source, online: &[u32], notes: &mut Notes) -> Vec<Cache> {
     // been read, its siblings' indexN needs only the shared list (keeps replay of big
     // machines to a few hundred reads).
     let mut covered: BTreeSet<(String, Vec<u32>)> = BTreeSet::new();
+    let mut disagree: Vec<String> = Vec::new();
     for &c in online {
         let base = format!("{SYS_CPU}/cpu{c}/cache");
         let Ok(entries) = src.read_dir(&base) else {
@@ -645,7 +712,7 @@ fn read_caches(src: &Source, online: &[u32], notes: &mut Notes) -> Vec<Cache> {
         };
         for e in entries.iter().filter(|e| e.starts_with("index")) {
             let dir = format!("{base}/{e}");
-            let shared = read_set_any(src, &dir, &["shared_cpu_list"], &["shared_cpu_map"]);
+            let shared = shared_cpus(src, &dir, &mut disagree);
             if let Some(sh) = &shared {
                 if !covered.insert((e.clone(), sh.clone())) {
                     continue;
@@ -671,6 +738,17 @@ fn read_caches(src: &Source, online: &[u32], notes: &mut Notes) -> Vec<Cache> {
             sizeless |= size.is_none();
             seen.insert(key, size);
         }
+    }
+    if let Some(first) = disagree.first() {
+        notes.add(
+            "cpu.caches",
+            format!(
+                "shared_cpu_list and shared_cpu_map disagree in {} cache director{} ({first}); \
+                 followed shared_cpu_map, as lscpu and hwloc do",
+                disagree.len(),
+                if disagree.len() == 1 { "y" } else { "ies" }
+            ),
+        );
     }
     if seen.is_empty() {
         notes.add(

@@ -8,17 +8,23 @@ use std::path::Path;
 
 use crate::probe::pci::{self, is_pci_address};
 use crate::source::Source;
-use crate::spec::{Drive, DriveKind, Notes};
+use crate::spec::{Drive, DriveKind, Listed, Notes};
 
 const SYS_BLOCK: &str = "/sys/block";
 
-/// Lists physical drives.
-pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Drive> {
+/// Lists physical drives; unreadable (not empty) when /sys/block cannot be listed.
+pub fn probe(src: &Source, notes: &mut Notes) -> Listed<Drive> {
     let names = match src.read_dir(SYS_BLOCK) {
         Ok(n) => n,
         Err(e) => {
-            notes.add("drives", e);
-            return Vec::new();
+            notes.add(
+                "drives",
+                format!(
+                    "the drive list is unknown, not empty: {e} (mount sysfs, or capture \
+                     /sys/block with the rest of the machine)"
+                ),
+            );
+            return Listed::unreadable();
         }
     };
     let mut drives = Vec::new();
@@ -55,7 +61,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Vec<Drive> {
             format!("not drives, skipped: {}", parts.join("; ")),
         );
     }
-    drives
+    Listed::read(drives)
 }
 
 /// Why a /sys/block entry is not a physical drive, if it is not.

@@ -22,8 +22,9 @@ pub mod rated;
 use serde_json::Value;
 
 use crate::probe::backend::Backend;
+use crate::probe::pci::PCI_DEVICES;
 use crate::source::Source;
-use crate::spec::{Gpu, GpuProcess, GpuState, Notes, Pcie};
+use crate::spec::{Gpu, GpuProcess, GpuState, ListState, Listed, Notes, Pcie};
 use access::{Answer, GpuAccess, Recorded, Recorder, NVML_FILE};
 use pci::PciGpu;
 use rated::PciIds;
@@ -45,23 +46,58 @@ const THROTTLE_REASONS: [(u64, &str); 9] = [
 /// NVML where the backend has a PCI tree (files), the GPUs NVML knows where it has none
 /// (native: Windows, macOS), so a GPU without a working driver is not seen there.
 pub fn probe(src: &Source, backend: &Backend, notes: &mut Notes) -> Vec<Gpu> {
-    let pci_gpus = backend
-        .has_pci_tree()
-        .then(|| match pci::read_pci_gpus(src) {
-            Ok(v) => v,
-            Err(e) => {
-                notes.add("gpus", format!("PCI devices not readable: {e}"));
-                Vec::new()
-            }
-        });
-    probe_from(src, pci_gpus, notes)
+    probe_listed(src, backend, notes).items
 }
 
-/// NVML joined with the PCI GPUs, when a PCI tree was read (`None`: there is none).
-fn probe_from(src: &Source, pci_gpus: Option<Vec<PciGpu>>, notes: &mut Notes) -> Vec<Gpu> {
+/// The GPUs as `probe` lists them, with how completely the list was read: unreadable
+/// without NVML and without a readable PCI tree, partial while a PCI device could not be
+/// told apart from a GPU.
+pub fn probe_listed(src: &Source, backend: &Backend, notes: &mut Notes) -> Listed<Gpu> {
+    let pci = backend
+        .has_pci_tree()
+        .then(|| match pci::read_pci_gpus(src) {
+            Ok(scan) => {
+                if !scan.doubtful.is_empty() {
+                    notes.add(
+                        "gpus",
+                        format!(
+                            "the GPU list may be incomplete: {} PCI device(s) could not be told \
+                         apart from an NVIDIA GPU ({}); `lspci -nn` on the machine names them",
+                            scan.doubtful.len(),
+                            scan.doubtful.join("; ")
+                        ),
+                    );
+                }
+                let state = if scan.doubtful.is_empty() {
+                    ListState::Read
+                } else {
+                    ListState::Partial
+                };
+                (scan.gpus, state)
+            }
+            Err(e) => {
+                notes.add(
+                    "gpus",
+                    format!(
+                        "PCI devices not readable, so the GPU list is at most what NVML lists: {e}"
+                    ),
+                );
+                (Vec::new(), ListState::Unreadable)
+            }
+        });
+    probe_from(src, pci, notes)
+}
+
+/// NVML joined with the PCI GPUs and how completely PCI was read, when there is a PCI tree
+/// (`None`: there is none).
+fn probe_from(
+    src: &Source,
+    pci_gpus: Option<(Vec<PciGpu>, ListState)>,
+    notes: &mut Notes,
+) -> Listed<Gpu> {
     let on_pci = pci_gpus.is_some();
-    let pci_gpus = pci_gpus.unwrap_or_default();
-    let (gpus, nvml_missing) = match open_access(src) {
+    let (pci_gpus, pci_state) = pci_gpus.unwrap_or((Vec::new(), ListState::Unreadable));
+    let (gpus, nvml_missing, nvml_listed) = match open_access(src) {
         Ok(mut access) => {
             let r = probe_with(access.as_mut(), pci_gpus, src, notes);
             if let Some(json) = access.recording() {
@@ -69,13 +105,29 @@ fn probe_from(src: &Source, pci_gpus: Option<Vec<PciGpu>>, notes: &mut Notes) ->
             }
             r
         }
-        Err(why) => (from_pci_only(pci_gpus, 0, src, notes), Some(why)),
+        Err(why) => (from_pci_only(pci_gpus, 0, src, notes), Some(why), false),
+    };
+    // NVML lists every GPU its driver binds; PCI every GPU on the bus. The list is whole
+    // when PCI was read whole, or (without a PCI tree) when NVML answered.
+    let state = match (on_pci, nvml_listed) {
+        (true, true) if pci_state == ListState::Unreadable => ListState::Partial,
+        (true, _) => pci_state,
+        (false, true) => ListState::Read,
+        (false, false) => ListState::Unreadable,
     };
     if let Some(why) = nvml_missing {
         if gpus.is_empty() && !on_pci {
             notes.add(
                 "gpus",
-                format!("no NVIDIA GPUs listed: NVML unavailable: {why}"),
+                format!(
+                    "the GPU list is unknown, not empty: NVML unavailable and no PCI tree to \
+                     read: {why}"
+                ),
+            );
+        } else if gpus.is_empty() && state == ListState::Unreadable {
+            notes.add(
+                "gpus",
+                format!("the GPU list is unknown, not empty; NVML unavailable: {why}"),
             );
         } else if gpus.is_empty() {
             notes.add(
@@ -88,7 +140,7 @@ fn probe_from(src: &Source, pci_gpus: Option<Vec<PciGpu>>, notes: &mut Notes) ->
             }
         }
     }
-    gpus
+    Listed { items: gpus, state }
 }
 
 /// Why a GPU seen only on PCI has the facts it has: datasheet figures for a board the
@@ -190,16 +242,20 @@ fn open_live(_src: &Source) -> Result<Box<dyn Access>, String> {
     Err(access::CallError::code("NoNvmlSupport").reason())
 }
 
-/// Joins NVML devices with PCI by bus address; returns the GPUs and, when NVML gave no
-/// devices at all, why.
+/// Joins NVML devices with PCI by bus address; returns the GPUs, why NVML gave no devices
+/// (when it gave none), and whether NVML answered with its device list (possibly empty).
 fn probe_with(
     access: &mut dyn Access,
     mut pci_gpus: Vec<PciGpu>,
     src: &Source,
     notes: &mut Notes,
-) -> (Vec<Gpu>, Option<String>) {
+) -> (Vec<Gpu>, Option<String>, bool) {
     if let Err(e) = access.init() {
-        return (from_pci_only(pci_gpus, 0, src, notes), Some(e.reason()));
+        return (
+            from_pci_only(pci_gpus, 0, src, notes),
+            Some(e.reason()),
+            false,
+        );
     }
     // No machine has this many GPUs: a recorded count past it (a damaged or hostile
     // nvml.json) would keep the probe asking for devices for hours.
@@ -208,11 +264,15 @@ fn probe_with(
         Ok(v) if v.as_u64().is_some_and(|n| n > MAX_GPUS) => {
             let why = format!("NVML device_count {v} is not a GPU count");
             notes.add("gpus", &why);
-            return (from_pci_only(pci_gpus, 0, src, notes), Some(why));
+            return (from_pci_only(pci_gpus, 0, src, notes), Some(why), false);
         }
         Ok(v) => v.as_u64().unwrap_or(0) as u32,
         Err(e) => {
-            return (from_pci_only(pci_gpus, 0, src, notes), Some(e.reason()));
+            return (
+                from_pci_only(pci_gpus, 0, src, notes),
+                Some(e.reason()),
+                false,
+            );
         }
     };
     // Each with why NVML gave none, for the note on every GPU.
@@ -241,6 +301,20 @@ fn probe_with(
         };
         let bus = dev.string("pci_bus_id", "pci_address");
         let address = bus.as_deref().map(pci::normalize_bus_id);
+        // One PCI function is one GPU: a second NVML device at an address already listed
+        // is the same board (a damaged or doubled answer), not another.
+        if let Some(a) = &address {
+            if let Some(k) = gpus
+                .iter()
+                .position(|g: &Gpu| g.pci_address.as_ref() == Some(a))
+            {
+                notes.add(
+                    format!("gpus[{k}]"),
+                    format!("NVML listed device {index} at {a} too: one GPU, listed once"),
+                );
+                continue;
+            }
+        }
         let pci = address
             .as_ref()
             .and_then(|a| pci_gpus.iter().position(|p| &p.address == a))
@@ -281,7 +355,7 @@ fn probe_with(
         }
     }
     gpus.extend(rest);
-    (gpus, why)
+    (gpus, why, true)
 }
 
 /// Identifies a GPU in the product table, fills what NVML did not give from its datasheet,
@@ -359,8 +433,38 @@ fn mig_instances(access: &mut dyn Access, index: u32, g: &mut Gpu, i: usize, not
             if let Some(why) = mig::unanswered(&g.mig_instances) {
                 notes.add(format!("gpus[{i}].mig_instances"), why);
             }
+            mig_within_gpu(g, i, notes);
         }
         Err(e) => notes.add(format!("gpus[{i}].mig_instances"), e.reason()),
+    }
+}
+
+/// A MIG slice cannot hold more memory or SMs than its GPU: such a figure is unknown, with
+/// a note naming both.
+fn mig_within_gpu(g: &mut Gpu, i: usize, notes: &mut Notes) {
+    let (vram, sms) = (g.vram_bytes, g.sm_count);
+    for (k, m) in g.mig_instances.iter_mut().enumerate() {
+        if let (Some(mem), Some(v)) = (m.memory_bytes, vram) {
+            if mem > v {
+                notes.add(
+                    format!("gpus[{i}].mig_instances[{k}].memory_bytes"),
+                    format!("NVML gave the MIG instance {mem} bytes, more than its GPU's {v}: not a slice of it"),
+                );
+                m.memory_bytes = None;
+            }
+        }
+        if let (Some(n), Some(total)) = (m.sm_count, sms) {
+            if n > total {
+                notes.add(
+                    format!("gpus[{i}].mig_instances[{k}].sm_count"),
+                    format!("NVML gave the MIG instance {n} SMs, more than its GPU's {total}: not a slice of it"),
+                );
+                m.sm_count = None;
+                m.cuda_cores = None;
+                m.tensor_cores = None;
+                m.fp32_tflops = None;
+            }
+        }
     }
 }
 
@@ -406,12 +510,47 @@ impl Dev<'_> {
         Some(s)
     }
 
+    /// A count or measure: a negative or non-integer answer, or NVML's all-ones
+    /// "unsupported" sentinel, is unknown with a note, never a number.
     fn u64(&mut self, call: &str, field: &str) -> Option<u64> {
-        self.value(call, field)?.as_u64()
+        let v = self.value(call, field)?;
+        match v.as_u64() {
+            Some(u64::MAX) => {
+                self.note(
+                    field,
+                    format!(
+                        "NVML's `{call}` gave {}, its \"unsupported\" sentinel",
+                        u64::MAX
+                    ),
+                );
+                None
+            }
+            Some(n) => Some(n),
+            None => {
+                self.note(field, format!("NVML's `{call}` gave {v}, not a count"));
+                None
+            }
+        }
     }
 
     fn u32(&mut self, call: &str, field: &str) -> Option<u32> {
-        self.u64(call, field).and_then(|v| u32::try_from(v).ok())
+        let v = self.u64(call, field)?;
+        match u32::try_from(v) {
+            // 0xFFFFFFFF is how NVML fills a clock or count the board does not report
+            // (nvidia-smi prints N/A); taken as MHz it makes tens of millions of TFLOPS.
+            Ok(u32::MAX) => {
+                self.note(field, format!("NVML's `{call}` gave 4294967295 (0xFFFFFFFF), its \"unsupported\" sentinel"));
+                None
+            }
+            Ok(n) => Some(n),
+            Err(_) => {
+                self.note(
+                    field,
+                    format!("NVML's `{call}` gave {v}, past any real value"),
+                );
+                None
+            }
+        }
     }
 
     fn bool(&mut self, call: &str, field: &str) -> Option<bool> {
@@ -500,7 +639,7 @@ fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) ->
     Gpu {
         index: Some(dev.index),
         pci_address: address,
-        pci_device_id: pci.map(|p| format!("0x{:04x}", p.device_id)),
+        pci_device_id: pci.and_then(|p| p.device_id).map(|d| format!("0x{d:04x}")),
         name,
         brand,
         uuid: dev.string("uuid", "uuid"),
@@ -536,7 +675,7 @@ fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) ->
             .ok()
             .and_then(|v| v.as_u64())
             .and_then(|v| u32::try_from(v).ok())
-            .filter(|v| *v > 0),
+            .filter(|v| *v > 0 && *v != u32::MAX),
         pcie,
         numa_node: pci.and_then(|p| p.numa_node),
         local_cpus: pci.and_then(|p| p.local_cpulist.clone()),
@@ -685,12 +824,22 @@ fn from_pci_only(pci_gpus: Vec<PciGpu>, first: usize, src: &Source, notes: &mut 
             let i = first + k;
             let mut g = Gpu {
                 pci_address: Some(p.address.clone()),
-                pci_device_id: Some(format!("0x{:04x}", p.device_id)),
+                pci_device_id: p.device_id.map(|d| format!("0x{d:04x}")),
                 pcie: p.link.to_pcie(),
                 numa_node: p.numa_node,
                 local_cpus: p.local_cpulist.clone(),
                 ..Gpu::default()
             };
+            if p.device_id.is_none() {
+                notes.add(
+                    format!("gpus[{i}].pci_device_id"),
+                    format!(
+                        "{PCI_DEVICES}/{}/device is not a PCI id: an NVIDIA display device \
+                         of unknown model (`lspci -nn -s {}` on the machine names it)",
+                        p.address, p.address
+                    ),
+                );
+            }
             complete(&mut g, p.ids(), i, false, notes);
             // A board the table leaves ambiguous keeps its name unknown: pci.ids would name
             // the pair ("Quadro RTX 6000/8000"), not the board.
@@ -700,15 +849,14 @@ fn from_pci_only(pci_gpus: Vec<PciGpu>, first: usize, src: &Source, notes: &mut 
                 .is_some_and(|d| d.certainty == crate::spec::GpuIdentity::PCI_AMBIGUOUS);
             if g.name.is_none() && !ambiguous {
                 let sub = p.subsystem_vendor.zip(p.subsystem_device);
-                g.name = ids
-                    .as_deref()
-                    .and_then(|t| pci::lookup_pci_name(t, 0x10de, p.device_id, sub));
-                if g.name.is_none() && ids.is_some() {
+                g.name = ids.as_deref().zip(p.device_id).and_then(|(t, d)| {
+                    pci::lookup_pci_name(t, 0x10de, d, sub)
+                });
+                if let (None, Some(_), Some(device)) = (&g.name, &ids, p.device_id) {
                     notes.add(
                         format!("gpus[{i}].name"),
                         format!(
-                            "device 10de:{:04x} is not in this pci.ids (update it: update-pciids)",
-                            p.device_id
+                            "device 10de:{device:04x} is not in this pci.ids (update it: update-pciids)"
                         ),
                     );
                 }

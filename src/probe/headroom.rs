@@ -222,6 +222,19 @@ fn memory_headroom(
     let (max_capacity_bytes, max_with_installed) = capacity(&arrays, &fill, sockets, note);
     let (balanced, balance_detail) = balance(&fill.groups, fill.channels_derived, note);
     let used_slots = slots.iter().filter(|s| s.size != DeviceSize::Empty).count() as u32;
+    // A table damaged part way lists only the slots before the damage: their sum is not
+    // what is installed.
+    let installed_bytes = if t.error.is_some() {
+        note(
+            "headroom.memory.installed_bytes",
+            "the SMBIOS table is damaged part way: slots after it are missing, so the \
+             installed sum is unknown"
+                .into(),
+        );
+        None
+    } else {
+        fill.installed
+    };
     Some(MemoryHeadroom {
         arrays: arrays
             .iter()
@@ -236,7 +249,7 @@ fn memory_headroom(
         used_slots,
         free_slots: slots.len() as u32 - used_slots,
         usable_free_slots: fill.usable_free,
-        installed_bytes: fill.installed,
+        installed_bytes,
         upgrade_module_bytes: fill.largest.map(|(b, _)| b),
         upgrade_module_type: fill.largest.and_then(|(_, k)| k.map(str::to_string)),
         max_with_installed_module_bytes: max_with_installed,

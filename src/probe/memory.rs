@@ -16,7 +16,8 @@ use crate::probe::firmware::{Missing, Smbios, SMBIOS_DMI};
 use crate::probe::meminfo;
 use crate::probe::smbios::{self, DeviceSize, EntryPoint, Table};
 use crate::source::{Source, Unknown, MEMINFO};
-use crate::spec::{Dimm, Memory, MemorySlot, Notes};
+use crate::spec::{Dimm, ListState, Memory, MemorySlot, Notes};
+use crate::units::bytes_bin;
 
 const UDEV_DMI: &str = "/run/udev/data/+dmi:id";
 
@@ -51,7 +52,7 @@ pub fn probe(
     smbios: Result<&Smbios<'_>, &Missing>,
     cpu_sockets: Option<u32>,
     notes: &mut Notes,
-) -> Memory {
+) -> (Memory, ListState) {
     let dimms = dimms_from(smbios);
     let (usable, inventory) = match backend {
         Backend::Files => (
@@ -149,20 +150,27 @@ fn assemble(
     inventory: Option<(Inventory, &str)>,
     cpu_sockets: Option<u32>,
     notes: &mut Notes,
-) -> Memory {
+) -> (Memory, ListState) {
     let mut mem = Memory {
         usable_bytes: usable.bytes,
         ..Memory::default()
     };
+    let mut state = ListState::Unreadable;
     if let Some((inv, source)) = inventory {
+        state = ListState::Read;
         if let Some(p) = &inv.problem {
-            notes.add("memory.dimms", p);
+            notes.add(
+                "memory.dimms",
+                format!("{p}: the DIMM list is partial, the installed total unknown"),
+            );
+            state = ListState::Partial;
         }
         if inv.slots.is_empty() {
             notes.add(
                 "memory.dimms",
                 format!("the {source} data lists no memory devices"),
             );
+            state = ListState::Unreadable;
         } else {
             mem.dimm_source = Some(source.to_string());
             mem.slot_count = u32::try_from(inv.slots.len()).ok();
@@ -196,7 +204,8 @@ fn assemble(
         }
     }
 
-    let dimm_sum: Option<u64> = if mem.dimms.is_empty() {
+    let mut dimm_sum: Option<u64> = if mem.dimms.is_empty() || !state.is_complete() {
+        // A sum over the modules before a damaged record is not the installed size.
         None
     } else {
         // Checked: a hostile table of many huge modules must not wrap to a small total.
@@ -204,6 +213,23 @@ fn assemble(
             .iter()
             .try_fold(0u64, |sum, d| sum.checked_add(d.size_bytes?))
     };
+    // The OS cannot use more memory than is installed: modules adding up to less than it
+    // sees are not all of them (a table that omits some, or sizes misreported).
+    if let (Some(sum), Some(usable)) = (dimm_sum, mem.usable_bytes) {
+        if sum < usable {
+            notes.add(
+                "memory.dimms",
+                format!(
+                    "the DIMMs listed add up to {}, less than the OS sees ({}): the DIMM list \
+                     is partial or misreports sizes; `dmidecode -t 17` as root shows the table",
+                    bytes_bin(sum),
+                    bytes_bin(usable)
+                ),
+            );
+            state = ListState::Partial;
+            dimm_sum = None;
+        }
+    }
     match (dimm_sum, mem.usable_bytes) {
         (Some(t), _) => {
             mem.total_bytes = Some(t);
@@ -214,6 +240,8 @@ fn assemble(
             mem.total_source = Some(usable.source.into());
             let why = if mem.dimms.is_empty() {
                 "no DIMM list"
+            } else if !state.is_complete() {
+                "the DIMM list is partial"
             } else {
                 "a DIMM's size is unknown"
             };
@@ -233,7 +261,7 @@ fn assemble(
     if let Some(why) = mem.unseen_note() {
         notes.add("memory.usable_bytes", why);
     }
-    mem
+    (mem, state)
 }
 
 /// Where a slot sits: CPU socket from 0 and memory channel.

@@ -22,7 +22,7 @@ pub mod smbios;
 pub mod system;
 
 use crate::source::Source;
-use crate::spec::{Notes, Spec, SCHEMA_VERSION};
+use crate::spec::{Lists, Notes, Spec, SCHEMA_VERSION};
 use backend::Backend;
 use cpuid::Cpuid;
 
@@ -40,9 +40,15 @@ pub fn inventory(src: &Source) -> Spec {
 
     let sys = system::probe(src, &backend, smbios, &mut notes);
     let mut cpu = backend.cpu(src, &cpuid, smbios, &mut notes);
-    let memory = memory::probe(src, &backend, smbios, cpu.sockets, &mut notes);
-    let mut drives = backend.drives(src, &mut notes);
-    let mut gpus = gpu::probe(src, &backend, &mut notes);
+    let (memory, dimm_list) = memory::probe(src, &backend, smbios, cpu.sockets, &mut notes);
+    let drives = backend.drives(src, &mut notes);
+    let gpus = gpu::probe_listed(src, &backend, &mut notes);
+    let lists = Lists {
+        drives: drives.state,
+        gpus: gpus.state,
+        dimms: dimm_list,
+    };
+    let (mut drives, mut gpus) = (drives.items, gpus.items);
     let limits = backend.limits(src, &mut notes);
     let headroom = headroom::probe(src, smbios, &gpus, &drives, &mut notes);
     place::on_sockets(
@@ -77,6 +83,7 @@ pub fn inventory(src: &Source) -> Spec {
         memory,
         drives,
         gpus,
+        lists,
         limits: Some(limits),
         headroom,
         notes,

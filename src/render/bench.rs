@@ -284,17 +284,24 @@ pub fn chart_svg(r: &BenchReport) -> String {
     if rows.is_empty() {
         let _ = writeln!(s, r#"<text x="8" y="44">no benchmark results</text>"#);
     }
+    // A figure that is not a finite, non-negative number (a hand-edited or damaged report,
+    // a peak that overflowed) is drawn as unknown, never as a NaN or infinite bar.
+    let drawable = |v: f64| v.is_finite() && v >= 0.0;
     for (i, b) in rows.iter().enumerate() {
         let y = 28 + ROW * i as u32;
-        let max = b.peak.unwrap_or(0.0).max(b.measured).max(f64::MIN_POSITIVE);
-        let mw = BAR * b.measured / max;
+        let measured = Some(b.measured).filter(|v| drawable(*v));
+        let peak = b.peak.filter(|v| drawable(*v));
+        let max = peak
+            .unwrap_or(0.0)
+            .max(measured.unwrap_or(0.0))
+            .max(f64::MIN_POSITIVE);
         let _ = writeln!(
             s,
             r#"<text x="8" y="{}">{}</text>"#,
             y + 17,
             escape(&b.label)
         );
-        if let Some(p) = b.peak {
+        if let Some(p) = peak {
             let pw = BAR * p / max;
             let _ = writeln!(
                 s,
@@ -302,20 +309,23 @@ pub fn chart_svg(r: &BenchReport) -> String {
                 y + 2
             );
         }
-        let _ = writeln!(
-            s,
-            r##"<rect x="{LABEL}" y="{}" width="{mw:.1}" height="22" fill="#2171b5"/>"##,
-            y + 2
-        );
-        let text = match b.peak {
-            Some(p) if p > 0.0 => format!(
-                "{:.1} / {:.1} {} ({:.0} %)",
-                b.measured,
-                p,
-                b.unit,
-                100.0 * b.measured / p
+        if let Some(m) = measured {
+            let mw = BAR * m / max;
+            let _ = writeln!(
+                s,
+                r##"<rect x="{LABEL}" y="{}" width="{mw:.1}" height="22" fill="#2171b5"/>"##,
+                y + 2
+            );
+        }
+        let text = match (measured, peak) {
+            (None, _) => format!(
+                "unknown {} (the report holds {}, not a measurement)",
+                b.unit, b.measured
             ),
-            _ => format!("{:.1} {} (peak unknown)", b.measured, b.unit),
+            (Some(m), Some(p)) if p > 0.0 => {
+                format!("{m:.1} / {p:.1} {} ({:.0} %)", b.unit, 100.0 * m / p)
+            }
+            (Some(m), _) => format!("{m:.1} {} (peak unknown)", b.unit),
         };
         let _ = writeln!(
             s,
@@ -332,6 +342,35 @@ pub fn chart_svg(r: &BenchReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_figure_that_is_not_finite_is_drawn_as_unknown() {
+        let r = BenchReport {
+            disk: Some(crate::spec::bench::DiskBench {
+                path: "/data/x".into(),
+                temporary_file: true,
+                file_bytes: 1 << 30,
+                bytes_read: 1 << 30,
+                seconds: 0.0,
+                bytes_per_s: f64::NAN,
+                block_bytes: 1 << 20,
+                readers: 4,
+                direct_io: true,
+                drive: Some("nvme0n1".into()),
+                link: None,
+                link_bytes_per_s: Some(3_938_000_000),
+            }),
+            ..BenchReport::default()
+        };
+        let svg = chart_svg(&r);
+        assert!(!svg.contains("width=\"NaN"), "{svg}");
+        // The link's bar stays: it is a figure the report holds.
+        assert!(svg.contains("width=\"300.0\""), "{svg}");
+        assert!(
+            svg.contains("unknown GB/s (the report holds NaN, not a measurement)"),
+            "{svg}"
+        );
+    }
     use crate::spec::Note;
 
     #[test]

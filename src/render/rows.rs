@@ -150,7 +150,7 @@ pub static CPUS_ONLINE: Row<Spec> = row(names::CPUS_ONLINE, |s| show_str(&s.cpu.
 pub static CPUS_OFFLINE: Row<Spec> = row_if(
     names::CPUS_OFFLINE,
     |s| show_str(&s.cpu.offline),
-    |s| s.cpu.offline.is_some(),
+    |s| s.cpu.offline.as_deref().is_some_and(|o| !o.is_empty()),
 );
 pub static BASE_CLOCK: Row<Spec> = row(names::CPU_BASE_CLOCK, |s| {
     match (&s.cpu.base_mhz, &s.cpu.base_mhz_source) {

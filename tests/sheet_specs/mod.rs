@@ -284,6 +284,7 @@ pub fn reference() -> Spec {
         captured_at: s("2024-05-14T09:30:00Z"),
         hostname: s("z8-lab-07"),
         source: "/captures/z8-lab-07".into(),
+        lists: Default::default(),
         system: System {
             vendor: s("HP"),
             product: s("HP Z8 G4 Workstation"),
@@ -429,6 +430,7 @@ pub fn laptop() -> Spec {
         captured_at: s("2024-06-02T14:05:11+02:00"),
         hostname: s("latitude-ana"),
         source: "live".into(),
+        lists: Default::default(),
         system: System {
             vendor: s("Dell Inc."),
             product: s("Latitude 5420"),

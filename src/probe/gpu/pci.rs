@@ -18,7 +18,9 @@ const PCI_IDS: [&str; 2] = ["/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.id
 pub struct PciGpu {
     /// `0000:3b:00.0`, lower case as sysfs writes it.
     pub address: String,
-    pub device_id: u32,
+    /// `None` where the `device` file is not a PCI id (a damaged sysfs file): the GPU is
+    /// listed with its identity unknown rather than dropped.
+    pub device_id: Option<u32>,
     pub subsystem_vendor: Option<u32>,
     pub subsystem_device: Option<u32>,
     /// The link: current, the card's own maximum and the narrowest port above it.
@@ -37,38 +39,66 @@ impl PciGpu {
             .zip(self.subsystem_device)
             .and_then(|(v, d)| Some((u16::try_from(v).ok()?, u16::try_from(d).ok()?)));
         Some(super::rated::PciIds {
-            device: u16::try_from(self.device_id).ok()?,
+            device: u16::try_from(self.device_id?).ok()?,
             subsystem,
         })
     }
 }
 
+/// The NVIDIA GPUs on the PCI bus, and the devices that may be one but could not be told
+/// (a `vendor` or `class` file that is not a PCI id): while there are any, the list may be
+/// incomplete.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PciScan {
+    pub gpus: Vec<PciGpu>,
+    /// `0000:3b:00.0 (vendor file unreadable: ...)`, one per doubtful device.
+    pub doubtful: Vec<String>,
+}
+
 /// Lists NVIDIA GPUs (class 0x0300 VGA or 0x0302 3D controller; the audio function is not
 /// one). `Err` only when the PCI directory itself cannot be listed.
-pub fn read_pci_gpus(src: &Source) -> Result<Vec<PciGpu>, Unknown> {
+pub fn read_pci_gpus(src: &Source) -> Result<PciScan, Unknown> {
     let mut out = Vec::new();
+    let mut doubtful = Vec::new();
     for addr in src.read_dir(PCI_DEVICES)? {
         let base = format!("{PCI_DEVICES}/{addr}");
-        let hex = |f: &str| {
-            src.read_value(format!("{base}/{f}"))
-                .ok()
-                .and_then(|v| parse_hex(&v))
+        // `Ok(None)`: the file is absent (a capture keeps only what it needs of devices
+        // that are not GPUs); `Err`: present but not a PCI id.
+        let hex = |f: &str| -> Result<Option<u32>, String> {
+            match src.read_value(format!("{base}/{f}")) {
+                Ok(v) => parse_hex(&v)
+                    .map(Some)
+                    .ok_or_else(|| format!("{base}/{f} is not a PCI id: {v:?}")),
+                Err(Unknown::NotFound(_)) => Ok(None),
+                Err(e) => Err(e.to_string()),
+            }
         };
-        if hex("vendor") != Some(NVIDIA) {
-            continue;
-        }
-        let Some(class) = hex("class") else { continue };
-        if !matches!(class >> 8, 0x0300 | 0x0302) {
-            continue;
-        }
-        let Some(device_id) = hex("device") else {
-            continue;
+        let class = hex("class");
+        let display = match &class {
+            Ok(Some(c)) => Some(matches!(c >> 8, 0x0300 | 0x0302)),
+            Ok(None) => Some(false),
+            Err(_) => None,
         };
+        match (hex("vendor"), display) {
+            (Ok(v), _) if v != Some(NVIDIA) => continue,
+            (_, Some(false)) => continue,
+            (Ok(_), Some(true)) => {}
+            // An NVIDIA function of unknown class, or a display device of unknown vendor:
+            // it may be a GPU, so the list may lack one.
+            (Ok(_), None) => {
+                doubtful.push(class.err().unwrap_or_default());
+                continue;
+            }
+            (Err(why), _) => {
+                doubtful.push(why);
+                continue;
+            }
+        }
         out.push(PciGpu {
             address: addr.to_ascii_lowercase(),
-            device_id,
-            subsystem_vendor: hex("subsystem_vendor"),
-            subsystem_device: hex("subsystem_device"),
+            device_id: hex("device").ok().flatten(),
+            subsystem_vendor: hex("subsystem_vendor").ok().flatten(),
+            subsystem_device: hex("subsystem_device").ok().flatten(),
             link: read_link(src, &base),
             numa_node: src
                 .read_parse::<i32>(format!("{base}/numa_node"))
@@ -80,7 +110,10 @@ pub fn read_pci_gpus(src: &Source) -> Result<Vec<PciGpu>, Unknown> {
                 .filter(|s| !s.is_empty()),
         });
     }
-    Ok(out)
+    Ok(PciScan {
+        gpus: out,
+        doubtful,
+    })
 }
 
 /// Model name from pci.ids text: the subsystem line (board name, e.g. `Quadro RTX 6000`)

@@ -10,7 +10,7 @@ use crate::cpulist::format_cpulist;
 use crate::probe::cpu::{self, Arch, CpuInfo};
 use crate::probe::cpuid::CpuidFacts;
 use crate::probe::smbios::Processor;
-use crate::spec::{CoreType, Cpu, Drive, DriveKind, Filesystem, Limits, Notes, NumaNode};
+use crate::spec::{CoreType, Cpu, Drive, DriveKind, Filesystem, Limits, Listed, Notes, NumaNode};
 
 /// The OS family as people write it, for notes.
 fn os_label(a: &NativeAnswers) -> &str {
@@ -165,8 +165,8 @@ fn layout(p: &Processors, c: &mut Cpu, notes: &mut Notes) {
         let off: Vec<u32> = (0..present)
             .filter(|n| online.binary_search(n).is_err())
             .collect();
+        c.offline = Some(format_cpulist(&off));
         if !off.is_empty() {
-            c.offline = Some(format_cpulist(&off));
             notes.add(
                 "cpu.offline",
                 format!(
@@ -422,24 +422,41 @@ fn transport(bus: &str) -> Option<&'static str> {
 }
 
 /// The physical disks as drives.
-pub fn drives(a: &NativeAnswers, notes: &mut Notes) -> Vec<Drive> {
+pub fn drives(a: &NativeAnswers, notes: &mut Notes) -> Listed<Drive> {
+    let asked_all = match a.errors.get("disks") {
+        None => true,
+        Some(why) if a.disks.is_empty() => {
+            notes.add(
+                "drives",
+                format!("the drive list is unknown, not empty: {why}"),
+            );
+            return Listed::unreadable();
+        }
+        Some(why) => {
+            notes.add(
+                "drives",
+                format!("the drive list is partial: some disks could not be asked: {why}"),
+            );
+            false
+        }
+    };
     if a.disks.is_empty() {
-        let why = a
-            .errors
-            .get("disks")
-            .cloned()
-            .unwrap_or_else(|| format!("{} listed no physical disks", os_label(a)));
-        notes.add("drives", why);
-        return Vec::new();
+        notes.add(
+            "drives",
+            format!("{} listed no physical disks", os_label(a)),
+        );
     }
-    if let Some(why) = a.errors.get("disks") {
-        notes.add("drives", format!("some disks could not be asked: {why}"));
-    }
-    a.disks
+    let items = a
+        .disks
         .iter()
         .enumerate()
         .map(|(i, d)| drive(i, d, notes))
-        .collect()
+        .collect();
+    if asked_all {
+        Listed::read(items)
+    } else {
+        Listed::partial(items)
+    }
 }
 
 fn drive(i: usize, d: &Disk, notes: &mut Notes) -> Drive {
@@ -748,6 +765,8 @@ mod tests {
         let a = fixture();
         let mut notes = Notes::default();
         let d = drives(&a, &mut notes);
+        assert_eq!(d.state, crate::spec::ListState::Read);
+        let d = d.items;
         assert_eq!(d.len(), 2);
         assert_eq!(
             (
@@ -770,10 +789,13 @@ mod tests {
         none.errors
             .insert("disks".into(), "PhysicalDrive0: Access is denied.".into());
         let mut notes = Notes::default();
-        assert!(drives(&none, &mut notes).is_empty());
+        // Not asked is not none: the list is unreadable, and the note says so.
+        let d = drives(&none, &mut notes);
+        assert!(d.items.is_empty());
+        assert_eq!(d.state, crate::spec::ListState::Unreadable);
         assert_eq!(
             why_in(&notes, "drives"),
-            "PhysicalDrive0: Access is denied."
+            "the drive list is unknown, not empty: PhysicalDrive0: Access is denied."
         );
     }
 

@@ -106,14 +106,20 @@ mod tests {
     }
 
     #[test]
-    fn newer_format_and_bad_masks_are_refused() {
+    fn newer_format_is_refused_and_a_bad_mask_loses_its_section() {
         let mut a = wine();
         a.format = FORMAT + 1;
         let err = NativeAnswers::from_json(&a.to_json()).unwrap_err();
         assert!(err.contains("format 2"), "{err}");
+        // A bad mask loses its own section only, and the reason is kept for the notes.
         let bad = wine().to_json().replace("\"0x3\"", "\"0xZZ\"");
-        let err = NativeAnswers::from_json(&bad).unwrap_err();
-        assert!(err.contains("'0xZZ' is not a hex mask"), "{err}");
+        let a = NativeAnswers::from_json(&bad).unwrap();
+        assert_eq!(a.processors, None);
+        assert_eq!(a.cpu, wine().cpu);
+        assert_eq!(a.disks, wine().disks);
+        let why = a.why_missing("processors");
+        assert!(why.contains("`processors` section is damaged"), "{why}");
+        assert!(why.contains("'0xZZ' is not a hex mask"), "{why}");
     }
 
     #[test]

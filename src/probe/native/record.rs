@@ -199,15 +199,111 @@ mod hex_u64 {
 
 impl NativeAnswers {
     /// Parses `native.json`; a newer layout than this build knows is refused, not guessed.
+    /// A section that does not parse (one bad field) is left empty with its error under its
+    /// own name in `errors`, so the other sections stand and the notes name the damage.
     pub fn from_json(text: &str) -> Result<Self, String> {
-        let a: NativeAnswers = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let serde_json::Value::Object(mut map) = value else {
+            return Err("not a JSON object".into());
+        };
+        let mut damaged: BTreeMap<String, String> = BTreeMap::new();
+        // Each section alone: the record as a whole then parses with every damaged section
+        // removed (serde's default fills it).
+        for key in [
+            "os",
+            "cpu",
+            "processors",
+            "memory",
+            "volumes",
+            "disks",
+            "errors",
+        ] {
+            let Some(section) = map.get(key) else {
+                continue;
+            };
+            let one = serde_json::json!({ "format": 0, "os_family": "", key: section });
+            if let Err(e) = serde_json::from_value::<NativeAnswers>(one) {
+                damaged.insert(key.to_string(), e.to_string());
+                map.remove(key);
+            }
+        }
+        let mut a: NativeAnswers =
+            serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| e.to_string())?;
         if a.format > FORMAT {
             return Err(format!(
                 "{NATIVE_FILE} has format {}, this rigcheck reads up to {FORMAT}",
                 a.format
             ));
         }
+        for (key, e) in damaged {
+            let why = format!("{NATIVE_FILE}'s `{key}` section is damaged ({e}): not read");
+            // A damaged `errors` map is only lost reasons; every other section's answers
+            // are unknown for this reason.
+            a.errors.insert(key.clone(), why.clone());
+            if key == "cpu" || key == "os" || key == "memory" {
+                for field in Self::fields_of(&key) {
+                    a.errors
+                        .entry(format!("{key}.{field}"))
+                        .or_insert(why.clone());
+                }
+            }
+        }
         Ok(a)
+    }
+
+    /// No answers, each missing for `why` (a record that cannot be parsed at all): every
+    /// list is then unreadable, not empty.
+    pub fn unreadable(why: &str) -> Self {
+        let mut a = NativeAnswers::default();
+        for key in ["os", "cpu", "processors", "memory", "volumes", "disks"] {
+            a.errors.insert(key.to_string(), why.to_string());
+            for field in Self::fields_of(key) {
+                a.errors.insert(format!("{key}.{field}"), why.to_string());
+            }
+        }
+        a
+    }
+
+    /// The sections `from_json` could not read, as (report field they feed, why): each is
+    /// noted once, so a lost section is said even where no answer of it is asked for.
+    pub fn damaged_sections(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("os", "os"),
+            ("cpu", "cpu"),
+            ("processors", "cpu"),
+            ("memory", "memory"),
+            ("volumes", "limits.filesystems"),
+        ]
+        .into_iter()
+        .filter_map(|(key, field)| {
+            let why = self.errors.get(key)?;
+            why.contains("section is damaged")
+                .then_some((field, why.as_str()))
+        })
+        .collect()
+    }
+
+    /// The answers of a section that `why_missing` is asked by (`cpu.brand`, ...).
+    fn fields_of(section: &str) -> &'static [&'static str] {
+        match section {
+            "os" => &[
+                "name",
+                "version",
+                "long_version",
+                "kernel_version",
+                "hostname",
+                "arch",
+            ],
+            "cpu" => &[
+                "brand",
+                "vendor_id",
+                "frequency_mhz",
+                "logical_cpus",
+                "physical_cores",
+            ],
+            "memory" => &["total_bytes", "available_bytes"],
+            _ => &[],
+        }
     }
 
     /// The record as written into a capture.
