@@ -61,7 +61,7 @@ fn check<'a>(json: &'a Value, id: &str) -> &'a Value {
 
 #[test]
 fn healthy_vm_is_ready() {
-    let (code, json) = preflight("preflight-healthy", &["--data", "/srv/datasets"]);
+    let (code, json) = preflight("preflight-healthy", &["--data", "/"]);
     assert_eq!(code, 0);
     assert_eq!(json["status"], "pass");
     assert_eq!(json["exit_code"], 0);
@@ -161,10 +161,7 @@ fn container_with_docker_defaults_fails_shm_and_workers() {
 
 #[test]
 fn nearly_full_disk_fails_only_disk_free() {
-    let (code, json) = preflight(
-        "preflight-disk-nearly-full",
-        &["--data", "/srv/datasets/imagenet"],
-    );
+    let (code, json) = preflight("preflight-disk-nearly-full", &["--data", "/"]);
     assert_eq!(code, 1);
     assert_eq!(
         not_passing(&json),
@@ -172,16 +169,11 @@ fn nearly_full_disk_fails_only_disk_free() {
     );
     let free = check(&json, "disk.free");
     assert_eq!(free["found"], "2.7 GB free of 270.6 GB (1%) on /");
-    assert_eq!(free["subject"], "/srv/datasets/imagenet");
+    assert_eq!(free["subject"], "/");
     // An explicit minimum the disk meets passes.
     let (code, _) = preflight(
         "preflight-disk-nearly-full",
-        &[
-            "--data",
-            "/srv/datasets/imagenet",
-            "--min-free-disk",
-            "2 GB",
-        ],
+        &["--data", "/", "--min-free-disk", "2 GB"],
     );
     assert_eq!(code, 0);
 }
@@ -240,4 +232,23 @@ fn table_names_each_failure_with_its_fix() {
     assert!(lines[header + 1].trim_start().starts_with("fail"), "{text}");
     assert!(text.contains("FAIL: 2 fail, 0 warn, "), "{text}");
     assert!(text.trim_end().ends_with("not ready to train"), "{text}");
+}
+
+/// A capture records filesystems, not datasets: a `--data` path the sysroot does not hold
+/// is not vouched for by the space of the mount that would hold it (live, the same path
+/// would be "no such file or directory").
+#[test]
+fn a_data_path_the_sysroot_does_not_hold_is_unknown_not_passed() {
+    let (code, json) = preflight("preflight-healthy", &["--data", "/srv/datasets"]);
+    assert_eq!(code, 0, "a warning, not a failure");
+    let free = check(&json, "disk.free");
+    assert_eq!(free["status"], "warn");
+    assert_eq!(free["found"], "unknown");
+    assert_eq!(free["subject"], "/srv/datasets");
+    assert!(
+        free["advice"]
+            .as_str()
+            .is_some_and(|a| a.contains("run preflight on the machine itself")),
+        "{free}"
+    );
 }

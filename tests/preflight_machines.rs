@@ -18,7 +18,7 @@ fn preflight(root: &Path, args: &[&str]) -> (i32, Vec<(String, String, String)>)
         .env_remove("CUDA_VISIBLE_DEVICES")
         .arg("--sysroot")
         .arg(root)
-        .args(["preflight", "--format", "json", "--data", "/data/imagenet"])
+        .args(["preflight", "--format", "json", "--data", "/data"])
         .args(args)
         .output()
         .unwrap();
@@ -176,7 +176,7 @@ fn dataset_on_a_nearly_full_disk_fails_only_the_disk_line() {
     fs::write(&host, serde_json::to_string(&v).unwrap()).unwrap();
     let (code, checks) = preflight(dir.path(), &[]);
     assert_eq!(code, 1);
-    assert_eq!(with(&checks, "fail"), ["disk.free@/data/imagenet"]);
+    assert_eq!(with(&checks, "fail"), ["disk.free@/data"]);
     assert!(with(&checks, "warn").is_empty(), "{checks:?}");
 }
 

@@ -244,6 +244,28 @@ pub fn probe_path(src: &Source, path: &Path) -> Result<Filesystem, Unknown> {
     } else {
         crate::source::normalize(path)
     };
+    let answers: HostAnswers = if src.is_live() {
+        HostAnswers::default()
+    } else {
+        src.recorded(HOST_FILE)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default()
+    };
+    // A capture records the filesystems, not the dataset: a path that is neither in the
+    // recorded tree nor among the recorded statvfs answers may not exist on the machine at
+    // all (the live run would say "no such file"), so its filesystem is not vouched for.
+    if !src.is_live()
+        && !src.exists(&real)
+        && !answers
+            .statvfs
+            .contains_key(real.to_string_lossy().as_ref())
+    {
+        return Err(Unknown::NotRecorded(
+            "whether the --data path exists (a capture records filesystems, not datasets): \
+             run preflight on the machine itself",
+        ));
+    }
     let text = src.read_string_within("/proc/self/mountinfo", crate::bounded::Budget::Large)?;
     let mounts = parse_mountinfo(&text);
     let m = mount_of(&mounts, &real.to_string_lossy()).ok_or_else(|| {
@@ -259,11 +281,6 @@ pub fn probe_path(src: &Source, path: &Path) -> Result<Filesystem, Unknown> {
             detail,
         })?)
     } else {
-        let answers: HostAnswers = src
-            .recorded(HOST_FILE)
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
         answers
             .statvfs
             .get(real.to_string_lossy().as_ref())
@@ -924,8 +941,12 @@ Max open files            20000                20000                files     \n
             ),
             ("/", Some("vda"), Some(270_553_174_016))
         );
-        let data = probe_path(&src, Path::new("/srv/../srv/data"));
+        // The path is normalised inside the sysroot; `/` is recorded (its statvfs answer).
+        let data = probe_path(&src, Path::new("/srv/../"));
         assert_eq!(data.map(|f| f.mount_point), Ok("/".to_string()));
+        // A path the capture does not hold is not vouched for by its mount's space.
+        let data = probe_path(&src, Path::new("/srv/../srv/data"));
+        assert!(matches!(data, Err(Unknown::NotRecorded(_))), "{data:?}");
         assert!(notes.0.is_empty(), "{:?}", notes.0);
     }
 }

@@ -266,7 +266,8 @@ pub fn answer(fleet: &Fleet, color: bool) -> String {
     format!(
         "{}: {}",
         paint(s.verdict.word(), s.verdict.tone(), color),
-        parts.join("; ")
+        // Host and profile names come from reports and profiles: one line, whatever they hold.
+        crate::text::one_line(&parts.join("; "))
     )
 }
 

@@ -108,7 +108,10 @@ pub fn answer(report: &Report, color: bool) -> String {
             )
         }
     } else {
-        format!("{word}: not ready to train: {}", failed.join("; "))
+        format!(
+            "{word}: not ready to train: {}",
+            crate::text::one_line(&failed.join("; "))
+        )
     }
 }
 

@@ -134,7 +134,7 @@ pub fn fields(fields: &[(String, String)], term: &Term) -> String {
 fn fit(
     natural: &[usize],
     floor: &[usize],
-    whole: &[usize],
+    words: &[usize],
     width: Option<usize>,
     per_column: usize,
 ) -> Vec<usize> {
@@ -145,13 +145,10 @@ fn fit(
     let budget = width.saturating_sub(per_column * widths.len()) + 1;
     let mut total: usize = widths.iter().sum();
     // First the widest column above its floor gives up a column; then (when every column is
-    // at its floor) the widest column above one character, but a column that must stay whole
-    // (`whole`: a status, a host name) only when nothing else is left. The loop runs at most
+    // at its floor) the widest column above `words` (one character, but a status's longest
+    // word and a host name's width: they give way only when nothing else is left). The loop runs at most
     // once per column of excess width, over the columns: independent of the number of rows.
-    let words: Vec<usize> = (0..widths.len())
-        .map(|i| if whole.contains(&i) { floor[i] } else { 1 })
-        .collect();
-    for limit in [floor.to_vec(), words, vec![1; widths.len()]] {
+    for limit in [floor.to_vec(), words.to_vec(), vec![1; widths.len()]] {
         while total > budget {
             let pick = (0..widths.len())
                 .filter(|&i| widths[i] > limit[i])
@@ -185,16 +182,19 @@ pub fn grid(g: &Grid, term: &Term) -> String {
     let status = g.status.as_ref().map(|s| s.column);
     // The column that names the row (host, slot, check) keeps more of its width.
     let key = usize::from(status == Some(0));
+    let longest_word = |c: usize| {
+        all()
+            .flat_map(|r| cell(r, c).split_whitespace())
+            .map(textwrap::core::display_width)
+            .max()
+            .unwrap_or(0)
+    };
     let floor: Vec<usize> = (0..columns)
         .map(|c| {
             if Some(c) == status {
                 return natural[c];
             }
-            let longest_word = all()
-                .flat_map(|r| cell(r, c).split_whitespace())
-                .map(textwrap::core::display_width)
-                .max()
-                .unwrap_or(0);
+            let longest_word = longest_word(c);
             // A host or slot name is never split: its column keeps its longest word.
             if c == key {
                 return natural[c].min(MAX_KEY).max(longest_word);
@@ -204,8 +204,16 @@ pub fn grid(g: &Grid, term: &Term) -> String {
         .collect();
     // A column costs its text, a space each side and a rule (the last has none, hence the
     // budget's + 1 in `fit`).
-    let whole: Vec<usize> = status.into_iter().chain([key]).collect();
-    let widths = fit(&natural, &floor, &whole, term.width, 3);
+    // When every column is at its floor, a status still wraps between its words
+    // ("incomplete (16 unknown)"), never inside one; a host name is never split.
+    let words: Vec<usize> = (0..columns)
+        .map(|c| match status {
+            Some(s) if s == c => longest_word(c),
+            _ if c == key => floor[c],
+            _ => 1,
+        })
+        .collect();
+    let widths = fit(&natural, &floor, &words, term.width, 3);
     // A note starts in the second column and runs to the edge of the window.
     let note_w = term.width.map(|w| {
         w.saturating_sub(widths[0] + 4)

@@ -149,15 +149,17 @@ pub fn answer(r: &VerifyReport, color: bool) -> String {
         }
         parts.join("; ")
     };
-    match r.outcome {
+    // Names and found values come from profiles and machines: one line, whatever they hold.
+    let rest = match r.outcome {
         Outcome::Pass => format!(
-            "{word}: the machine matches {} ({})",
+            "the machine matches {} ({})",
             r.profile,
             plural(r.lines.len(), "check", "checks")
         ),
-        Outcome::Fail => format!("{word}: {}", about(Status::Fail)),
-        Outcome::Incomplete => format!("{word}: could not read {}", about(Status::Unknown)),
-    }
+        Outcome::Fail => about(Status::Fail),
+        Outcome::Incomplete => format!("could not read {}", about(Status::Unknown)),
+    };
+    format!("{word}: {}", crate::text::one_line(&rest))
 }
 
 /// The lines as a check table, failures first. The table for the terminal always has its
