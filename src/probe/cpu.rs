@@ -303,14 +303,22 @@ fn read_topology(src: &Source, online: &[u32]) -> Topology {
 }
 
 /// Reads the first of several cpulist files, then of several cpumask files.
-/// The CPUs sharing the cache in `dir`: `shared_cpu_map`, which lscpu and hwloc read, else
-/// `shared_cpu_list`. Where both are readable and name different CPUs, the directory and
-/// both answers are added to `disagree`.
-fn shared_cpus(src: &Source, dir: &str, disagree: &mut Vec<String>) -> Option<Vec<u32>> {
-    let map = src
-        .read_value(format!("{dir}/shared_cpu_map"))
+/// The CPUs sharing the cache in `dir` by `shared_cpu_map`, which lscpu and hwloc read.
+fn shared_map(src: &Source, dir: &str) -> Option<Vec<u32>> {
+    src.read_value(format!("{dir}/shared_cpu_map"))
         .ok()
-        .and_then(|t| parse_cpumask(&t).ok());
+        .and_then(|t| parse_cpumask(&t).ok())
+}
+
+/// The CPUs sharing the cache in `dir`: `map` (`shared_cpu_map`), else `shared_cpu_list`.
+/// Where both are readable and name different CPUs, the directory and both answers are
+/// added to `disagree`.
+fn shared_cpus(
+    src: &Source,
+    dir: &str,
+    map: Option<Vec<u32>>,
+    disagree: &mut Vec<String>,
+) -> Option<Vec<u32>> {
     let list = src
         .read_value(format!("{dir}/shared_cpu_list"))
         .ok()
@@ -712,7 +720,16 @@ fn read_caches(src: &Source, online: &[u32], notes: &mut Notes) -> Vec<Cache> {
         };
         for e in entries.iter().filter(|e| e.starts_with("index")) {
             let dir = format!("{base}/{e}");
-            let shared = shared_cpus(src, &dir, &mut disagree);
+            // A sibling of a cache already read costs one file: its map. The list is read
+            // (and checked against the map) only where a cache is met for the first time.
+            let map = shared_map(src, &dir);
+            if map
+                .as_ref()
+                .is_some_and(|m| covered.contains(&(e.clone(), m.clone())))
+            {
+                continue;
+            }
+            let shared = shared_cpus(src, &dir, map, &mut disagree);
             if let Some(sh) = &shared {
                 if !covered.insert((e.clone(), sh.clone())) {
                     continue;
