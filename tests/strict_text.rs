@@ -129,31 +129,26 @@ fn a_hostile_host_name_cannot_forge_the_verdict_of_verify() {
         "profiles/hp-z8-g4-dual-rtx6000.toml",
         "profiles/hp-z8-g4-dual-rtx8000.toml",
     ] {
-        let (code, out, err) = run(&["--sysroot", root, "verify", "--profile", profile]);
+        let verify = |format: &str| {
+            run(&[
+                "--sysroot",
+                root,
+                "verify",
+                "--profile",
+                profile,
+                "-f",
+                format,
+            ])
+        };
+        let (code, out, err) = verify("table");
         assert!([0, 1, 3].contains(&code), "{err}");
         assert_answered(&out, "verify table", Some(1));
         assert_last_line_is_verdict(&out, code, "verify table");
-        let (code_md, md, _) = run(&[
-            "--sysroot",
-            root,
-            "verify",
-            "--profile",
-            profile,
-            "-f",
-            "markdown",
-        ]);
+        let (code_md, md, _) = verify("markdown");
         assert_eq!(code_md, code);
         assert_clean(&md, "verify markdown");
         assert_last_line_is_verdict(&md, code, "verify markdown");
-        let (_, xml, _) = run(&[
-            "--sysroot",
-            root,
-            "verify",
-            "--profile",
-            profile,
-            "-f",
-            "junit",
-        ]);
+        let (_, xml, _) = verify("junit");
         assert!(!xml.contains(HOSTILE), "{xml}");
         // Every line of the XML is markup: the host name put none of its own.
         for l in xml.lines() {
