@@ -13,6 +13,7 @@
 //! itself resolves it, since Windows (and Wine) can follow links the walk does not see.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ffi::OsString;
 use std::fmt;
 use std::fs;
 use std::io::{self, Read};
@@ -104,7 +105,9 @@ pub struct Source {
     recording: Option<Mutex<Recording>>,
     /// Resolved real paths of directories already walked under a sysroot; sysfs paths share
     /// long prefixes (`/sys/devices/system/cpu/cpuN/...`), so this keeps replay fast.
-    resolved: Mutex<HashMap<PathBuf, PathBuf>>,
+    /// Keyed by the path's bytes: `Path`'s own hash walks it component by component, which
+    /// showed in profiles of replay.
+    resolved: Mutex<HashMap<OsString, PathBuf>>,
     /// Replay: files the capturing user could not read (`unreadable` in `capture.json`).
     denied: OnceLock<BTreeSet<PathBuf>>,
     /// The root as the OS resolves it, to check every opened path against it where a walk
@@ -113,6 +116,9 @@ pub struct Source {
     /// /proc/meminfo as first read: the memory and limits probes both take from it, and one
     /// read gives them one moment's figures.
     meminfo: OnceLock<Result<String, Unknown>>,
+    /// Replay: directories kept open for reads relative to them (`read_in_dir`).
+    #[cfg(unix)]
+    dir_fds: Mutex<Vec<(PathBuf, std::sync::Arc<rustix::fd::OwnedFd>)>>,
 }
 
 /// The kernel's memory figures (`Source::meminfo`).
@@ -146,6 +152,8 @@ impl Source {
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
+            #[cfg(unix)]
+            dir_fds: Mutex::new(Vec::new()),
         }
     }
 
@@ -166,6 +174,8 @@ impl Source {
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
+            #[cfg(unix)]
+            dir_fds: Mutex::new(Vec::new()),
         }
     }
 
@@ -280,41 +290,89 @@ impl Source {
     }
 
     fn read_bytes_resolved(&self, path: &Path, budget: Budget) -> Result<Vec<u8>, Unknown> {
-        let real = self.resolve(path, true)?;
-        let over = || Unknown::Refused {
-            path: path.to_path_buf(),
-            detail: budget.refusal(),
-        };
+        #[cfg(unix)]
         if !self.live {
-            // Under a sysroot only plain files are opened: a FIFO or a device node
-            // would block or read forever.
-            let meta = fs::metadata(&real).map_err(|e| io_unknown(path, &e))?;
-            if !meta.is_file() {
-                let kind = if meta.is_dir() {
-                    "a directory"
-                } else {
-                    "not a regular file"
-                };
-                return Err(Unknown::Refused {
-                    path: path.to_path_buf(),
-                    detail: kind.into(),
-                });
+            if let Some(read) = self.read_in_dir(path, budget) {
+                return read;
             }
-            // A recorded file's size is its real size (live sysfs and procfs files claim
-            // 4096 or 0 bytes, so this is for sysroots only): too big is refused unread.
-            if meta.len() > budget.bytes() {
-                return Err(over());
-            }
+        }
+        let (real, walked) = self.resolve_with_meta(path, true)?;
+        // A recorded file's size, where known: then one read takes it whole.
+        let mut size = None;
+        if !self.live {
+            let meta = match walked {
+                Some(m) => m,
+                None => fs::metadata(&real).map_err(|e| io_unknown(path, &e))?,
+            };
+            let kind = if meta.is_file() {
+                FileKind::Regular
+            } else if meta.is_dir() {
+                FileKind::Directory
+            } else {
+                FileKind::Other
+            };
+            size = Some(replayable(path, kind, meta.len(), budget)?);
         }
         let file = fs::File::open(&real).map_err(|e| io_unknown(path, &e))?;
-        let mut buf = Vec::new();
-        file.take(budget.bytes() + 1)
-            .read_to_end(&mut buf)
-            .map_err(|e| io_unknown(path, &e))?;
-        if buf.len() as u64 > budget.bytes() {
-            return Err(over());
+        read_open(file, size, path, budget)
+    }
+
+    /// Replay's read of a file that is not a link, relative to its directory (opened once
+    /// and kept while its files are read, as `lscpu --sysroot` does): the kernel then looks
+    /// up one name per call instead of the whole path under the sysroot. `None` where the
+    /// file is a link, or its directory cannot be opened: the walk (`resolve`) takes those.
+    #[cfg(unix)]
+    fn read_in_dir(&self, path: &Path, budget: Budget) -> Option<Result<Vec<u8>, Unknown>> {
+        use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags};
+        let rel = lexical_inside(path);
+        let (parent, name) = (rel.parent()?, rel.file_name()?);
+        let dir = match self.resolve_dir(parent, path) {
+            Ok(dir) => dir,
+            Err(e) => return Some(Err(e)),
+        };
+        let dir = self.dir_fd(&dir)?;
+        let io = |e: rustix::io::Errno| io_unknown(path, &io::Error::from(e));
+        let stat = match statat(&*dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(stat) => stat,
+            Err(e) => return Some(Err(io(e))),
+        };
+        let kind = match FileType::from_raw_mode(stat.st_mode) {
+            FileType::Symlink => return None,
+            FileType::RegularFile => FileKind::Regular,
+            FileType::Directory => FileKind::Directory,
+            _ => FileKind::Other,
+        };
+        let len = u64::try_from(stat.st_size).unwrap_or(u64::MAX);
+        let size = match replayable(path, kind, len, budget) {
+            Ok(size) => size,
+            Err(e) => return Some(Err(e)),
+        };
+        let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NONBLOCK;
+        Some(match openat(&*dir, name, flags, Mode::empty()) {
+            Ok(fd) => read_open(fs::File::from(fd), Some(size), path, budget),
+            Err(e) => Err(io(e)),
+        })
+    }
+
+    /// The open directory at host path `dir`, from the few kept (most recent first);
+    /// `None` where it cannot be opened.
+    #[cfg(unix)]
+    fn dir_fd(&self, dir: &Path) -> Option<std::sync::Arc<rustix::fd::OwnedFd>> {
+        use rustix::fs::{open, Mode, OFlags};
+        // Probes read a directory's files together and come back to few others meanwhile.
+        const KEPT: usize = 8;
+        let mut kept = self.dir_fds.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = kept.iter().position(|(p, _)| p == dir) {
+            let hit = kept.remove(i);
+            let fd = hit.1.clone();
+            kept.insert(0, hit);
+            return Some(fd);
         }
-        Ok(buf)
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let fd = std::sync::Arc::new(open(dir, flags, Mode::empty()).ok()?);
+        kept.insert(0, (dir.to_path_buf(), fd.clone()));
+        kept.truncate(KEPT);
+        Some(fd)
     }
 
     /// Reads a text file; invalid UTF-8 is replaced, so garbage reaches the parser and
@@ -370,8 +428,9 @@ impl Source {
 
     /// True if the path exists (following symlinks inside the root).
     pub fn exists(&self, path: impl AsRef<Path>) -> bool {
-        match self.resolve(path.as_ref(), true) {
-            Ok(real) => fs::metadata(real).is_ok(),
+        match self.resolve_with_meta(path.as_ref(), true) {
+            Ok((_, Some(_))) => true,
+            Ok((real, None)) => fs::metadata(real).is_ok(),
             Err(_) => false,
         }
     }
@@ -427,6 +486,18 @@ impl Source {
     /// Maps a path to the host path to open. Live: the path itself. Under a sysroot: a
     /// chroot-style walk that keeps every step inside the root.
     fn resolve(&self, path: &Path, follow_last: bool) -> Result<PathBuf, Unknown> {
+        self.resolve_with_meta(path, follow_last)
+            .map(|(real, _)| real)
+    }
+
+    /// `resolve`, with the metadata of the path it resolved to where the walk already took it
+    /// (the last step's `lstat` of a sysroot path that is not a link): a replayed read then
+    /// needs no second `stat` of its own (`None` live, and where the walk cannot vouch).
+    fn resolve_with_meta(
+        &self,
+        path: &Path,
+        follow_last: bool,
+    ) -> Result<(PathBuf, Option<fs::Metadata>), Unknown> {
         if self.live {
             if crate::sys::LIVE != crate::sys::Live::Files {
                 return Err(Unknown::Refused {
@@ -434,20 +505,32 @@ impl Source {
                     detail: LIVE_LINUX_ONLY.into(),
                 });
             }
-            return Ok(path.to_path_buf());
+            return Ok((path.to_path_buf(), None));
         }
         let rel = lexical_inside(path);
+        let mut meta = None;
         let real = if let Some(parent) = rel.parent() {
             let dir = self.resolve_dir(parent, path)?;
             let Some(name) = rel.file_name() else {
-                return self.confine(path, dir, true);
+                return Ok((self.confine(path, dir, true)?, None));
             };
             let mut links = 0;
-            self.walk(dir, Path::new(name), follow_last, &mut links, path)?
+            self.walk(
+                dir,
+                Path::new(name),
+                follow_last,
+                &mut links,
+                path,
+                &mut meta,
+            )?
         } else {
             self.root.clone()
         };
-        self.confine(path, real, follow_last)
+        if !crate::sys::WALK_SEES_EVERY_LINK {
+            // The OS may resolve further than the walk saw: its metadata is not the file's.
+            meta = None;
+        }
+        Ok((self.confine(path, real, follow_last)?, meta))
     }
 
     /// A resolved path relative to the root (`None` if it is not under it).
@@ -497,6 +580,17 @@ impl Source {
 
     /// Resolves a directory path (relative to the root), cached.
     fn resolve_dir(&self, rel: &Path, orig: &Path) -> Result<PathBuf, Unknown> {
+        self.resolve_dir_counted(rel, orig, &mut 0)
+    }
+
+    /// `resolve_dir`, counting the links it follows in `links` with the walk that asked: a
+    /// link whose target runs through itself then ends at `MAX_SYMLINKS`, not in recursion.
+    fn resolve_dir_counted(
+        &self,
+        rel: &Path,
+        orig: &Path,
+        links: &mut usize,
+    ) -> Result<PathBuf, Unknown> {
         if rel.as_os_str().is_empty() {
             return Ok(self.root.clone());
         }
@@ -506,16 +600,15 @@ impl Source {
         // Resolve the parent first (cached), then only the last component: siblings such as
         // cpu0..cpu95 then cost one lookup each instead of a walk from the root.
         let base = match rel.parent() {
-            Some(parent) => self.resolve_dir(parent, orig)?,
+            Some(parent) => self.resolve_dir_counted(parent, orig, links)?,
             None => self.root.clone(),
         };
         let last = rel.file_name().map_or_else(PathBuf::new, PathBuf::from);
-        let mut links = 0;
-        let real = self.walk(base, &last, true, &mut links, orig)?;
+        let real = self.walk(base, &last, true, links, orig, &mut None)?;
         self.resolved
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(rel.into(), real.clone());
+            .insert(rel.as_os_str().to_owned(), real.clone());
         Ok(real)
     }
 
@@ -523,12 +616,13 @@ impl Source {
         self.resolved
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(rel)
+            .get(rel.as_os_str())
             .cloned()
     }
 
     /// Walks `rel` from the already-resolved host directory `base`, following symlinks
-    /// with the sysroot as `/`.
+    /// with the sysroot as `/`. `meta` ends as the `lstat` of the path returned when the
+    /// walk's last step took it (the last component, not a link followed), else `None`.
     fn walk(
         &self,
         base: PathBuf,
@@ -536,6 +630,7 @@ impl Source {
         follow_last: bool,
         links: &mut usize,
         orig: &Path,
+        meta: &mut Option<fs::Metadata>,
     ) -> Result<PathBuf, Unknown> {
         let mut cur = base;
         let comps: Vec<_> = rel.components().collect();
@@ -544,11 +639,12 @@ impl Source {
             match comp {
                 Component::Normal(name) => {
                     let next = cur.join(name);
-                    let meta = match fs::symlink_metadata(&next) {
+                    let step = match fs::symlink_metadata(&next) {
                         Ok(m) => m,
                         Err(e) => return Err(io_unknown(orig, &e)),
                     };
-                    if meta.file_type().is_symlink() && (!last || follow_last) {
+                    *meta = None;
+                    if step.file_type().is_symlink() && (!last || follow_last) {
                         *links += 1;
                         if *links > MAX_SYMLINKS {
                             return Err(Unknown::Refused {
@@ -565,13 +661,23 @@ impl Source {
                         // Clamp `..` at the root: normalise the target relative to `start`.
                         let start_rel = start.strip_prefix(&self.root).unwrap_or(Path::new(""));
                         let joined = lexical_inside(&Path::new("/").join(start_rel).join(&target));
-                        cur = self.walk(self.root.clone(), &joined, true, links, orig)?;
+                        // The target's directory through the cache: sysfs links share their
+                        // targets' parents (cpuN/cpufreq -> ../cpufreq/policyN).
+                        cur = match (joined.parent(), joined.file_name()) {
+                            (Some(parent), Some(name)) => {
+                                let dir = self.resolve_dir_counted(parent, orig, links)?;
+                                self.walk(dir, Path::new(name), true, links, orig, meta)?
+                            }
+                            _ => self.walk(self.root.clone(), &joined, true, links, orig, meta)?,
+                        };
                     } else {
                         cur = next;
+                        *meta = Some(step);
                     }
                 }
                 Component::ParentDir if cur != self.root => {
                     cur.pop();
+                    *meta = None;
                 }
                 _ => {}
             }
@@ -614,6 +720,72 @@ fn lexical_inside(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// What a sysroot path is, as far as replay cares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FileKind {
+    Regular,
+    Directory,
+    Other,
+}
+
+/// Under a sysroot only plain files are opened (a FIFO or a device node would block or read
+/// forever), and a recorded file's size is its real size (live sysfs and procfs files claim
+/// 4096 or 0 bytes), so one too big is refused unread. The size to read, if it may be read.
+fn replayable(path: &Path, kind: FileKind, len: u64, budget: Budget) -> Result<usize, Unknown> {
+    let refused = |detail: String| Unknown::Refused {
+        path: path.to_path_buf(),
+        detail,
+    };
+    match kind {
+        FileKind::Regular => {}
+        FileKind::Directory => return Err(refused("a directory".into())),
+        FileKind::Other => return Err(refused("not a regular file".into())),
+    }
+    if len > budget.bytes() {
+        return Err(refused(budget.refusal()));
+    }
+    usize::try_from(len).map_err(|_| refused(budget.refusal()))
+}
+
+/// Reads an opened file whole, within `budget`. With the `size` a sysroot's `stat` gave, a
+/// read that returns that much ends the file: replay reads thousands of small files, and the
+/// second read would only find their end. Live files (sysfs and procfs claim 4096 or 0
+/// bytes), or one that changed size since `stat`, are read to the end.
+fn read_open(
+    file: fs::File,
+    size: Option<usize>,
+    path: &Path,
+    budget: Budget,
+) -> Result<Vec<u8>, Unknown> {
+    let mut file = file.take(budget.bytes() + 1);
+    let mut buf = Vec::new();
+    if let Some(size) = size {
+        buf.resize(size + 1, 0);
+        let mut filled = 0;
+        while filled < size {
+            match file.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_unknown(path, &e)),
+            }
+        }
+        buf.truncate(filled);
+        if filled == size {
+            return Ok(buf);
+        }
+    }
+    file.read_to_end(&mut buf)
+        .map_err(|e| io_unknown(path, &e))?;
+    if buf.len() as u64 > budget.bytes() {
+        return Err(Unknown::Refused {
+            path: path.to_path_buf(),
+            detail: budget.refusal(),
+        });
+    }
+    Ok(buf)
 }
 
 fn io_unknown(path: &Path, e: &io::Error) -> Unknown {
@@ -665,6 +837,60 @@ mod tests {
         let src = Source::sysroot(root);
         let err = src.read_value("/a").unwrap_err();
         assert!(matches!(err, Unknown::Refused { .. }), "{err:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sysroot_link_through_itself_is_refused_not_recursed() {
+        // `a` names a path under itself: each step resolves `a` again, through the cache of
+        // directories, and the count of links followed must still end it.
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        symlink("/a/b", root.join("a")).unwrap();
+        let src = Source::sysroot(root);
+        let err = src.read_value("/a/x").unwrap_err();
+        assert!(matches!(err, Unknown::Refused { .. }), "{err:?}");
+        assert!(err.to_string().contains("too many levels"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sysroot_reads_through_links_and_kept_directories() {
+        // sysfs's shape: cpuN/cpufreq -> ../cpufreq/policyN, read many times over.
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let cpu = root.join("sys/devices/system/cpu");
+        for n in 0..12 {
+            let policy = cpu.join(format!("cpufreq/policy{n}"));
+            fs::create_dir_all(&policy).unwrap();
+            fs::write(policy.join("scaling_max_freq"), format!("{}\n", 1000 + n)).unwrap();
+            fs::create_dir_all(cpu.join(format!("cpu{n}"))).unwrap();
+            symlink(
+                format!("../cpufreq/policy{n}"),
+                cpu.join(format!("cpu{n}/cpufreq")),
+            )
+            .unwrap();
+        }
+        let src = Source::sysroot(root);
+        for round in 0..2 {
+            for n in 0..12 {
+                let path = format!("/sys/devices/system/cpu/cpu{n}/cpufreq/scaling_max_freq");
+                assert_eq!(
+                    src.read_parse::<u32>(&path).unwrap(),
+                    1000 + n,
+                    "round {round}"
+                );
+            }
+        }
+        // A directory and a link to nowhere read as they are, not as the file last read.
+        let policy = "/sys/devices/system/cpu/cpufreq/policy0";
+        assert!(matches!(
+            src.read_value(policy),
+            Err(Unknown::Refused { .. })
+        ));
+        symlink("nowhere", cpu.join("cpu0/gone")).unwrap();
+        let gone = src.read_value("/sys/devices/system/cpu/cpu0/gone");
+        assert!(matches!(gone, Err(Unknown::NotFound(_))), "{gone:?}");
     }
 
     #[cfg(unix)]

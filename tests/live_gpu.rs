@@ -823,6 +823,58 @@ fn mig_on_without_instances_or_refused() {
     );
 }
 
+/// True where this machine shows an NVIDIA device on PCI or an NVIDIA driver.
+fn nvidia_here() -> bool {
+    let marks = [
+        "/proc/driver/nvidia",
+        "/sys/module/nvidia",
+        "/dev/nvidiactl",
+        "/dev/nvidia0",
+        "/dev/dxg",
+    ];
+    let on_pci = std::fs::read_dir("/sys/bus/pci/devices")
+        .map(|d| {
+            d.filter_map(Result::ok).any(|e| {
+                std::fs::read_to_string(e.path().join("vendor")).is_ok_and(|v| v.trim() == "0x10de")
+            })
+        })
+        .unwrap_or(true);
+    on_pci || marks.iter().any(|m| Path::new(m).exists())
+}
+
+#[test]
+fn nvml_is_not_loaded_where_no_nvidia_device_or_driver_shows() {
+    if nvidia_here() {
+        eprintln!("skipped: this machine has an NVIDIA device or driver, so NVML is loaded");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("calls");
+    let log = log.to_str().unwrap();
+    let json = nvml_json("x86_64-h100-80gb-hbm3");
+    // The library is there and would answer, but nothing NVIDIA shows: it is never loaded.
+    let r = live_report(
+        &Libs::nvml(),
+        &json,
+        &[
+            ("RIGCHECK_TEST_NVML_ALWAYS", ""),
+            ("RIGCHECK_NVML_DOUBLE_LOG", log),
+        ],
+    );
+    assert_eq!(r["gpus"], json!([]));
+    assert_eq!(r["lists"]["gpus"], "read");
+    assert_note(
+        &r,
+        "gpus",
+        "no NVIDIA GPUs on PCI; NVML unavailable: not loaded, as no NVIDIA driver is",
+    );
+    assert!(!Path::new(log).exists(), "NVML was called");
+    // The same run told to load it anyway: the double answers, so the gate was all it took.
+    let r = live_report(&Libs::nvml(), &json, &[("RIGCHECK_NVML_DOUBLE_LOG", log)]);
+    assert_eq!(r["gpus"].as_array().map(Vec::len), Some(1));
+    assert!(std::fs::read_to_string(log).unwrap().contains("nvmlInit"));
+}
+
 #[test]
 fn no_driver_and_no_library() {
     // No libnvidia-ml.so.1 at all: as the capture of a machine without the driver recorded it.

@@ -104,24 +104,43 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
 /// through a link, or inside a capture directory also given, is one host (two would count
 /// twice and could tip the majority). Kept as first named, sorted.
 fn one_each(inputs: Vec<PathBuf>) -> Vec<PathBuf> {
-    let mut seen: HashSet<PathBuf> = HashSet::new();
-    let mut out: Vec<(PathBuf, PathBuf)> = Vec::new();
-    for p in inputs {
+    // Each path's metadata once: whether it is a directory (a capture), and where the OS
+    // gives one its identity (device and inode), which tells the same file under two names
+    // without resolving every path of a fleet of thousands. Paths are resolved only where a
+    // directory was given (a file inside it is that host) or there is no identity.
+    let metas: Vec<Option<std::fs::Metadata>> =
+        inputs.iter().map(|p| std::fs::metadata(p).ok()).collect();
+    let any_dir = metas.iter().flatten().any(std::fs::Metadata::is_dir);
+    let mut seen_ids = HashSet::new();
+    let mut seen_paths: HashSet<PathBuf> = HashSet::new();
+    let mut out: Vec<(PathBuf, PathBuf, bool)> = Vec::new();
+    for (p, meta) in inputs.into_iter().zip(metas) {
+        let id = meta.as_ref().and_then(crate::sys::file_identity);
         // `-` and a path that cannot be resolved are kept as given.
-        let real = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
-        if seen.insert(real.clone()) {
-            out.push((real, p));
+        let real = if any_dir || id.is_none() {
+            std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone())
+        } else {
+            p.clone()
+        };
+        let first = match id {
+            Some(id) => seen_ids.insert(id),
+            None => seen_paths.insert(real.clone()),
+        };
+        if first {
+            out.push((real, p, meta.is_some_and(|m| m.is_dir())));
         }
     }
     let captures: HashSet<PathBuf> = out
         .iter()
-        .filter(|(real, _)| real.is_dir())
-        .map(|(real, _)| real.clone())
+        .filter(|(_, _, dir)| *dir)
+        .map(|(real, _, _)| real.clone())
         .collect();
     let mut kept: Vec<PathBuf> = out
         .into_iter()
-        .filter(|(real, _)| !real.ancestors().skip(1).any(|a| captures.contains(a)))
-        .map(|(_, shown)| shown)
+        .filter(|(real, _, _)| {
+            captures.is_empty() || !real.ancestors().skip(1).any(|a| captures.contains(a))
+        })
+        .map(|(_, shown, _)| shown)
         .collect();
     kept.sort();
     kept

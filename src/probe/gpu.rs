@@ -97,7 +97,8 @@ fn probe_from(
 ) -> Listed<Gpu> {
     let on_pci = pci_gpus.is_some();
     let (pci_gpus, pci_state) = pci_gpus.unwrap_or((Vec::new(), ListState::Unreadable));
-    let (gpus, nvml_missing, nvml_listed) = match open_access(src) {
+    let pci = on_pci.then_some((pci_gpus.as_slice(), pci_state));
+    let (gpus, nvml_missing, nvml_listed) = match open_access(src, pci) {
         Ok(mut access) => {
             let r = probe_with(access.as_mut(), pci_gpus, src, notes);
             if let Some(json) = access.recording() {
@@ -201,8 +202,12 @@ impl Access for live::Live {
     }
 }
 
-/// Chooses the GPU access: replayed answers under a sysroot, live NVML on the host.
-fn open_access(src: &Source) -> Result<Box<dyn Access>, String> {
+/// Chooses the GPU access: replayed answers under a sysroot, live NVML on the host. `pci` is
+/// what the PCI tree showed, where there is one.
+fn open_access(
+    src: &Source,
+    pci: Option<(&[PciGpu], ListState)>,
+) -> Result<Box<dyn Access>, String> {
     if !src.is_live() {
         return match src.recorded(NVML_FILE) {
             Ok(text) => Recorded::parse(&text)
@@ -215,19 +220,59 @@ fn open_access(src: &Source) -> Result<Box<dyn Access>, String> {
             Err(e) => Err(e.to_string()),
         };
     }
-    open_live(src)
+    open_live(src, pci)
 }
 
-/// NVML is tried whenever the source is live: a failed load (no driver) costs one dlopen,
-/// and some hosts (WSL, some containers) have working GPUs that sysfs does not list.
+/// Where an NVIDIA driver shows itself even when sysfs lists no NVIDIA device: its proc and
+/// module directories, its control device (containers get the device nodes), and WSL's GPU
+/// device, behind which NVML answers for GPUs no PCI tree shows.
+const DRIVER_MARKS: [&str; 5] = [
+    "/proc/driver/nvidia",
+    "/sys/module/nvidia",
+    "/dev/nvidiactl",
+    "/dev/nvidia0",
+    "/dev/dxg",
+];
+
+/// Why NVML is not worth loading here, if it is not: a PCI tree read whole with no NVIDIA
+/// device on it and no sign of an NVIDIA driver. Loading NVML costs a thread and a search of
+/// the library path, the larger part of an inventory of a machine without a GPU; with any
+/// doubt (no PCI tree, a list not read whole, a driver present) it is tried.
+/// `RIGCHECK_TEST_NVML_ALWAYS` tries it anyway: the tests' NVML double answers on machines
+/// without NVIDIA hardware.
 #[cfg(feature = "nvml")]
-fn open_live(src: &Source) -> Result<Box<dyn Access>, String> {
+fn nvml_pointless(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Option<String> {
+    let (gpus, state) = pci?;
+    // A capture records NVML's own answer, whatever it is, for replay to give.
+    if src.is_recording()
+        || !gpus.is_empty()
+        || state != ListState::Read
+        || std::env::var_os("RIGCHECK_TEST_NVML_ALWAYS").is_some_and(|v| !v.is_empty())
+        || DRIVER_MARKS.iter().any(|m| src.exists(m))
+    {
+        return None;
+    }
+    Some(
+        "not loaded, as no NVIDIA driver is (no /proc/driver/nvidia, /sys/module/nvidia, \
+         /dev/nvidiactl, /dev/nvidia0 or /dev/dxg)"
+            .into(),
+    )
+}
+
+/// NVML is tried whenever the source is live and might answer: a failed load (no driver)
+/// costs one dlopen, and some hosts (WSL, some containers) have working GPUs that sysfs does
+/// not list.
+#[cfg(feature = "nvml")]
+fn open_live(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Result<Box<dyn Access>, String> {
     if cfg!(target_os = "macos") {
         return Err(
             "macOS has no NVML (NVIDIA's driver ends at macOS 10.13); Apple GPUs \
                     are not inventoried"
                 .into(),
         );
+    }
+    if let Some(why) = nvml_pointless(src, pci) {
+        return Err(why);
     }
     let live = live::Live::init();
     if src.is_recording() {
@@ -238,7 +283,10 @@ fn open_live(src: &Source) -> Result<Box<dyn Access>, String> {
 }
 
 #[cfg(not(feature = "nvml"))]
-fn open_live(_src: &Source) -> Result<Box<dyn Access>, String> {
+fn open_live(
+    _src: &Source,
+    _pci: Option<(&[PciGpu], ListState)>,
+) -> Result<Box<dyn Access>, String> {
     Err(access::CallError::code("NoNvmlSupport").reason())
 }
 

@@ -58,6 +58,11 @@ pub fn device_number(_meta: &Metadata) -> Option<u64> {
     None
 }
 
+/// No identity of a file apart from its path here: callers compare canonical paths.
+pub fn file_identity(_meta: &Metadata) -> Option<(u64, u64)> {
+    None
+}
+
 /// No special files (named pipes, devices) show in a directory listing.
 pub fn special_file_kind(_t: FileType) -> Option<&'static str> {
     None

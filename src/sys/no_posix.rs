@@ -7,8 +7,8 @@ use std::io;
 use super::answers::unsupported;
 
 pub use super::fallback::{
-    create_private_dir, device_number, file_mode, keep_owner_and_mode, machine, set_create_mode,
-    special_file_kind, statvfs, symlink,
+    create_private_dir, device_number, file_identity, file_mode, keep_owner_and_mode, machine,
+    set_create_mode, special_file_kind, statvfs, symlink,
 };
 
 /// No signals to hold back.

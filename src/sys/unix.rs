@@ -85,6 +85,11 @@ pub fn device_number(meta: &Metadata) -> Option<u64> {
     Some(meta.dev())
 }
 
+/// What makes a file itself, whatever path names it: its device and inode.
+pub fn file_identity(meta: &Metadata) -> Option<(u64, u64)> {
+    Some((meta.dev(), meta.ino()))
+}
+
 /// What a special file is (named pipe, device, socket), for a refusal; `None` for the
 /// kinds every OS has (file, directory, symlink).
 pub fn special_file_kind(t: FileType) -> Option<&'static str> {

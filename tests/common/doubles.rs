@@ -105,6 +105,7 @@ pub fn live(
     let mut c = super::rigcheck();
     c.env("LD_LIBRARY_PATH", libs.path())
         .env("RIGCHECK_NVML_DOUBLE", nvml_json)
+        .env("RIGCHECK_TEST_NVML_ALWAYS", "1")
         .env_remove("RIGCHECK_NVML_DOUBLE_FAIL")
         .env_remove("RIGCHECK_CUDA_DOUBLE_FAIL")
         .env_remove("RIGCHECK_NVML_DOUBLE_LOG")
