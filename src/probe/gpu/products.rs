@@ -113,6 +113,22 @@ pub struct Product {
     /// Why the board has no FP32 rating, where it has none and is no laptop part (NVIDIA
     /// publishes no figure for it); `None` for every board that has one.
     pub unrated: Option<&'static str>,
+    /// Why the row is no desktop, workstation or data-center product, though its PCI id is
+    /// named (`None` for the products): such a row needs no rating.
+    pub not_a_product: Option<NotAProduct>,
+}
+
+/// What a row that NVIDIA never sold as a desktop, workstation or data-center product is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotAProduct {
+    /// A pci.ids name of an engineering or validation board (PG503, PG506, PG189 …) or of a
+    /// board NVIDIA never announced (GeForce GTX 1080 Ti 10GB, RTX TITAN Ada).
+    EngineeringBoard,
+    /// A cryptocurrency mining board (CMP, P10x-100): sold for hashing, with no display
+    /// output and no compute rating.
+    MiningBoard,
+    /// An automotive (DRIVE) module built into a vehicle computer.
+    AutomotiveModule,
 }
 
 /// Which subsystem a key of `KEYS` asks for.
@@ -446,9 +462,9 @@ mod tests {
         }
     }
 
-    /// Desktop, workstation and data-center products of Pascal and later: pci.ids names that
-    /// are only a chip code (`TU102GL`), and engineering samples, are no product.
-    fn pascal_and_later_products() -> impl Iterator<Item = &'static Product> {
+    /// Desktop, workstation and data-center boards of Pascal and later: pci.ids names that
+    /// are only a chip code (`TU102GL`), and engineering samples, are no board.
+    fn pascal_and_later_boards() -> impl Iterator<Item = &'static Product> {
         let old = ["Kepler", "Maxwell"];
         PRODUCTS
             .iter()
@@ -456,11 +472,11 @@ mod tests {
             .filter(|p| !p.name.starts_with(p.chip) && !p.name.contains("Engineering Sample"))
     }
 
-    #[test]
-    fn every_pascal_and_later_board_has_a_rated_fp32_figure_or_says_why_not() {
-        let mut unexplained = Vec::new();
+    /// Names of the Pascal-and-later boards without a rating, products or not.
+    fn unrated_boards(products: bool) -> Vec<&'static str> {
         let mut unrated = Vec::new();
-        for p in pascal_and_later_products() {
+        let mut unexplained = Vec::new();
+        for p in pascal_and_later_boards().filter(|p| p.not_a_product.is_none() == products) {
             let rated = p.fp32_tflops.is_some() || p.fp32_tflops_at_boost().is_some();
             match (rated, p.unrated) {
                 (true, None) => {}
@@ -472,11 +488,33 @@ mod tests {
             unexplained.is_empty(),
             "no FP32 and no reason: {unexplained:?}"
         );
-        // The boards NVIDIA rates stay rated: export variants, superchips, boards NVIDIA's
-        // list names without a configuration, and pci.ids names of boards never sold.
         unrated.sort_unstable();
         unrated.dedup();
-        assert_eq!(unrated.len(), 24, "{unrated:?}");
+        unrated
+    }
+
+    #[test]
+    fn every_pascal_and_later_product_has_a_rated_fp32_figure_or_says_why_not() {
+        // The products NVIDIA publishes no FP32 rating for: export variants, superchips and
+        // boards NVIDIA's list names without a configuration. A board that gets a rating
+        // leaves this list, and one that loses it joins it, so neither happens unnoticed.
+        assert_eq!(
+            unrated_boards(true),
+            [
+                "NVIDIA A100-SXM-64GB",
+                "NVIDIA A800-SXM4-40GB",
+                "NVIDIA AX800",
+                "NVIDIA GB200",
+                "NVIDIA GB300",
+                "NVIDIA H100",
+                "NVIDIA H20",
+                "NVIDIA H20 NVL16",
+                "NVIDIA H20-3e",
+                "NVIDIA H800 NVL",
+                "NVIDIA L2",
+                "NVIDIA RTX 2000E Ada Generation",
+            ]
+        );
         for rated in [
             "NVIDIA GH200 120GB",
             "NVIDIA GH200 480GB",
@@ -485,8 +523,52 @@ mod tests {
             "NVIDIA RTX PRO 6000 Blackwell Server Edition",
             "Tesla P6",
         ] {
-            assert!(!unrated.contains(&rated), "{rated}");
+            let p = PRODUCTS
+                .iter()
+                .find(|p| p.name == rated)
+                .unwrap_or_else(|| panic!("{rated}"));
+            assert!(
+                p.fp32_tflops.is_some() && p.not_a_product.is_none(),
+                "{rated}"
+            );
         }
+    }
+
+    #[test]
+    fn boards_never_sold_as_products_say_what_they_are_and_need_no_rating() {
+        // Engineering boards, unannounced boards, mining boards and automotive modules are
+        // named, but are not products that need a rating: those without one say why.
+        assert_eq!(
+            unrated_boards(false),
+            [
+                "A100-PG506-207",
+                "A100-PG506-217",
+                "CMP 170HX",
+                "GeForce GTX 1080 Ti 10GB",
+                "GeForce RTX 2080 Ti 12GB",
+                "GeForce RTX 3070 GDDR6X",
+                "L16",
+                "NVIDIA DRIVE P2021",
+                "PG189 SKU600",
+                "RTX TITAN Ada",
+                "Tesla PG503-216",
+                "Tesla T40 24GB",
+            ]
+        );
+        let kind = |name: &str| {
+            PRODUCTS
+                .iter()
+                .find(|p| p.name == name)
+                .and_then(|p| p.not_a_product)
+        };
+        assert_eq!(kind("CMP 170HX"), Some(NotAProduct::MiningBoard));
+        assert_eq!(kind("P106-100"), Some(NotAProduct::MiningBoard));
+        assert_eq!(
+            kind("NVIDIA DRIVE P2021"),
+            Some(NotAProduct::AutomotiveModule)
+        );
+        assert_eq!(kind("Tesla PG503-216"), Some(NotAProduct::EngineeringBoard));
+        assert_eq!(kind("NVIDIA A100-PCIE-40GB"), None);
     }
 
     #[test]
