@@ -111,7 +111,8 @@ fn global_options_of(command: &str) -> &'static [&'static str] {
 /// Gives a subcommand (and the commands under it) hidden copies of the global options it
 /// does not honour, and visible ones of those it does. clap passes a global option on only
 /// to a command without one of the same id, and a value given to a copy reaches `Cli`
-/// as it does through the global option itself.
+/// as it does through the global option itself. Its `--profile`, if any, completes to the
+/// built-in names too (`profile_names`).
 fn own_global_options(sub: clap::Command) -> clap::Command {
     let globals: Vec<Arg> = GlobalArgs::augment_args(clap::Command::new("rigcheck"))
         .get_arguments()

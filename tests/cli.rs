@@ -430,7 +430,12 @@ fn exit_codes_of(page: &str) -> Vec<u8> {
     let section = &section[..section.find("\n.SH ").unwrap_or(section.len())];
     section
         .lines()
-        .filter_map(|l| l.strip_prefix("\\fB")?.strip_suffix("\\fR")?.parse().ok())
+        .filter_map(|l| {
+            l.strip_prefix("\\fB")?
+                .strip_suffix("\\fR")?
+                .parse::<u8>()
+                .ok()
+        })
         .collect()
 }
 
