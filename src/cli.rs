@@ -4,10 +4,11 @@
 //! (`render`, `bench`); this file teaches clap their names and help, so nothing below the
 //! command layer depends on clap.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
-use clap::builder::PossibleValue;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+use clap::{Arg, Args, Parser, Subcommand, ValueEnum, ValueHint};
 
 pub use crate::bench::BenchKind;
 pub use crate::render::bench::BenchFormat;
@@ -24,7 +25,9 @@ pub use crate::render::{Format, Part};
     name = "rigcheck",
     version = env!("RIGCHECK_VERSION"),
     about,
-    help_expected = true
+    help_expected = true,
+    mut_arg("profile", profile_names),
+    mut_subcommands(own_global_options)
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -43,8 +46,9 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// Options every subcommand takes, before or after its name. Each command honours them or
-/// refuses them with exit 2 (README, "Global options").
+/// Options written before or after a command's name. Each command honours them or refuses
+/// them with exit 2 (README, "Global options"); its help lists only those it honours
+/// (`own_global_options`).
 #[derive(Debug, Args, Clone, Default)]
 pub struct GlobalArgs {
     /// Read a recorded machine under DIR instead of this one (nothing live is touched).
@@ -59,30 +63,88 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub redact: bool,
 
-    /// Output format, written before the command (`rigcheck -f json verify ...`): one of
-    /// that command's formats. Without a command: the inventory's.
+    /// Output format (default: table). Written before a command (`rigcheck -f json verify
+    /// ...`) it is one of that command's formats, listed by `rigcheck COMMAND --help`.
     #[arg(long, short = 'f', value_enum, value_name = "FORMAT")]
     pub format: Option<AnyFormat>,
 }
 
 /// Every output format of every command, for `--format` written before the command; the
-/// command then checks that it is one of its own.
+/// command then checks that it is one of its own. The help lists the inventory's (what
+/// `rigcheck -f FORMAT` with no command takes); the others are accepted but not listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AnyFormat {
-    /// Readable text table (inventory, verify, diff, preflight, fleet, bench).
+    /// Readable text table.
     Table,
-    /// JSON (inventory, verify, diff, preflight, fleet, bench).
+    /// The JSON contract (schema_version, base units, notes).
     Json,
-    /// Markdown (inventory, verify, sheet, fleet).
+    /// GitHub-flavoured Markdown.
     Markdown,
-    /// Prometheus text format (inventory, fleet).
+    /// Prometheus text format, for node_exporter's textfile collector.
     Prometheus,
-    /// Kubernetes node-feature-discovery feature file (inventory).
+    /// Kubernetes node-feature-discovery feature file (name=value labels).
     Nfd,
     /// JUnit XML (verify).
+    #[value(hide = true)]
     Junit,
     /// Self-contained HTML (sheet).
+    #[value(hide = true)]
     Html,
+}
+
+/// The global options (`GlobalArgs` with `global = true`) that `command` honours; see the
+/// README's "Global options". The others still parse after its name, so the command can
+/// refuse them with a reason, but its help and man page leave them out: `capture -h` does
+/// not offer `--sysroot`. `--color` is listed only where it colours something (elsewhere
+/// `always` is refused and `auto` or `never` change nothing).
+fn global_options_of(command: &str) -> &'static [&'static str] {
+    match command {
+        "inventory" | "verify" | "preflight" => &["sysroot", "color", "redact"],
+        "new" | "sheet" => &["sysroot", "redact"],
+        "diff" | "fleet" => &["color", "redact"],
+        "profiles" | "show" | "bench" | "completions" | "man" => &["redact"],
+        // capture, and `profile`, whose options belong to `profile new`.
+        _ => &[],
+    }
+}
+
+/// Gives a subcommand (and the commands under it) hidden copies of the global options it
+/// does not honour, and visible ones of those it does. clap passes a global option on only
+/// to a command without one of the same id, and a value given to a copy reaches `Cli`
+/// as it does through the global option itself. Its `--profile`, if any, completes to the
+/// built-in names too (`profile_names`).
+fn own_global_options(sub: clap::Command) -> clap::Command {
+    let globals: Vec<Arg> = GlobalArgs::augment_args(clap::Command::new("rigcheck"))
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .cloned()
+        .collect();
+    let fit = |cmd: clap::Command| {
+        let takes = global_options_of(cmd.get_name());
+        globals.iter().fold(cmd, |cmd, a| {
+            cmd.arg(a.clone().hide(!takes.contains(&a.get_id().as_str())))
+        })
+    };
+    let under: Vec<String> = sub
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let sub = if sub.get_arguments().any(|a| a.get_id() == "profile") {
+        sub.mut_arg("profile", profile_names)
+    } else {
+        sub
+    };
+    under
+        .iter()
+        .fold(fit(sub), |sub, name| sub.mut_subcommand(name, fit))
+}
+
+/// Every `--profile`: a built-in name or a file, which a shell completes to either
+/// (`ProfileName`).
+fn profile_names(arg: Arg) -> Arg {
+    arg.value_parser(ProfileName)
+        .hide_possible_values(true)
+        .value_hint(ValueHint::FilePath)
 }
 
 /// The subcommands; none given means `inventory`.
@@ -351,6 +413,34 @@ pub struct BenchArgs {
     /// the disk benchmark; without it the disk benchmark is skipped (nothing is written).
     #[arg(long, value_name = "PATH")]
     pub data: Option<PathBuf>,
+}
+
+/// The value of `--profile`: a built-in profile's name or a file, taken as written (the
+/// file is read, and a bad one refused, by the command). The built-in names are its
+/// possible values only for shell completion, which offers them beside file names
+/// (`completions`); the help does not list them, as any file is accepted too.
+#[derive(Debug, Clone, Copy)]
+pub struct ProfileName;
+
+impl TypedValueParser for ProfileName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            crate::profile::BUILTIN
+                .iter()
+                .map(|(name, _)| PossibleValue::new(*name)),
+        ))
+    }
 }
 
 /// `--color` choices.

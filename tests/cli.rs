@@ -303,3 +303,300 @@ fn section_is_refused_where_it_cannot_apply() {
     assert!(err.contains("--section") && err.contains("json"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+const REFERENCE: &str = "fixtures/hp-z8-g4-dual-rtx6000";
+
+/// Runs `rigcheck sheet` of the reference machine with `args`; returns (exit code, stderr).
+fn sheet(args: &[&str]) -> (Option<i32>, String) {
+    let out = rigcheck()
+        .args(["sheet", "--sysroot", REFERENCE])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.stdout.is_empty(), "a sheet to a file printed on stdout");
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn a_sheet_takes_its_format_from_the_file_name_and_says_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // .md and .markdown are Markdown, .html and .htm HTML, in any case.
+    for (name, markdown) in [
+        ("z8.md", true),
+        ("z8.MARKDOWN", true),
+        ("z8.html", false),
+        ("z8.htm", false),
+    ] {
+        let file = path(name);
+        let (code, err) = sheet(&["-o", &file]);
+        assert_eq!(code, Some(0), "{name}: {err}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(text.starts_with("# "), markdown, "{name}: {}", &text[..40]);
+        assert_eq!(text.starts_with("<!DOCTYPE html>"), !markdown, "{name}");
+        // One line on stderr: the path, the format and the size in bytes, as written.
+        let bytes = text.len();
+        let size = if bytes >= 1000 {
+            format!("{},{:03}", bytes / 1000, bytes % 1000)
+        } else {
+            bytes.to_string()
+        };
+        assert!(bytes < 1_000_000, "{bytes}");
+        let kind = if markdown { "Markdown" } else { "HTML" };
+        assert_eq!(err, format!("wrote {file} ({kind}, {size} bytes)\n"));
+    }
+    // --format agreeing with the name, or naming the format of a name that does not.
+    let (code, err) = sheet(&["-o", &path("a.md"), "-f", "markdown"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = sheet(&["-o", &path("a.txt"), "--format", "markdown"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("(Markdown, "), "{err}");
+    assert!(std::fs::read_to_string(path("a.txt"))
+        .unwrap()
+        .starts_with("# "));
+    // Refused, and nothing written: a name that contradicts --format (before or after the
+    // command), and a name that says no format without --format.
+    let refusals: [(&[&str], &str, String); 4] = [
+        (
+            &["-f", "html"],
+            "x.md",
+            format!(
+                "rigcheck: {}: the name says Markdown but --format is html; name it .html or leave --format out\n",
+                path("x.md")
+            ),
+        ),
+        (
+            &["-f", "markdown"],
+            "x.html",
+            format!(
+                "rigcheck: {}: the name says HTML but --format is markdown; name it .md or leave --format out\n",
+                path("x.html")
+            ),
+        ),
+        (
+            &[],
+            "x.txt",
+            format!(
+                "rigcheck: {}: '.txt' is not an extension of a sheet, so the sheet's format is not known; name it .html or .md, or give --format html or markdown\n",
+                path("x.txt")
+            ),
+        ),
+        (
+            &[],
+            "x",
+            format!(
+                "rigcheck: {}: the name has no extension, so the sheet's format is not known; name it .html or .md, or give --format html or markdown\n",
+                path("x")
+            ),
+        ),
+    ];
+    for (extra, name, want) in refusals {
+        let mut args = vec!["-o", name];
+        let file = path(name);
+        args[1] = &file;
+        args.extend_from_slice(extra);
+        let (code, err) = sheet(&args);
+        assert_eq!((code, err.as_str()), (Some(2), want.as_str()), "{args:?}");
+        assert!(!Path::new(&file).exists(), "{file} written");
+    }
+    let out = rigcheck()
+        .args(["--format", "html", "sheet", "--sysroot", REFERENCE, "-o"])
+        .arg(path("y.md"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("the name says Markdown but --format is html"));
+    // To standard output nothing is said: the output is the sheet.
+    let out = rigcheck()
+        .args(["sheet", "--sysroot", REFERENCE, "-o", "-", "-f", "markdown"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.starts_with(b"# "));
+}
+
+/// The codes a section of a man page lists: `.TP` then `\fBN\fR` lines.
+fn exit_codes_of(page: &str) -> Vec<u8> {
+    let start = page
+        .find(".SH \"EXIT STATUS\"\n")
+        .unwrap_or_else(|| panic!("no EXIT STATUS in\n{page}"));
+    let section = &page[start + 1..];
+    let section = &section[..section.find("\n.SH ").unwrap_or(section.len())];
+    section
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("\\fB")?
+                .strip_suffix("\\fR")?
+                .parse::<u8>()
+                .ok()
+        })
+        .collect()
+}
+
+#[test]
+fn man_pages_say_the_exit_codes_of_the_readme_and_give_examples() {
+    use rigcheck::outcome::{EXIT_ERROR, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
+    let man = |args: &[&str]| {
+        let out = rigcheck().arg("man").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let main = man(&[]);
+    assert_eq!(
+        exit_codes_of(&main),
+        [EXIT_PASS, EXIT_FAIL, EXIT_ERROR, EXIT_INCOMPLETE]
+    );
+    for want in [
+        "\\fB0\\fR\nEverything asked for holds",
+        "\\fB1\\fR\nA check failed",
+        "\\fB2\\fR\nUsage error or bad input",
+        "\\fB3\\fR\nINCOMPLETE",
+    ] {
+        assert!(main.contains(want), "{want} not in\n{main}");
+    }
+    // The examples of the main page: the main job and each command a user starts with.
+    let examples = &main[main.find(".SH EXAMPLES\n").expect("no EXAMPLES")..];
+    for want in [
+        "\\fBrigcheck\\fR\n",
+        "\\fBrigcheck verify \\-\\-profile hp\\-z8\\-g4\\-dual\\-rtx6000\\fR",
+        "\\fBrigcheck preflight",
+        "\\fBrigcheck sheet \\-o z8.html\\fR",
+        "\\fBrigcheck fleet reports/",
+    ] {
+        assert!(examples.contains(want), "{want} not in\n{examples}");
+    }
+    // Both come before VERSION, in the order of man-pages(7).
+    let at = |s: &str| main.find(s).unwrap();
+    assert!(at(".SH OPTIONS") < at(".SH \"EXIT STATUS\""));
+    assert!(at(".SH \"EXIT STATUS\"") < at(".SH EXAMPLES"));
+    assert!(at(".SH EXAMPLES") < at(".SH VERSION"));
+    // Each command's page lists the codes the README's table gives it (a dash is a code it
+    // never exits with), so the two cannot drift apart.
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let table = &readme[readme.find("### Exit codes").unwrap()..];
+    let mut rows = 0;
+    for line in table.lines().skip_while(|l| !l.starts_with("| `")) {
+        let Some(row) = line.strip_prefix("| `") else {
+            break;
+        };
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let command = cells[0].trim_end_matches('`');
+        let want: Vec<u8> = (0..4u8)
+            .filter(|c| cells[usize::from(*c) + 1].trim_end_matches(" |") != "—")
+            .collect();
+        let words: Vec<&str> = command.split(' ').collect();
+        let page = man(&words);
+        assert_eq!(exit_codes_of(&page), want, "rigcheck-{command}(1)");
+        assert!(
+            page.contains(".SH EXAMPLES\n.TP\n\\fBrigcheck"),
+            "{command}"
+        );
+        rows += 1;
+    }
+    assert_eq!(rows, 12, "README's exit-code table");
+}
+
+#[test]
+fn profile_completes_to_the_built_in_names_and_to_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("order.toml"), "").unwrap();
+    let out = rigcheck().args(["completions", "bash"]).output().unwrap();
+    let script = dir.path().join("rigcheck.bash");
+    std::fs::write(&script, &out.stdout).unwrap();
+    // What bash offers after the words given, from the script as a user sources it.
+    let complete = |words: &[&str]| -> Vec<String> {
+        let line = words.join(" ");
+        let shell = format!(
+            "source {}; COMP_WORDS=({}); COMP_CWORD={}; COMP_LINE='{line}'; COMP_POINT=${{#COMP_LINE}}; \
+             _rigcheck rigcheck '{}' '{}' 2>/dev/null; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            script.display(),
+            words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" "),
+            words.len() - 1,
+            words[words.len() - 1],
+            words[words.len() - 2],
+        );
+        let out = std::process::Command::new("bash")
+            .args(["--norc", "-c", &shell])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let mut got: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        got.sort();
+        got
+    };
+    if std::process::Command::new("bash")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        return; // no bash to run the script in (Windows runners)
+    }
+    let names: Vec<&str> = rigcheck::profile::BUILTIN.iter().map(|(n, _)| *n).collect();
+    let mut all: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    all.extend(["order.toml".to_string(), "rigcheck.bash".to_string()]);
+    all.sort();
+    for words in [
+        &["rigcheck", "verify", "--profile", ""][..],
+        &["rigcheck", "verify", "-p", ""],
+        &["rigcheck", "fleet", "x.json", "--profile", ""],
+        &["rigcheck", "sheet", "--profile", ""],
+        &["rigcheck", "--profile", ""],
+    ] {
+        assert_eq!(complete(words), all, "{words:?}");
+    }
+    // Completing a prefix: the names that start with it, or the files.
+    assert_eq!(
+        complete(&["rigcheck", "verify", "--profile", "hp-z8-g4-dual-rtx8"]),
+        ["hp-z8-g4-dual-rtx8000"]
+    );
+    assert_eq!(
+        complete(&["rigcheck", "verify", "--profile", "ord"]),
+        ["order.toml"]
+    );
+    // The names complete, but parse as any other value: a file is still a profile.
+    rigcheck()
+        .args(["verify", "--sysroot", REFERENCE, "--profile"])
+        .arg(format!("profiles/{}.toml", names[0]))
+        .assert()
+        .code(0);
+    // zsh and fish offer them beside files as well.
+    let zsh = String::from_utf8(
+        rigcheck()
+            .args(["completions", "zsh"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        zsh.contains(&format!(
+            ":NAME|FILE: _alternative \"profiles\\:built-in profile\\:({})\" \"files\\:file\\:_files\"'",
+            names.join(" ")
+        )),
+        "{zsh}"
+    );
+    let fish = String::from_utf8(
+        rigcheck()
+            .args(["completions", "fish"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let profile_lines: Vec<&str> = fish.lines().filter(|l| l.contains(names[0])).collect();
+    assert!(profile_lines.len() >= 5, "{fish}");
+    assert!(
+        profile_lines.iter().all(|l| !l.contains(" -f ")),
+        "{profile_lines:?}"
+    );
+}

@@ -377,7 +377,9 @@ fn errors_are_one_line_in_one_shape() {
         ),
         (
             vec!["--format".into(), "xml".into()],
-            "rigcheck: --format 'xml': not a value it takes; did you mean 'html'? use one of table, json, markdown, prometheus, nfd, junit, html".into(),
+            // Before any command the values listed are the inventory's (each command's
+            // own are in its help; `-f junit verify` still works).
+            "rigcheck: --format 'xml': not a value it takes; use one of table, json, markdown, prometheus, nfd".into(),
         ),
         (
             vec!["--sysroot".into(), "/nonexistent/rig".into()],
@@ -509,4 +511,201 @@ fn profile_new_writes_valid_toml_from_hostile_machine_strings() {
         out.contains("identity contradicted: GPU 0: NVML names it"),
         "{out}"
     );
+}
+
+/// One option as a command's `--help` lists it: the long name, the value placeholder, and
+/// the values listed under "Possible values".
+#[derive(Debug)]
+struct Listed {
+    long: String,
+    value: Option<String>,
+    values: Vec<String>,
+}
+
+/// The options and the commands `rigcheck <command> --help` lists.
+fn help_of(command: &[String]) -> (Vec<Listed>, Vec<String>) {
+    let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
+    args.push("--help");
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "`{}`: {err}", args.join(" "));
+    let (mut options, mut commands) = (Vec::<Listed>::new(), Vec::new());
+    let mut section = "";
+    let mut in_values = false;
+    for line in out.lines() {
+        if !line.starts_with(' ') && line.ends_with(':') {
+            section = line;
+            continue;
+        }
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        match section {
+            "Commands:" if indent == 2 && !body.is_empty() => {
+                let name = body.split_whitespace().next().unwrap();
+                if name != "help" {
+                    commands.push(name.to_string());
+                }
+            }
+            "Options:" if (indent == 2 || indent == 6) && body.starts_with('-') => {
+                let long = body
+                    .split([',', ' '])
+                    .find(|w| w.starts_with("--"))
+                    .unwrap_or_else(|| panic!("no long name: {line}"));
+                let value = body
+                    .split_once('<')
+                    .map(|(_, v)| v.trim_end_matches('>').to_string());
+                options.push(Listed {
+                    long: long.to_string(),
+                    value,
+                    values: Vec::new(),
+                });
+                in_values = false;
+            }
+            "Options:" if body == "Possible values:" => in_values = true,
+            "Options:" if in_values && body.starts_with("- ") => {
+                let name = body[2..].split(':').next().unwrap().trim();
+                options.last_mut().unwrap().values.push(name.to_string());
+            }
+            "Options:" if in_values && !body.is_empty() && !body.starts_with("- ") => {
+                in_values = false;
+            }
+            _ => {}
+        }
+    }
+    (options, commands)
+}
+
+#[test]
+fn every_option_a_help_lists_is_one_the_command_takes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, _) = reference_report(dir.path());
+    let r = p(&report).to_string();
+    let tmp = |name: &str| p(&dir.path().join(name)).to_string();
+    fs::write(dir.path().join("data.bin"), vec![7u8; 1 << 20]).unwrap();
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    // A run of each command that works on its own; an option is tried by adding it.
+    let base = |command: &str| -> Vec<String> {
+        match command {
+            "" => s(&["--sysroot", REFERENCE]),
+            "inventory" | "verify" | "preflight" | "sheet" | "profile new" => {
+                let mut a: Vec<String> = command.split(' ').map(String::from).collect();
+                a.extend(s(&["--sysroot", REFERENCE]));
+                match command {
+                    "verify" => a.extend(s(&["--profile", PROFILE])),
+                    "sheet" => a.push("--stdout".into()),
+                    _ => {}
+                }
+                a
+            }
+            "capture" => s(&["capture", &tmp("cap")]),
+            "profiles" => s(&["profiles"]),
+            "profiles show" => s(&["profiles", "show", PROFILE]),
+            "profile" => s(&["profile", "new", "--sysroot", REFERENCE]),
+            "diff" => s(&["diff", REFERENCE, &r]),
+            "fleet" => s(&["fleet", &r]),
+            "bench" => s(&[
+                "bench",
+                "disk",
+                "--seconds",
+                "0.2",
+                "--data",
+                &tmp("data.bin"),
+            ]),
+            "completions" => s(&["completions", "bash"]),
+            "man" => s(&["man"]),
+            other => panic!("`{other}` is new: give it a run that works here"),
+        }
+    };
+    // Options that need company, or a value only they take.
+    let special = |command: &str, long: &str| -> Option<Vec<String>> {
+        Some(match (command, long) {
+            ("" | "inventory", "--profile") => {
+                let mut a = base(command);
+                a.extend(s(&["-f", "prometheus", "--profile", PROFILE]));
+                a
+            }
+            ("sheet", "--output" | "--force") => s(&[
+                "sheet",
+                "--sysroot",
+                REFERENCE,
+                "-o",
+                &tmp("s.html"),
+                "--force",
+            ]),
+            ("sheet", "--report") => s(&["sheet", "--report", &r, "--stdout"]),
+            ("profile new", "--output" | "--force") => s(&[
+                "profile",
+                "new",
+                "--sysroot",
+                REFERENCE,
+                "-o",
+                &tmp("p.toml"),
+                "--force",
+            ]),
+            ("capture", "--force") => s(&["capture", &tmp("cap"), "--force"]),
+            _ => return None,
+        })
+    };
+    let sample = |long: &str, value: &str| -> String {
+        match (long, value) {
+            ("--sysroot", _) => REFERENCE.into(),
+            (_, "NAME|FILE" | "PROFILE") => PROFILE.into(),
+            ("--name", _) => "z8".into(),
+            (_, "N") => "1".into(),
+            (_, "SIZE") => "1GiB".into(),
+            (_, "CELSIUS") => "85".into(),
+            (_, "VERSION") => "1.0".into(),
+            ("--data", _) => p(dir.path()).into(),
+            ("--seconds", _) => "0.2".into(),
+            _ => panic!("{long} <{value}>: no sample value; add one"),
+        }
+    };
+    let mut todo: Vec<Vec<String>> = vec![Vec::new()];
+    let (mut commands, mut tried) = (0, 0);
+    while let Some(command) = todo.pop() {
+        commands += 1;
+        let (options, under) = help_of(&command);
+        for sub in under {
+            let mut c = command.clone();
+            c.push(sub);
+            todo.push(c);
+        }
+        let name = command.join(" ");
+        for o in &options {
+            let runs: Vec<Vec<String>> = match special(&name, &o.long) {
+                Some(a) => vec![a],
+                None => {
+                    let with = |v: Option<&str>| {
+                        let mut a = base(&name);
+                        if !a.contains(&o.long) {
+                            a.push(o.long.clone());
+                            a.extend(v.map(String::from));
+                        }
+                        a
+                    };
+                    match (&o.value, o.values.is_empty()) {
+                        (None, _) => vec![with(None)],
+                        (Some(v), true) => vec![with(Some(&sample(&o.long, v)))],
+                        (Some(_), false) => o.values.iter().map(|v| with(Some(v))).collect(),
+                    }
+                }
+            };
+            for a in runs {
+                let a: Vec<&str> = a.iter().map(String::as_str).collect();
+                let (code, _, err) = run(&a);
+                tried += 1;
+                assert_ne!(
+                    code,
+                    2,
+                    "`rigcheck {}` --help lists {}, but `rigcheck {}` refuses it: {err}",
+                    name,
+                    o.long,
+                    a.join(" ")
+                );
+                let _ = fs::remove_dir_all(dir.path().join("cap"));
+            }
+        }
+    }
+    // Every command, and the ones under `profile` and `profiles`, was walked.
+    assert!(commands >= 15, "{commands} commands");
+    assert!(tried >= 100, "{tried} runs");
 }
