@@ -213,9 +213,13 @@ fn dell_poweredge_r630_supplies_and_lettered_slots() {
     assert!(notes
         .iter()
         .any(|n| n.field == "headroom.power.capacity_w" && n.reason.contains("750 W")));
-    // No GPU: the GPU budget is a known 0 W, so the headroom is the capacity.
-    assert_eq!(h.power.gpu_power_limit_w, Some(0.0));
-    assert_eq!(h.power.headroom_w, Some(1500.0));
+    // No GPU: no limits to sum (never 0 W), and no headroom against them.
+    assert_eq!(h.power.gpu_power_limit_w, None);
+    assert_eq!(h.power.headroom_w, None);
+    assert!(notes
+        .iter()
+        .any(|n| n.field == "headroom.power.gpu_power_limit_w"
+            && n.reason == rigcheck::probe::headroom::NO_GPU_POWER_LIMIT));
 }
 
 #[test]
@@ -333,4 +337,44 @@ fn t7600_headroom_section_snapshot() {
         }
     }
     insta::assert_snapshot!(text);
+}
+
+/// The value of a headroom field as the inventory, the sheet and Markdown show it.
+fn field(sec: &rigcheck::render::layout::Section, key: &str) -> Option<String> {
+    sec.fields
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+}
+
+#[test]
+fn gpu_power_limits_are_never_zero_watts_without_gpus() {
+    // The T7600 capture holds no PCI tree and no NVML answer: its GPU list is unreadable, so
+    // the sum of their power limits is unknown, with the reason, never 0 W.
+    let s = spec("x86_64-dell-precision-t7600");
+    let p = &s.headroom.as_ref().unwrap().power;
+    assert_eq!((p.gpu_power_limit_w, p.headroom_w), (None, None));
+    assert!(
+        s.notes
+            .iter()
+            .any(|n| n.field == "headroom.power.gpu_power_limit_w"
+                && n.reason.starts_with("the GPU list is unreadable")),
+        "{:?}",
+        s.notes
+    );
+    let sec = report::headroom(&s);
+    assert_eq!(field(&sec, "GPU power limits").as_deref(), Some("unknown"));
+    // A list read to its end with no GPU in it: there is no sum, and no headroom against it.
+    let (h, notes) = table_file("dell-poweredge-r630.dmi");
+    assert_eq!(h.power.gpu_power_limit_w, None);
+    assert!(notes
+        .iter()
+        .any(|n| n.field == "headroom.power.gpu_power_limit_w"
+            && n.reason == rigcheck::probe::headroom::NO_GPU_POWER_LIMIT));
+    let mut none = s.clone();
+    none.gpus.clear();
+    none.lists.gpus = rigcheck::spec::ListState::Read;
+    let sec = report::headroom(&none);
+    assert_eq!(field(&sec, "GPU power limits").as_deref(), Some("no GPU"));
+    assert_eq!(field(&sec, "Power headroom"), None);
 }

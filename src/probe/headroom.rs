@@ -16,7 +16,7 @@ use crate::probe::smbios::{self, DeviceSize, Structure, Table};
 use crate::source::Source;
 use crate::spec::Notes;
 use crate::spec::{
-    CpuSocket, Drive, Gpu, Headroom, MemoryArrayInfo, MemoryHeadroom, Note, PcieSlot,
+    CpuSocket, Drive, Gpu, Headroom, ListState, MemoryArrayInfo, MemoryHeadroom, Note, PcieSlot,
     PowerHeadroom, PowerSupplyInfo, SocketMemory,
 };
 
@@ -36,6 +36,7 @@ pub fn probe(
     src: &Source,
     smbios: Result<&Smbios<'_>, &Missing>,
     gpus: &[Gpu],
+    gpu_list: ListState,
     drives: &[Drive],
     notes: &mut Notes,
 ) -> Option<Headroom> {
@@ -52,7 +53,22 @@ pub fn probe(
         }
     };
     let devices = pci_devices(src, gpus, drives);
-    let (h, found) = headroom_from_table(&s.table, &devices, gpus);
+    let (mut h, mut found) = headroom_from_table(&s.table, &devices, gpus);
+    // The table sums the GPUs it is given; a sum over a list not read to its end says
+    // nothing (an empty unreadable list would otherwise read as "no GPU").
+    if gpu_list != ListState::Read {
+        h.power.gpu_power_limit_w = None;
+        h.power.headroom_w = None;
+        found.retain(|n| !n.field.starts_with("headroom.power.gpu_power_limit_w"));
+        found.retain(|n| !n.field.starts_with("headroom.power.headroom_w"));
+        found.push(Note {
+            field: "headroom.power.gpu_power_limit_w".into(),
+            reason: format!(
+                "the GPU list is {}: the sum of their power limits is unknown (see the GPUs' note)",
+                gpu_list.as_str()
+            ),
+        });
+    }
     notes.0.extend(found);
     Some(h)
 }
@@ -628,6 +644,9 @@ fn slots(
 // ---------------------------------------------------------------------------------------
 // Power.
 
+/// The note on the GPU power limits of a machine with no GPU: there is no sum to show.
+pub const NO_GPU_POWER_LIMIT: &str = "no GPU: no GPU power limit to sum";
+
 fn power(t: &Table, gpus: &[Gpu], note: &mut impl FnMut(&str, String)) -> PowerHeadroom {
     let supplies: Vec<PowerSupplyInfo> = t
         .of_type(39)
@@ -705,6 +724,19 @@ fn power(t: &Table, gpus: &[Gpu], note: &mut impl FnMut(&str, String)) -> PowerH
     let limits: Option<f64> = gpus
         .iter()
         .try_fold(0.0, |acc, g| g.state.power_limit_w.map(|w| acc + w));
+    if gpus.is_empty() {
+        // Nothing to sum: no GPU, not a GPU drawing 0 W.
+        note(
+            "headroom.power.gpu_power_limit_w",
+            NO_GPU_POWER_LIMIT.into(),
+        );
+        return PowerHeadroom {
+            supplies,
+            capacity_w,
+            gpu_power_limit_w: None,
+            headroom_w: None,
+        };
+    }
     if limits.is_none() {
         note(
             "headroom.power.gpu_power_limit_w",

@@ -50,7 +50,7 @@ pub fn inventory(src: &Source) -> Spec {
     };
     let (mut drives, mut gpus) = (drives.items, gpus.items);
     let limits = backend.limits(src, &mut notes);
-    let headroom = headroom::probe(src, smbios, &gpus, &drives, &mut notes);
+    let headroom = headroom::probe(src, smbios, &gpus, lists.gpus, &drives, &mut notes);
     place::on_sockets(
         src,
         &backend,

@@ -300,8 +300,14 @@ pub fn headroom(spec: &Spec) -> Section {
     headroom_sockets(&mut sec, h);
     headroom_memory(&mut sec, h);
     headroom_pcie(&mut sec, h);
-    headroom_power(&mut sec, h);
+    headroom_power(&mut sec, h, no_gpu(spec));
     sec
+}
+
+/// True when the GPU list was read to its end and holds none: GPU power limits are then no
+/// sum at all, never 0 W.
+fn no_gpu(spec: &Spec) -> bool {
+    spec.gpus.is_empty() && spec.lists.gpus == crate::spec::ListState::Read
 }
 
 /// CPU sockets: how many are populated, and which are empty.
@@ -454,8 +460,9 @@ fn headroom_pcie(sec: &mut Section, h: &Headroom) {
     }
 }
 
-/// Power supplies next to the GPUs' power limits.
-fn headroom_power(sec: &mut Section, h: &Headroom) {
+/// Power supplies next to the GPUs' power limits; with no GPU, no limits and no headroom
+/// against them.
+fn headroom_power(sec: &mut Section, h: &Headroom, no_gpu: bool) {
     let p = &h.power;
     let supplies = match &p.supplies {
         Some(v) => v
@@ -476,15 +483,19 @@ fn headroom_power(sec: &mut Section, h: &Headroom) {
         None => show_str(&None),
     };
     sec.field(names::HEADROOM_POWER_SUPPLIES.label, supplies)
-        .field("PSU capacity", show(p.capacity_w, |w| format!("{w} W")))
-        .field(
-            "GPU power limits",
-            show(p.gpu_power_limit_w, |w| format!("{w:.0} W")),
-        )
-        .field(
-            "Power headroom",
-            show(p.headroom_w, |w| {
-                format!("{w:.0} W (GPU limits only; CPU and board draw not included)")
-            }),
-        );
+        .field("PSU capacity", show(p.capacity_w, |w| format!("{w} W")));
+    if no_gpu {
+        sec.field("GPU power limits", "no GPU".into());
+        return;
+    }
+    sec.field(
+        "GPU power limits",
+        show(p.gpu_power_limit_w, |w| format!("{w:.0} W")),
+    )
+    .field(
+        "Power headroom",
+        show(p.headroom_w, |w| {
+            format!("{w:.0} W (GPU limits only; CPU and board draw not included)")
+        }),
+    );
 }
