@@ -272,9 +272,7 @@ fn pcie(g: &Gpu) -> Check {
     }
     let c = Check::new("gpu.pcie", Status::Pass, found).expect(format!("x{mw}"));
     match (p.gen, p.max_gen) {
-        (Some(a), Some(b)) if a < b => {
-            c.advise("a lower generation at idle is normal power saving; it rises under load")
-        }
+        (Some(a), Some(b)) if a < b => c.advise(rules::IDLE_LINK_GEN),
         _ => c,
     }
 }

@@ -514,7 +514,12 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
         // Live (the generation drops at idle), but a link narrower than the card is a fault
         // of where the board sits, which a spec sheet shows too.
         gpu(Model, names::GPU_PCIE_NOW.label, "Link now", |g| {
-            link(g.pcie.gen, g.pcie.width)
+            let now = link(g.pcie.gen, g.pcie.width);
+            if crate::preflight::rules::link_gen_idle(g) {
+                format!("{now} ({})", crate::preflight::rules::IDLE_LINK_GEN)
+            } else {
+                now
+            }
         }),
         gpu(Model, names::GPU_PCIE_MAX.label, "Link max", |g| {
             link(g.pcie.max_gen, g.pcie.max_width)
