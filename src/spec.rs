@@ -8,6 +8,7 @@ pub mod bench;
 pub mod identity;
 pub mod names;
 pub mod note;
+pub mod windows;
 
 use std::collections::BTreeMap;
 

@@ -214,3 +214,65 @@ fn an_idle_link_below_its_generation_says_it_rises_under_load() {
     }
     assert!(!gpus_in(&hot, Format::Table).contains(IDLE_LINK_GEN));
 }
+
+/// The whole inventory of `spec` in `format`, with no width limit.
+fn all_in(spec: &Spec, format: Format) -> String {
+    let view = View {
+        term: Term {
+            color: false,
+            width: None,
+        },
+        parts: vec![
+            Part::Glance,
+            Part::System,
+            Part::Gpus,
+            Part::Cpu,
+            Part::Memory,
+            Part::Drives,
+            Part::Headroom,
+            Part::Notes,
+        ],
+        verbose: true,
+    };
+    let mut buf = Vec::new();
+    render::inventory_report(spec, &attention(spec), format, None, view, &mut buf).unwrap();
+    String::from_utf8(buf).unwrap()
+}
+
+#[test]
+fn windows_reports_speak_windows_words() {
+    // The Z8 G4 under Windows 10 Pro for Workstations reports build 19045 (22H2); the KVM
+    // guest "Microsoft Windows 10" build 18362 (1903).
+    let z8 = spec("windows-hp-z8-g4");
+    let kvm = spec("windows-wine-kvm");
+    // The JSON keeps the build as the OS gives it.
+    assert_eq!(z8.os.kernel.as_deref(), Some("19045"));
+    for format in [Format::Table, Format::Markdown] {
+        let text = all_in(&z8, format);
+        assert!(
+            text.contains("Windows 10 Pro for Workstations 22H2 (build 19045)"),
+            "{text}"
+        );
+        assert!(text.contains("Windows 10 22H2 (build 19045)"), "{text}");
+        assert!(text.contains("Usable (physical memory)"), "{text}");
+        let text = all_in(&kvm, format);
+        assert!(
+            text.contains("Microsoft Windows 10 1903 (build 18362)"),
+            "{text}"
+        );
+        // Its DIMMs are unknown: the total is Windows' physical memory, said so.
+        assert!(
+            text.contains("shows physical memory, which is below"),
+            "{text}"
+        );
+        for t in [all_in(&z8, format), text] {
+            for linux in ["MemTotal", "run as root", "kernel 1"] {
+                assert!(!t.contains(linux), "{linux}: {t}");
+            }
+        }
+    }
+    // A Linux report keeps Linux's words.
+    let linux = all_in(&spec("hp-z8-g4-dual-rtx6000"), Format::Table);
+    assert!(linux.contains("Usable (MemTotal)"), "{linux}");
+    assert!(linux.contains("kernel 5.15.0-105-generic"), "{linux}");
+}

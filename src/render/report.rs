@@ -169,6 +169,7 @@ fn memory(spec: &Spec) -> Section {
         &[
             &rows::INSTALLED,
             &rows::USABLE,
+            &rows::USABLE_WINDOWS,
             &rows::DIMM_SLOTS,
             &rows::EMPTY_SLOTS,
         ],
