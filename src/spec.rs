@@ -835,6 +835,23 @@ pub struct MemoryHeadroom {
     pub arrays: Vec<MemoryArrayInfo>,
     /// Sum of the arrays' maximum capacity: every slot filled with the largest module allowed.
     pub max_capacity_bytes: Option<u64>,
+    /// The most memory the installed CPUs address together (per-socket limit × populated
+    /// sockets), from a sourced table where no driver reports it; `None` where the CPU
+    /// is not in the table.
+    #[serde(default)]
+    pub cpu_max_capacity_bytes: Option<u64>,
+    /// One socket's share of `cpu_max_capacity_bytes`.
+    #[serde(default)]
+    pub cpu_max_capacity_per_socket_bytes: Option<u64>,
+    /// Where the CPU limit comes from (`Intel ARK: 2nd gen Xeon Scalable`).
+    #[serde(default)]
+    pub cpu_max_capacity_source: Option<String>,
+    /// The lower of the board's (`max_capacity_bytes`) and the CPUs' limit: what binds.
+    #[serde(default)]
+    pub effective_max_capacity_bytes: Option<u64>,
+    /// Which limit binds: `cpus` or `board`; `None` when either is unknown.
+    #[serde(default)]
+    pub max_capacity_bound_by: Option<String>,
     /// Memory device slots listed (type 17).
     pub slot_count: u32,
     /// Slots holding a module.

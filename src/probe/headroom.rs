@@ -10,6 +10,7 @@ use crate::natural::natural_key;
 use crate::probe::pci::is_pci_address;
 use std::collections::BTreeMap;
 
+use crate::probe::cpu_memory_limit;
 use crate::probe::firmware::{Missing, Smbios};
 use crate::probe::memory;
 use crate::probe::smbios::{self, DeviceSize, Structure, Table};
@@ -236,6 +237,16 @@ fn memory_headroom(
     }
     let fill = tally(&slots, sockets);
     let (max_capacity_bytes, max_with_installed) = capacity(&arrays, &fill, sockets, note);
+    let cpu_limit = cpu_limit(sockets, note);
+    // The board's arrays and the CPUs each set a ceiling: the lower one binds.
+    let (effective_max_capacity_bytes, max_capacity_bound_by) =
+        match (max_capacity_bytes, cpu_limit) {
+            (Some(board), Some((cpus, _, _))) if cpus < board => {
+                (Some(cpus), Some("cpus".to_string()))
+            }
+            (Some(board), Some(_)) => (Some(board), Some("board".to_string())),
+            _ => (None, None),
+        };
     let (balanced, balance_detail) = balance(&fill.groups, fill.channels_derived, note);
     let used_slots = slots.iter().filter(|s| s.size != DeviceSize::Empty).count() as u32;
     // A table damaged part way lists only the slots before the damage: their sum is not
@@ -261,6 +272,12 @@ fn memory_headroom(
             })
             .collect(),
         max_capacity_bytes,
+        cpu_max_capacity_bytes: cpu_limit.map(|(total, _, _)| total),
+        cpu_max_capacity_per_socket_bytes: cpu_limit.map(|(_, one, _)| one),
+        cpu_max_capacity_source: cpu_limit
+            .map(|(_, _, family)| format!("{}: {family}", cpu_memory_limit::SOURCE)),
+        effective_max_capacity_bytes,
+        max_capacity_bound_by,
         slot_count: slots.len() as u32,
         used_slots,
         free_slots: slots.len() as u32 - used_slots,
@@ -365,6 +382,45 @@ fn tally(slots: &[MemSlot], sockets: Option<&[CpuSocket]>) -> Fill {
         largest,
         channels_derived,
     }
+}
+
+/// The memory the populated sockets' CPUs address together, one socket's share, and the
+/// family the table knew them as; `None` (with a note) where a CPU is not in the table.
+fn cpu_limit(
+    sockets: Option<&[CpuSocket]>,
+    note: &mut impl FnMut(&str, String),
+) -> Option<(u64, u64, &'static str)> {
+    let models: Vec<Option<&str>> = sockets
+        .unwrap_or_default()
+        .iter()
+        .filter(|c| c.populated)
+        .map(|c| c.model.as_deref())
+        .collect();
+    let limits: Option<Vec<(u64, &'static str)>> = models
+        .iter()
+        .map(|m| m.and_then(cpu_memory_limit::per_socket))
+        .collect();
+    let found = limits.filter(|l| !l.is_empty()).and_then(|l| {
+        let first = *l.first()?;
+        // Mixed CPUs are not a configuration Intel supports: no sum is claimed for them.
+        l.iter().all(|x| *x == first).then(|| {
+            let n = l.len() as u64;
+            (first.0.saturating_mul(n), first.0, first.1)
+        })
+    });
+    if found.is_none() {
+        let which = models.first().copied().flatten().unwrap_or("the CPU");
+        note(
+            "headroom.memory.cpu_max_capacity_bytes",
+            format!(
+                "the CPUs' own memory limit is not known: rigcheck's table ({}) covers 1st and \
+                 2nd gen Intel Xeon Scalable only, not {which}; see the CPU maker's \
+                 specification",
+                cpu_memory_limit::SOURCE
+            ),
+        );
+    }
+    found
 }
 
 /// The arrays' maximum capacity, and the most memory the installed module size allows when

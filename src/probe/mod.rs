@@ -6,6 +6,7 @@
 
 pub mod backend;
 pub mod cpu;
+pub mod cpu_memory_limit;
 pub mod cpuid;
 pub mod drives;
 pub mod firmware;

@@ -363,13 +363,7 @@ fn headroom_memory(sec: &mut Section, h: &Headroom) {
                     )
                 })
                 .collect();
-            sec.field(
-                names::HEADROOM_MAX_MEMORY.label,
-                match m.max_capacity_bytes {
-                    Some(b) => format!("{} ({})", bytes_bin(b), arrays.join("; ")),
-                    None => show_str(&None),
-                },
-            );
+            sec.field(names::HEADROOM_MAX_MEMORY.label, max_memory(m, &arrays));
             sec.field(
                 "Upgrade with the installed module",
                 match (m.max_with_installed_module_bytes, m.upgrade_module_bytes) {
@@ -409,6 +403,38 @@ fn headroom_memory(sec: &mut Section, h: &Headroom) {
         None => {
             sec.field("DIMM slots", show_str(&None));
         }
+    }
+}
+
+/// The most memory the machine takes, the binding limit first: `2 TiB (CPUs: 2 × 1 TiB,
+/// Intel ARK: 2nd gen Xeon Scalable; board: 4.5 TiB)`; with the CPUs' limit unknown, the
+/// board's arrays and a word that the CPUs' own limit is not known.
+fn max_memory(m: &crate::spec::MemoryHeadroom, arrays: &[String]) -> String {
+    let Some(board) = m.max_capacity_bytes else {
+        return show_str(&None);
+    };
+    let board_s = format!("board: {}", bytes_bin(board));
+    let (Some(total), Some(one)) = (
+        m.cpu_max_capacity_bytes,
+        m.cpu_max_capacity_per_socket_bytes,
+    ) else {
+        return format!(
+            "{} ({}; the CPUs' own limit is not known)",
+            bytes_bin(board),
+            arrays.join("; ")
+        );
+    };
+    let n = total / one.max(1);
+    let source = m
+        .cpu_max_capacity_source
+        .as_deref()
+        .map(|s| format!(", {s}"))
+        .unwrap_or_default();
+    let cpus_s = format!("CPUs: {n} × {}{source}", bytes_bin(one));
+    if total < board {
+        format!("{} ({cpus_s}; {board_s})", bytes_bin(total))
+    } else {
+        format!("{} ({board_s}; {cpus_s})", bytes_bin(board))
     }
 }
 
