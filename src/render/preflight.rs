@@ -132,6 +132,11 @@ fn what(id: &str, subject: Option<&str>) -> String {
     }
 }
 
+/// The value and reason that facts not checked share.
+type Shared<'a> = (&'a str, &'a str);
+/// A check's label and the subjects it is on.
+type Named<'a> = (&'a str, Vec<&'a str>);
+
 /// The facts shown without a verdict, in one paragraph after the checks, the ones with the
 /// same value and reason together: `Not checked: GPU memory errors (ECC) on GPU 0, GPU 1: ECC
 /// off (…); Free disk space, Disk kind: not asked (pass --data PATH …).`
@@ -140,7 +145,7 @@ pub fn not_checked(report: &Report) -> Option<String> {
         return None;
     }
     // (found, why) → the names sharing them, each a label and the subjects it is on.
-    let mut groups: Vec<((&str, &str), Vec<(&str, Vec<&str>)>)> = Vec::new();
+    let mut groups: Vec<(Shared, Vec<Named>)> = Vec::new();
     for c in &report.not_checked {
         let key = (c.found.as_str(), c.advice.as_deref().unwrap_or_default());
         let at = match groups.iter().position(|(k, _)| *k == key) {
