@@ -828,6 +828,22 @@ pub struct CpuSocket {
     pub model: Option<String>,
 }
 
+/// GPU use below this share counts as idle for the link's generation.
+const IDLE_UTILIZATION_PERCENT: u32 = 10;
+
+impl Gpu {
+    /// True when the link runs below its top generation while the GPU is idle or its load
+    /// is unknown: power saving, not a fault (a busy GPU's slow link is one).
+    pub fn link_gen_idle(&self) -> bool {
+        let below = matches!((self.pcie.gen, self.pcie.max_gen), (Some(a), Some(b)) if a < b);
+        below
+            && self
+                .state
+                .utilization_percent
+                .is_none_or(|u| u < IDLE_UTILIZATION_PERCENT)
+    }
+}
+
 /// Memory slots per socket and the largest upgrades they allow.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct MemoryHeadroom {

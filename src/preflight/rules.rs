@@ -17,19 +17,6 @@ use crate::spec::{GpuState, Pcie, Spec};
 pub const IDLE_LINK_GEN: &str =
     "a lower generation at idle is normal power saving; it rises under load";
 
-/// GPU use below this share counts as idle for the link's generation.
-const IDLE_UTILIZATION_PERCENT: u32 = 10;
-
-/// True when the link runs below its top generation while the GPU is idle or its load is
-/// unknown: power saving, not a fault (a busy GPU's slow link is one).
-pub fn link_gen_idle(g: &crate::spec::Gpu) -> bool {
-    let below = matches!((g.pcie.gen, g.pcie.max_gen), (Some(a), Some(b)) if a < b);
-    below
-        && g.state
-            .utilization_percent
-            .is_none_or(|u| u < IDLE_UTILIZATION_PERCENT)
-}
-
 /// Which rule found something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

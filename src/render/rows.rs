@@ -526,7 +526,7 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
         // of where the board sits, which a spec sheet shows too.
         gpu(Model, names::GPU_PCIE_NOW.label, "Link now", |g| {
             let now = link(g.pcie.gen, g.pcie.width);
-            if crate::preflight::rules::link_gen_idle(g) {
+            if g.link_gen_idle() {
                 format!("{now} ({})", crate::preflight::rules::IDLE_LINK_GEN)
             } else {
                 now
