@@ -163,7 +163,7 @@ pub enum Command {
     /// Compare two reports (JSON from `--format json`) or two sysroots: what changed.
     Diff(DiffArgs),
     /// Check that this machine is ready to train now: GPUs, CPUs, memory, OS, storage.
-    /// Exit 0 all pass (warnings allowed), 1 a check failed, 2 usage error.
+    /// Exit 0 all pass (warnings allowed), 1 a check failed, 2 usage error, 3 a fact unknown.
     Preflight(PreflightArgs),
     /// Write a spec sheet (HTML or Markdown) to hand on, attach to an asset record, or print.
     Sheet(SheetArgs),

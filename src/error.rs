@@ -65,9 +65,10 @@ pub fn describe(e: &io::Error) -> String {
     use io::ErrorKind as K;
     match e.kind() {
         K::NotFound => "no such file or directory; check the path".into(),
-        K::PermissionDenied => {
-            "permission denied; run as root or make it readable (or writable) for this user".into()
-        }
+        K::PermissionDenied => format!(
+            "permission denied; {} or make it readable (or writable) for this user",
+            crate::spec::windows::ELEVATE
+        ),
         K::IsADirectory => "is a directory; give a file".into(),
         K::NotADirectory => "a part of the path is not a directory".into(),
         K::AlreadyExists => "already exists; choose another name or pass --force".into(),

@@ -2,11 +2,13 @@
 //!
 //! Reads the same `Spec` as the inventory (GPUs with their live state, drives, and the
 //! process limits of `probe::limits`) and turns it into one line per check — pass, warn,
-//! fail or skip — with the value found and a one-line fix. It decides; it never reads the
+//! fail or unknown — with the value found and a one-line fix, then the facts shown but not
+//! judged (nothing asked, or nothing to judge here). It decides; it never reads the
 //! machine: the command layer probes (the filesystem of `--data` included) and hands the
 //! facts over.
 //!
-//! Exit codes: 0 nothing failed (warnings allowed), 1 a check failed, 2 usage error.
+//! Exit codes: 0 nothing failed (warnings allowed), 1 a check failed, 2 usage error, 3 none
+//! failed but a fact could not be read (INCOMPLETE, as verify).
 
 pub mod check;
 pub mod gpu;
@@ -15,7 +17,7 @@ pub mod rules;
 
 pub use check::{Check, Options, Report, Status};
 
-use crate::outcome::{EXIT_FAIL, EXIT_PASS};
+use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 use crate::source::Unknown;
 use crate::spec::{Filesystem, Spec};
 
@@ -26,11 +28,13 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
     checks.extend(host::cpu_checks(spec, &visible, opts));
     checks.extend(host::memory_checks(spec));
     checks.extend(host::storage_checks(spec, data, opts));
-    // Skips count as passes: the worst of the rest decides.
+    // A fact not judged is no verdict: it is listed apart and leaves the outcome alone. An
+    // unknown is never a pass: with nothing failed it makes the run incomplete.
+    let (checks, not_checked): (Vec<Check>, Vec<Check>) =
+        checks.into_iter().partition(|c| c.status.is_some());
     let status = checks
         .iter()
-        .map(|c| c.status)
-        .filter(|s| *s != Status::Skip)
+        .filter_map(|c| c.status)
         .max()
         .unwrap_or(Status::Pass);
     Report {
@@ -38,11 +42,12 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
         hostname: spec.hostname.clone(),
         source: spec.source.clone(),
         status,
-        exit_code: if status == Status::Fail {
-            EXIT_FAIL
-        } else {
-            EXIT_PASS
+        exit_code: match status {
+            Status::Fail => EXIT_FAIL,
+            Status::Unknown => EXIT_INCOMPLETE,
+            Status::Pass | Status::Warn => EXIT_PASS,
         },
         checks,
+        not_checked,
     }
 }

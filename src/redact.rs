@@ -141,7 +141,7 @@ pub fn redact_preflight(report: &mut preflight::Report, secrets: &[String]) {
         report.hostname = Some(REDACTED.into());
     }
     report.source = scrubber.scrub(&report.source);
-    for c in &mut report.checks {
+    for c in report.checks.iter_mut().chain(&mut report.not_checked) {
         c.found = scrubber.scrub(&c.found);
         for s in [&mut c.subject, &mut c.expected, &mut c.advice]
             .into_iter()

@@ -362,12 +362,19 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
             note: m.unseen_note(),
             slack_below: 0.0,
         },
-        (Some(t), _) => Reading {
-            items: vec![Found::Num(t, format!("{} (MemTotal)", bytes_bin(t)))],
-            note: Some(
-                "DIMMs unknown: compared MemTotal, which sits a few % under installed memory"
-                    .into(),
-            ),
+        (Some(t), source) => Reading {
+            items: vec![Found::Num(
+                t,
+                format!(
+                    "{} ({})",
+                    bytes_bin(t),
+                    crate::spec::windows::usable_name(source)
+                ),
+            )],
+            note: Some(format!(
+                "DIMMs unknown: compared {}, which sits a few % under installed memory",
+                crate::spec::windows::usable_name(source)
+            )),
             // Memory read from MemTotal sits 1.5–4 % under the installed DIMMs (firmware
             // and kernel reservations), so the lower bound gets that much more room.
             slack_below: 0.05,

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod identity;
 pub mod names;
 pub mod note;
+pub mod windows;
 
 use std::collections::BTreeMap;
 
@@ -827,6 +828,22 @@ pub struct CpuSocket {
     pub model: Option<String>,
 }
 
+/// GPU use below this share counts as idle for the link's generation.
+const IDLE_UTILIZATION_PERCENT: u32 = 10;
+
+impl Gpu {
+    /// True when the link runs below its top generation while the GPU is idle or its load
+    /// is unknown: power saving, not a fault (a busy GPU's slow link is one).
+    pub fn link_gen_idle(&self) -> bool {
+        let below = matches!((self.pcie.gen, self.pcie.max_gen), (Some(a), Some(b)) if a < b);
+        below
+            && self
+                .state
+                .utilization_percent
+                .is_none_or(|u| u < IDLE_UTILIZATION_PERCENT)
+    }
+}
+
 /// Memory slots per socket and the largest upgrades they allow.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct MemoryHeadroom {
@@ -834,6 +851,23 @@ pub struct MemoryHeadroom {
     pub arrays: Vec<MemoryArrayInfo>,
     /// Sum of the arrays' maximum capacity: every slot filled with the largest module allowed.
     pub max_capacity_bytes: Option<u64>,
+    /// The most memory the installed CPUs address together (per-socket limit × populated
+    /// sockets), from a sourced table where no driver reports it; `None` where the CPU
+    /// is not in the table.
+    #[serde(default)]
+    pub cpu_max_capacity_bytes: Option<u64>,
+    /// One socket's share of `cpu_max_capacity_bytes`.
+    #[serde(default)]
+    pub cpu_max_capacity_per_socket_bytes: Option<u64>,
+    /// Where the CPU limit comes from (`Intel ARK: 2nd gen Xeon Scalable`).
+    #[serde(default)]
+    pub cpu_max_capacity_source: Option<String>,
+    /// The lower of the board's (`max_capacity_bytes`) and the CPUs' limit: what binds.
+    #[serde(default)]
+    pub effective_max_capacity_bytes: Option<u64>,
+    /// Which limit binds: `cpus` or `board`; `None` when either is unknown.
+    #[serde(default)]
+    pub max_capacity_bound_by: Option<String>,
     /// Memory device slots listed (type 17).
     pub slot_count: u32,
     /// Slots holding a module.

@@ -50,7 +50,7 @@ fn attention_and_preflight_agree_on_every_recorded_machine() {
             let by_preflight: BTreeSet<Option<String>> = report
                 .checks
                 .iter()
-                .filter(|c| c.id == *check && c.status == *fault)
+                .filter(|c| c.id == *check && c.status == Some(*fault))
                 .map(|c| c.subject.clone())
                 .collect();
             assert_eq!(

@@ -122,6 +122,7 @@ impl World {
             ("preflight", 0) => v(&["preflight", "--sysroot", REFERENCE]),
             ("preflight", 1) => v(&["preflight", "--sysroot", "fixtures/gpu-hot-throttling"]),
             ("preflight", 2) => v(&["preflight", "--sysroot", REFERENCE, "--min-driver", "abc"]),
+            ("preflight", 3) => v(&["preflight", "--sysroot", REFERENCE, "--data", "/srv/data"]),
             ("sheet", 0) => v(&["sheet", "--sysroot", REFERENCE, "-o", &self.path("s.html")]),
             ("sheet", 2) => v(&["sheet", "--report", "/nonexistent/report.json"]),
             ("fleet", 0) => v(&["fleet", &self.path("good")]),

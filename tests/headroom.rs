@@ -213,9 +213,13 @@ fn dell_poweredge_r630_supplies_and_lettered_slots() {
     assert!(notes
         .iter()
         .any(|n| n.field == "headroom.power.capacity_w" && n.reason.contains("750 W")));
-    // No GPU: the GPU budget is a known 0 W, so the headroom is the capacity.
-    assert_eq!(h.power.gpu_power_limit_w, Some(0.0));
-    assert_eq!(h.power.headroom_w, Some(1500.0));
+    // No GPU: no limits to sum (never 0 W), and no headroom against them.
+    assert_eq!(h.power.gpu_power_limit_w, None);
+    assert_eq!(h.power.headroom_w, None);
+    assert!(notes
+        .iter()
+        .any(|n| n.field == "headroom.power.gpu_power_limit_w"
+            && n.reason == rigcheck::probe::headroom::NO_GPU_POWER_LIMIT));
 }
 
 #[test]
@@ -333,4 +337,84 @@ fn t7600_headroom_section_snapshot() {
         }
     }
     insta::assert_snapshot!(text);
+}
+
+/// The value of a headroom field as the inventory, the sheet and Markdown show it.
+fn field(sec: &rigcheck::render::layout::Section, key: &str) -> Option<String> {
+    sec.fields
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+}
+
+#[test]
+fn gpu_power_limits_are_never_zero_watts_without_gpus() {
+    // The T7600 capture holds no PCI tree and no NVML answer: its GPU list is unreadable, so
+    // the sum of their power limits is unknown, with the reason, never 0 W.
+    let s = spec("x86_64-dell-precision-t7600");
+    let p = &s.headroom.as_ref().unwrap().power;
+    assert_eq!((p.gpu_power_limit_w, p.headroom_w), (None, None));
+    assert!(
+        s.notes
+            .iter()
+            .any(|n| n.field == "headroom.power.gpu_power_limit_w"
+                && n.reason.starts_with("the GPU list is unreadable")),
+        "{:?}",
+        s.notes
+    );
+    let sec = report::headroom(&s);
+    assert_eq!(field(&sec, "GPU power limits").as_deref(), Some("unknown"));
+    // A list read to its end with no GPU in it: there is no sum, and no headroom against it.
+    let (h, notes) = table_file("dell-poweredge-r630.dmi");
+    assert_eq!(h.power.gpu_power_limit_w, None);
+    assert!(notes
+        .iter()
+        .any(|n| n.field == "headroom.power.gpu_power_limit_w"
+            && n.reason == rigcheck::probe::headroom::NO_GPU_POWER_LIMIT));
+    let mut none = s.clone();
+    none.gpus.clear();
+    none.lists.gpus = rigcheck::spec::ListState::Read;
+    let sec = report::headroom(&none);
+    assert_eq!(field(&sec, "GPU power limits").as_deref(), Some("no GPU"));
+    assert_eq!(field(&sec, "Power headroom"), None);
+}
+
+#[test]
+fn maximum_memory_names_the_limit_that_binds() {
+    // The Z8 G4's firmware declares two arrays of 12 slots, 2304 GiB each (4.5 TiB), but
+    // its Xeon Gold 6254s address 1 TB per socket (Intel ARK): the CPUs bind at 2 TiB.
+    let s = spec("hp-z8-g4-dual-rtx6000");
+    let m = s.headroom.as_ref().unwrap().memory.clone().unwrap();
+    assert_eq!(m.max_capacity_bytes, Some(4608 * GIB));
+    assert_eq!(m.cpu_max_capacity_per_socket_bytes, Some(1024 * GIB));
+    assert_eq!(m.cpu_max_capacity_bytes, Some(2048 * GIB));
+    assert_eq!(m.effective_max_capacity_bytes, Some(2048 * GIB));
+    assert_eq!(m.max_capacity_bound_by.as_deref(), Some("cpus"));
+    let json = serde_json::to_value(&s).unwrap();
+    let jm = &json["headroom"]["memory"];
+    assert_eq!(jm["max_capacity_bytes"], 4608 * GIB);
+    assert_eq!(jm["effective_max_capacity_bytes"], 2048 * GIB);
+    assert_eq!(
+        jm["cpu_max_capacity_source"],
+        "Intel ARK: 2nd gen Xeon Scalable"
+    );
+    assert_eq!(
+        field(&report::headroom(&s), "Maximum memory").as_deref(),
+        Some("2 TiB (CPUs: 2 × 1 TiB, Intel ARK: 2nd gen Xeon Scalable; board: 4.5 TiB)")
+    );
+    // The Bronze 3104s of the other Z8 G4 (1st gen) address 768 GB each.
+    let b = spec("x86_64-hp-z8-g4-dual-bronze3104");
+    let bm = b.headroom.unwrap().memory.unwrap();
+    assert_eq!(bm.effective_max_capacity_bytes, Some(1536 * GIB));
+    // The T7600's CPUs are not in the table: the board's figure, and the CPUs' unknown.
+    let t = spec("x86_64-dell-precision-t7600");
+    let tm = t.headroom.as_ref().unwrap().memory.clone().unwrap();
+    assert_eq!(
+        (tm.cpu_max_capacity_bytes, tm.max_capacity_bound_by),
+        (None, None)
+    );
+    assert!(has_note(&t.notes, "headroom.memory.cpu_max_capacity_bytes"));
+    assert!(field(&report::headroom(&t), "Maximum memory")
+        .unwrap()
+        .ends_with("the CPUs' own limit is not known)"));
 }

@@ -176,3 +176,103 @@ fn sections_are_picked_and_kept_in_report_order() {
         .collect();
     assert_eq!(titles, ["At a glance", "Memory"]);
 }
+
+/// The inventory's GPU part in `format`, with no width limit.
+fn gpus_in(spec: &Spec, format: Format) -> String {
+    let view = View {
+        term: Term {
+            color: false,
+            width: None,
+        },
+        parts: vec![Part::Gpus],
+        verbose: false,
+    };
+    let mut buf = Vec::new();
+    render::inventory_report(spec, &attention(spec), format, None, view, &mut buf).unwrap();
+    String::from_utf8(buf).unwrap()
+}
+
+#[test]
+fn an_idle_link_below_its_generation_says_it_rises_under_load() {
+    use rigcheck::preflight::rules::IDLE_LINK_GEN;
+    // Both RTX 6000s (one table) idle at Gen1 of Gen3: the inventory says why, in
+    // preflight's words.
+    let z8 = spec("hp-z8-g4-dual-rtx6000");
+    let hint = format!("Gen1 x16 ({IDLE_LINK_GEN})");
+    for format in [Format::Table, Format::Markdown] {
+        let text = gpus_in(&z8, format);
+        assert!(text.contains(&hint), "{format:?}: {text}");
+    }
+    // gpu-busy: GPU 0 works at 97 % on Gen3 of Gen3 (no hint); GPU 1 idles at Gen1.
+    let busy = gpus_in(&spec("gpu-busy"), Format::Table);
+    assert_eq!(busy.matches(IDLE_LINK_GEN).count(), 1, "{busy}");
+    // A busy GPU on a slow link is no power saving: no hint excuses it.
+    let mut hot = spec("gpu-busy");
+    for g in &mut hot.gpus {
+        g.pcie.gen = Some(1);
+        g.state.utilization_percent = Some(97);
+    }
+    assert!(!gpus_in(&hot, Format::Table).contains(IDLE_LINK_GEN));
+}
+
+/// The whole inventory of `spec` in `format`, with no width limit.
+fn all_in(spec: &Spec, format: Format) -> String {
+    let view = View {
+        term: Term {
+            color: false,
+            width: None,
+        },
+        parts: vec![
+            Part::Glance,
+            Part::System,
+            Part::Gpus,
+            Part::Cpu,
+            Part::Memory,
+            Part::Drives,
+            Part::Headroom,
+            Part::Notes,
+        ],
+        verbose: true,
+    };
+    let mut buf = Vec::new();
+    render::inventory_report(spec, &attention(spec), format, None, view, &mut buf).unwrap();
+    String::from_utf8(buf).unwrap()
+}
+
+#[test]
+fn windows_reports_speak_windows_words() {
+    // The Z8 G4 under Windows 10 Pro for Workstations reports build 19045 (22H2); the KVM
+    // guest "Microsoft Windows 10" build 18362 (1903).
+    let z8 = spec("windows-hp-z8-g4");
+    let kvm = spec("windows-wine-kvm");
+    // The JSON keeps the build as the OS gives it.
+    assert_eq!(z8.os.kernel.as_deref(), Some("19045"));
+    for format in [Format::Table, Format::Markdown] {
+        let text = all_in(&z8, format);
+        assert!(
+            text.contains("Windows 10 Pro for Workstations 22H2 (build 19045)"),
+            "{text}"
+        );
+        assert!(text.contains("Windows 10 22H2 (build 19045)"), "{text}");
+        assert!(text.contains("Usable (physical memory)"), "{text}");
+        let text = all_in(&kvm, format);
+        assert!(
+            text.contains("Microsoft Windows 10 1903 (build 18362)"),
+            "{text}"
+        );
+        // Its DIMMs are unknown: the total is Windows' physical memory, said so.
+        assert!(
+            text.contains("shows physical memory, which is below"),
+            "{text}"
+        );
+        for t in [all_in(&z8, format), text] {
+            for linux in ["MemTotal", "run as root", "kernel 1"] {
+                assert!(!t.contains(linux), "{linux}: {t}");
+            }
+        }
+    }
+    // A Linux report keeps Linux's words.
+    let linux = all_in(&spec("hp-z8-g4-dual-rtx6000"), Format::Table);
+    assert!(linux.contains("Usable (MemTotal)"), "{linux}");
+    assert!(linux.contains("kernel 5.15.0-105-generic"), "{linux}");
+}

@@ -615,7 +615,7 @@ fn no_permission_is_a_note() {
         .into_iter()
         .find(|l| l.0 == "gpu.processes" && l.1 == "GPU 0")
         .unwrap();
-    assert_eq!((line.2.as_str(), line.3.as_str()), ("warn", "unknown"));
+    assert_eq!((line.2.as_str(), line.3.as_str()), ("unknown", "unknown"));
 }
 
 #[test]

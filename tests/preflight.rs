@@ -34,13 +34,13 @@ fn preflight(fixture: &str, args: &[&str]) -> (i32, Value) {
     (out.status.code().unwrap(), json)
 }
 
-/// (id, status) of every check that is neither pass nor skip.
+/// (id, status) of every check that does not pass.
 fn not_passing(json: &Value) -> Vec<(String, String)> {
     json["checks"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|c| c["status"] != "pass" && c["status"] != "skip")
+        .filter(|c| c["status"] != "pass")
         .map(|c| {
             (
                 c["id"].as_str().unwrap().to_string(),
@@ -59,6 +59,36 @@ fn check<'a>(json: &'a Value, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no check {id}"))
 }
 
+/// A fact shown without a verdict: it has no status and is not among the checks.
+fn not_checked<'a>(json: &'a Value, id: &str) -> &'a Value {
+    assert!(
+        json["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["id"] != id),
+        "{id} is among the checks"
+    );
+    let c = json["not_checked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("{id} is not listed as not checked"));
+    assert!(c.get("status").is_none(), "{c}");
+    c
+}
+
+/// The status words of every check: the four of verify and fleet, never another.
+fn status_words(json: &Value) -> Vec<String> {
+    json["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn healthy_vm_is_ready() {
     let (code, json) = preflight("preflight-healthy", &["--data", "/"]);
@@ -66,7 +96,8 @@ fn healthy_vm_is_ready() {
     assert_eq!(json["status"], "pass");
     assert_eq!(json["exit_code"], 0);
     assert_eq!(not_passing(&json), vec![]);
-    assert_eq!(check(&json, "gpu.count")["status"], "skip");
+    assert_eq!(not_checked(&json, "gpu.count")["found"], "0 on PCI");
+    assert_eq!(not_checked(&json, "cpu.governor")["found"], "no cpufreq");
     assert_eq!(
         check(&json, "cpu.workers")["found"],
         "2 usable CPUs (affinity 0-1)"
@@ -179,10 +210,75 @@ fn nearly_full_disk_fails_only_disk_free() {
 }
 
 #[test]
-fn without_data_the_disk_checks_are_skipped() {
+fn without_data_the_disk_is_not_checked() {
     let (code, json) = preflight("preflight-disk-nearly-full", &[]);
     assert_eq!(code, 0);
-    assert_eq!(check(&json, "disk.free")["status"], "skip");
+    assert_eq!(json["status"], "pass");
+    assert!(not_checked(&json, "disk.free")["advice"]
+        .as_str()
+        .unwrap()
+        .contains("--data PATH"));
+    not_checked(&json, "disk.kind");
+    for w in status_words(&json) {
+        assert!(
+            ["pass", "warn", "unknown", "fail"].contains(&w.as_str()),
+            "{w}"
+        );
+    }
+}
+
+#[test]
+fn a_fact_not_read_is_unknown_and_the_run_incomplete() {
+    // The replay holds no filesystem at /mnt/data: its free space cannot be read, which is
+    // not a pass. Nothing fails, so the run is INCOMPLETE (exit 3), as verify's.
+    let (code, json) = preflight("preflight-healthy", &["--data", "/mnt/data"]);
+    assert_eq!(code, 3);
+    assert_eq!(
+        (json["status"].as_str(), json["exit_code"].as_u64()),
+        (Some("unknown"), Some(3))
+    );
+    assert_eq!(
+        not_passing(&json),
+        vec![
+            ("disk.free".to_string(), "unknown".to_string()),
+            ("disk.kind".to_string(), "unknown".to_string()),
+        ]
+    );
+    assert!(!check(&json, "disk.free")["advice"]
+        .as_str()
+        .unwrap()
+        .is_empty());
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .env_remove("CUDA_VISIBLE_DEVICES")
+        .args([
+            "--sysroot",
+            "fixtures/preflight-healthy",
+            "--color",
+            "never",
+        ])
+        .args(["preflight", "--gpus", "0", "--data", "/mnt/data"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[1].starts_with("INCOMPLETE: not known to be ready: could not read Free disk space"),
+        "{text}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("INCOMPLETE: 0 fail, 0 warn, 2 unknown, 6 pass"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Not checked: GPUs a job can use: 0 on PCI"),
+        "{text}"
+    );
+    assert!(!text.contains("skip"), "{text}");
 }
 
 #[test]
@@ -240,9 +336,9 @@ fn table_names_each_failure_with_its_fix() {
 #[test]
 fn a_data_path_the_sysroot_does_not_hold_is_unknown_not_passed() {
     let (code, json) = preflight("preflight-healthy", &["--data", "/srv/datasets"]);
-    assert_eq!(code, 0, "a warning, not a failure");
+    assert_eq!(code, 3, "unknown: neither a pass nor a failure");
     let free = check(&json, "disk.free");
-    assert_eq!(free["status"], "warn");
+    assert_eq!(free["status"], "unknown");
     assert_eq!(free["found"], "unknown");
     assert_eq!(free["subject"], "/srv/datasets");
     assert!(

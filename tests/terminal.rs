@@ -159,15 +159,15 @@ fn table_commands_fit_80_and_120_columns_in_colour() {
             "preflight",
             vec!["--sysroot", "fixtures/gpu-hot-throttling", "preflight"],
             1,
-            "FAIL: 3 fail, 4 warn, 12 pass, 8 skip",
+            "FAIL: 3 fail, 0 warn, 5 unknown, 12 pass",
         ),
         (
             "fleet",
             fleet.to_vec(),
             1,
             // gpu-hot-throttling's capture holds no /sys/block: its drive lines are
-            // unknown, not failed, so that host is incomplete.
-            "FAIL: 2 fail, 1 incomplete, 1 pass, 0 unreadable",
+            // unknown, not failed, so that host is unknown.
+            "FAIL: 2 fail, 1 unknown, 1 pass, 0 unreadable",
         ),
         (
             "diff",

@@ -24,7 +24,8 @@ fn options(args: &PreflightArgs) -> Options {
     }
 }
 
-/// Probes, checks and prints; exit 0 ready (warnings allowed), 1 a check failed.
+/// Probes, checks and prints; exit 0 ready (warnings allowed), 1 a check failed, 3 a fact
+/// could not be read and none failed.
 pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let format = super::pick_format("preflight", global, args.format, PreflightFormat::Table)?;
     let src = super::open_source(global.sysroot.as_deref())?;

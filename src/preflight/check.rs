@@ -5,16 +5,17 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-/// Outcome of one check.
+/// Outcome of one check: the words verify and fleet use too. Ordered from best to worst,
+/// so the worst of a run is its `max`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Holds.
     Pass,
-    /// Not asked, or nothing to check here (no GPU, no cpufreq); counts as a pass.
-    Skip,
     /// Will work, but slower or less safe than it should; exit code stays 0.
     Warn,
+    /// The fact could not be read: not a pass. With no failure the run is INCOMPLETE (exit 3).
+    Unknown,
     /// The job will fail or crawl; exit code 1.
     Fail,
 }
@@ -24,8 +25,8 @@ impl Status {
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Pass => "pass",
-            Status::Skip => "skip",
             Status::Warn => "warn",
+            Status::Unknown => "unknown",
             Status::Fail => "fail",
         }
     }
@@ -38,12 +39,17 @@ pub struct Check {
     pub id: &'static str,
     /// What it is about when there are several (`GPU 1`); `None` for the machine.
     pub subject: Option<String>,
-    pub status: Status,
+    /// `None` for a fact not judged: nothing was asked (`--min-driver`, `--data`) or there is
+    /// nothing to judge here (no ECC on the board, no cpufreq). Such a line is no verdict:
+    /// it goes to `Report::not_checked`, never among the checks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
     /// The value found, for people (`64 MiB`, `2 CPUs (cgroup cpu.max 200000/100000)`).
     pub found: String,
     /// What was wanted, when there is a threshold (`≥ 1 GiB`).
     pub expected: Option<String>,
-    /// For warn/fail: the one-line fix. For pass/skip: why, when it is not obvious.
+    /// For warn/fail/unknown: the one-line fix or how to read the fact. For pass: why, when
+    /// it is not obvious. Not checked: why not, and how to ask for it.
     pub advice: Option<String>,
 }
 
@@ -52,10 +58,26 @@ impl Check {
         Check {
             id,
             subject: None,
-            status,
+            status: Some(status),
             found: found.into(),
             expected: None,
             advice: None,
+        }
+    }
+
+    /// A fact shown but not judged, with why not (and how to ask for it).
+    pub(super) fn not_checked(
+        id: &'static str,
+        found: impl Into<String>,
+        why: impl Into<String>,
+    ) -> Self {
+        Check {
+            id,
+            subject: None,
+            status: None,
+            found: found.into(),
+            expected: None,
+            advice: Some(why.into()),
         }
     }
 
@@ -104,7 +126,10 @@ pub struct Report {
     pub source: String,
     /// Worst status over all checks.
     pub status: Status,
-    /// 0 or 1, as the process exits.
+    /// 0 pass (warnings allowed), 1 a check failed, 3 none failed but one is unknown.
     pub exit_code: u8,
+    /// The judged checks, each with a status.
     pub checks: Vec<Check>,
+    /// Facts shown without a verdict (no status): not asked, or nothing to judge here.
+    pub not_checked: Vec<Check>,
 }

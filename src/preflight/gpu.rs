@@ -53,10 +53,11 @@ pub fn checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {
     let wanted = opts.gpus.unwrap_or(1);
     let mut out = Vec::new();
     if wanted == 0 && visible.is_empty() {
-        out.push(
-            Check::new("gpu.count", Status::Skip, format!("{on_pci} on PCI"))
-                .advise("--gpus 0: GPU checks skipped"),
-        );
+        out.push(Check::not_checked(
+            "gpu.count",
+            format!("{on_pci} on PCI"),
+            "--gpus 0: the job runs on the CPU, so no GPU check is run",
+        ));
         return out;
     }
     out.push(count(spec, visible, wanted, opts));
@@ -157,7 +158,7 @@ fn count(spec: &Spec, visible: &[&Gpu], wanted: u32, opts: &Options) -> Check {
 
 fn free_vram(g: &Gpu, opts: &Options) -> Check {
     let (Some(total), Some(used)) = (g.vram_bytes, g.state.memory_used_bytes) else {
-        return Check::new("gpu.free_vram", Status::Warn, "unknown")
+        return Check::new("gpu.free_vram", Status::Unknown, "unknown")
             .advise("NVML gave no memory figures: check `nvidia-smi`");
     };
     let free = total.saturating_sub(used);
@@ -167,7 +168,7 @@ fn free_vram(g: &Gpu, opts: &Options) -> Check {
             .expect(format!("≥ {}", bytes_bin(min)));
         if free < min {
             return Check {
-                status: Status::Fail,
+                status: Some(Status::Fail),
                 ..c
             }
             .advise("free the GPU (see gpu.processes) or pick another with CUDA_VISIBLE_DEVICES");
@@ -185,7 +186,7 @@ fn free_vram(g: &Gpu, opts: &Options) -> Check {
 
 fn processes(g: &Gpu) -> Check {
     let Some(procs) = &g.state.compute_processes else {
-        return Check::new("gpu.processes", Status::Warn, "unknown")
+        return Check::new("gpu.processes", Status::Unknown, "unknown")
             .advise("NVML did not list processes (driver before R510, or no permission)");
     };
     if procs.is_empty() {
@@ -206,7 +207,7 @@ fn processes(g: &Gpu) -> Check {
 fn temperature(g: &Gpu, opts: &Options) -> Check {
     let expected = format!("≤ {} °C", opts.max_gpu_temp);
     match g.state.temperature_c {
-        None => Check::new("gpu.temperature", Status::Warn, "unknown")
+        None => Check::new("gpu.temperature", Status::Unknown, "unknown")
             .expect(expected)
             .advise("NVML gave no temperature: check `nvidia-smi -q -d TEMPERATURE`"),
         Some(t) if t > opts.max_gpu_temp => {
@@ -220,8 +221,9 @@ fn temperature(g: &Gpu, opts: &Options) -> Check {
 
 fn throttle(g: &Gpu) -> Check {
     let Some(reasons) = &g.state.throttle_reasons else {
-        return Check::new("gpu.throttle", Status::Skip, "not reported")
-            .advise("NVML gave no clock-throttle reasons for this GPU");
+        return Check::new("gpu.throttle", Status::Unknown, "unknown").advise(
+            "NVML gave no clock-throttle reasons for this GPU: check `nvidia-smi -q -d PERFORMANCE`",
+        );
     };
     let worst = reasons
         .iter()
@@ -246,7 +248,7 @@ fn pcie(g: &Gpu) -> Check {
     // The card's own width is the goal: NVML's "max" is already capped by the slot, so a
     // x16 card in a slot wired (or a riser trained) x8 would otherwise look at its max.
     let Some(link) = rules::link_width(p) else {
-        return Check::new("gpu.pcie", Status::Warn, "unknown")
+        return Check::new("gpu.pcie", Status::Unknown, "unknown")
             .advise("NVML gave no PCIe link width: check `nvidia-smi -q -d PCI`");
     };
     let (w, mw) = (link.now, link.card);
@@ -270,9 +272,7 @@ fn pcie(g: &Gpu) -> Check {
     }
     let c = Check::new("gpu.pcie", Status::Pass, found).expect(format!("x{mw}"));
     match (p.gen, p.max_gen) {
-        (Some(a), Some(b)) if a < b => {
-            c.advise("a lower generation at idle is normal power saving; it rises under load")
-        }
+        (Some(a), Some(b)) if a < b => c.advise(rules::IDLE_LINK_GEN),
         _ => c,
     }
 }
@@ -280,12 +280,20 @@ fn pcie(g: &Gpu) -> Check {
 fn ecc(g: &Gpu) -> Check {
     let s = &g.state;
     if s.ecc_errors_uncorrected.is_none() && s.retired_pages_pending.is_none() {
-        let why = if s.ecc_enabled == Some(false) {
-            "ECC is off on this GPU"
+        // No counters to judge: a setting or the board, not a fact that failed to read.
+        return if s.ecc_enabled == Some(false) {
+            Check::not_checked(
+                "gpu.ecc",
+                "ECC off",
+                "ECC is off on this GPU, so it counts no errors",
+            )
         } else {
-            "no ECC counters (GeForce and most workstation boards have none)"
+            Check::not_checked(
+                "gpu.ecc",
+                "no ECC counters",
+                "GeForce and most workstation boards have none",
+            )
         };
-        return Check::new("gpu.ecc", Status::Skip, "not reported").advise(why);
     }
     let mut bad = Vec::new();
     if let Some(n) = rules::uncorrected_ecc_errors(s) {
@@ -314,18 +322,24 @@ fn persistence(g: &Gpu) -> Check {
         Some(false) => Check::new("gpu.persistence", Status::Warn, "off")
             .expect("on")
             .advise("each CUDA start re-initialises the GPU (seconds): `nvidia-smi -pm 1` or enable nvidia-persistenced"),
-        None => Check::new("gpu.persistence", Status::Skip, "not reported"),
+        None => Check::new("gpu.persistence", Status::Unknown, "unknown")
+            .advise("NVML gave no persistence mode: check `nvidia-smi -q | grep -i persistence`"),
     }
 }
 
 fn version_check(id: &'static str, found: Option<&str>, min: Option<&str>, fix: &str) -> Check {
     let shown = found.unwrap_or("unknown");
     let Some(min) = min else {
-        return Check::new(id, Status::Skip, shown).advise("no minimum asked");
+        let flag = if id == "gpu.cuda" {
+            "--min-cuda"
+        } else {
+            "--min-driver"
+        };
+        return Check::not_checked(id, shown, format!("no minimum asked: {flag} VER"));
     };
     let expected = format!("≥ {min}");
     let Some(found) = found else {
-        return Check::new(id, Status::Warn, shown)
+        return Check::new(id, Status::Unknown, shown)
             .expect(expected)
             .advise("NVML gave no version: check `nvidia-smi`");
     };
@@ -334,7 +348,7 @@ fn version_check(id: &'static str, found: Option<&str>, min: Option<&str>, fix: 
         (Some(_), Some(_)) => Check::new(id, Status::Fail, shown)
             .expect(expected)
             .advise(fix),
-        _ => Check::new(id, Status::Warn, shown)
+        _ => Check::new(id, Status::Unknown, shown)
             .expect(expected)
             .advise("cannot compare these versions: give the minimum as numbers, e.g. 535.104"),
     }
@@ -445,7 +459,7 @@ mod tests {
         let c = checks(&spec, &vis, &o);
         assert_eq!(c.len(), 1 + 2 * 7 + 2);
         for check in &c {
-            assert_eq!(check.status, Status::Pass, "{check:?}");
+            assert_eq!(check.status, Some(Status::Pass), "{check:?}");
         }
         assert_eq!(find(&c, "gpu.count", None).found, "2 visible, 2 on PCI");
         let p = find(&c, "gpu.pcie", Some("GPU 1"));
@@ -485,7 +499,7 @@ mod tests {
         let vis = visible(&spec.gpus, o.visible_devices.as_deref());
         let c = checks(&spec, &vis, &o);
         let n = find(&c, "gpu.count", None);
-        assert_eq!(n.status, Status::Fail);
+        assert_eq!(n.status, Some(Status::Fail));
         assert_eq!(n.found, "1 visible (CUDA_VISIBLE_DEVICES=1), 2 on PCI");
         assert!(n.advice.as_deref().is_some_and(|a| a.contains("hides")));
         // Only GPU 1 is checked.
@@ -503,7 +517,7 @@ mod tests {
         let n = find(&c, "gpu.count", None);
         assert_eq!(
             (n.status, n.found.as_str()),
-            (Status::Fail, "0 visible, 1 on PCI")
+            (Some(Status::Fail), "0 visible, 1 on PCI")
         );
         assert!(n.advice.as_deref().is_some_and(|a| a.contains("NVML")));
         // Where the inventory knows the library is missing, the fix is to install the driver.
@@ -531,7 +545,7 @@ mod tests {
         let spec = spec_with(vec![]);
         let c = checks(&spec, &[], &opts());
         let n = find(&c, "gpu.count", None);
-        assert_eq!(n.status, Status::Fail);
+        assert_eq!(n.status, Some(Status::Fail));
         assert!(n.advice.as_deref().is_some_and(|a| a.contains("--gpus 0")));
         let none = Options {
             gpus: Some(0),
@@ -539,7 +553,7 @@ mod tests {
         };
         let c = checks(&spec, &[], &none);
         assert_eq!(c.len(), 1);
-        assert_eq!(c[0].status, Status::Skip);
+        assert_eq!(c[0].status, None, "--gpus 0 runs no GPU check");
     }
 
     #[test]
@@ -564,7 +578,7 @@ mod tests {
         };
         let c = checks(&spec, &visible(&spec.gpus, None), &o);
         let s = |id| find(&c, id, Some("GPU 0")).status;
-        assert_eq!(s("gpu.free_vram"), Status::Fail);
+        assert_eq!(s("gpu.free_vram"), Some(Status::Fail));
         assert_eq!(
             find(&c, "gpu.free_vram", Some("GPU 0")).found,
             "4 GiB free of 24 GiB"
@@ -573,10 +587,10 @@ mod tests {
             find(&c, "gpu.processes", Some("GPU 0")).found,
             "PID 4242 (20 GiB)"
         );
-        assert_eq!(s("gpu.processes"), Status::Fail);
-        assert_eq!(s("gpu.temperature"), Status::Fail);
-        assert_eq!(s("gpu.throttle"), Status::Fail);
-        assert_eq!(s("gpu.pcie"), Status::Warn);
+        assert_eq!(s("gpu.processes"), Some(Status::Fail));
+        assert_eq!(s("gpu.temperature"), Some(Status::Fail));
+        assert_eq!(s("gpu.throttle"), Some(Status::Fail));
+        assert_eq!(s("gpu.pcie"), Some(Status::Warn));
         assert_eq!(
             find(&c, "gpu.pcie", Some("GPU 0")).found,
             "Gen1 (max Gen3) x8 of x16"
@@ -585,11 +599,14 @@ mod tests {
             find(&c, "gpu.ecc", Some("GPU 0")).found,
             "3 uncorrectable ECC errors; page retirement / row remap pending"
         );
-        assert_eq!(s("gpu.ecc"), Status::Fail);
-        assert_eq!(s("gpu.persistence"), Status::Warn);
+        assert_eq!(s("gpu.ecc"), Some(Status::Fail));
+        assert_eq!(s("gpu.persistence"), Some(Status::Warn));
         let d = find(&c, "gpu.driver", None);
-        assert_eq!((d.status, d.found.as_str()), (Status::Fail, "550.54.15"));
-        assert_eq!(find(&c, "gpu.cuda", None).status, Status::Skip);
+        assert_eq!(
+            (d.status, d.found.as_str()),
+            (Some(Status::Fail), "550.54.15")
+        );
+        assert_eq!(find(&c, "gpu.cuda", None).status, None);
     }
 
     #[test]
@@ -599,7 +616,7 @@ mod tests {
         let c = free_vram(&g, &opts());
         assert_eq!(
             (c.status, c.found.as_str()),
-            (Status::Warn, "21 GiB free of 24 GiB")
+            (Some(Status::Warn), "21 GiB free of 24 GiB")
         );
     }
 
@@ -610,6 +627,10 @@ mod tests {
         assert!(version_key("550.54.15") > version_key("535.104.05"));
         assert_eq!(version_key("r535"), None);
         let c = version_check("gpu.cuda", Some("12.4"), Some("abc"), "x");
-        assert_eq!(c.status, Status::Warn);
+        assert_eq!(
+            c.status,
+            Some(Status::Unknown),
+            "an incomparable version is not known to meet the minimum"
+        );
     }
 }

@@ -94,7 +94,7 @@ fn fmt_cpus(n: f64) -> String {
 
 fn workers(spec: &Spec, l: &Limits, visible: &[&Gpu], opts: &Options) -> Check {
     let Some(usable) = usable_cpus(l) else {
-        return Check::new("cpu.workers", Status::Warn, "unknown")
+        return Check::new("cpu.workers", Status::Unknown, "unknown")
             .advise(why(spec, "limits.affinity"));
     };
     let mut parts = Vec::new();
@@ -122,7 +122,7 @@ fn workers(spec: &Spec, l: &Limits, visible: &[&Gpu], opts: &Options) -> Check {
         ));
         if suggested == 0 && !visible.is_empty() {
             return Check {
-                status: Status::Warn,
+                status: Some(Status::Warn),
                 ..c
             };
         }
@@ -158,8 +158,11 @@ fn governor(spec: &Spec, l: &Limits) -> Check {
         govs.extend(spec.cpu.governor.clone());
     }
     if govs.is_empty() {
-        return Check::new("cpu.governor", Status::Skip, "no cpufreq")
-            .advise("the kernel exposes no frequency scaling (VM, or firmware-managed)");
+        return Check::not_checked(
+            "cpu.governor",
+            "no cpufreq",
+            "the kernel exposes no frequency scaling: a VM, or the firmware sets the clock",
+        );
     }
     let found = govs.join(", ");
     if govs.iter().any(|g| g == "powersave") {
@@ -172,7 +175,7 @@ fn governor(spec: &Spec, l: &Limits) -> Check {
 
 fn numa(spec: &Spec, l: &Limits, visible: &[&Gpu]) -> Check {
     if visible.is_empty() {
-        return Check::new("cpu.numa", Status::Skip, "no GPU to place");
+        return Check::not_checked("cpu.numa", "no GPU", "no GPU to place");
     }
     let allowed = l
         .affinity_cpus
@@ -276,7 +279,7 @@ const MIN_JOB_MEMORY: u64 = 64 << 20;
 
 fn available(spec: &Spec, l: &Limits) -> Check {
     let Some(mut avail) = l.mem_available_bytes else {
-        return Check::new("mem.available", Status::Warn, "unknown")
+        return Check::new("mem.available", Status::Unknown, "unknown")
             .advise(why(spec, "limits.mem_available"));
     };
     let mut total = l.mem_total_bytes.unwrap_or(avail);
@@ -307,7 +310,7 @@ fn available(spec: &Spec, l: &Limits) -> Check {
 
 fn swap(spec: &Spec, l: &Limits) -> Check {
     let Some(total) = l.swap_total_bytes else {
-        return Check::new("mem.swap", Status::Warn, "unknown").advise(why(spec, "limits.mem"));
+        return Check::new("mem.swap", Status::Unknown, "unknown").advise(why(spec, "limits.mem"));
     };
     if total == 0 {
         return Check::new("mem.swap", Status::Pass, "none").advise(
@@ -336,7 +339,7 @@ fn shm(spec: &Spec, l: &Limits) -> Check {
             .advise(fix);
     };
     let Some(total) = fs.total_bytes else {
-        return Check::new("mem.shm", Status::Warn, "unknown").advise(why(spec, "limits.shm"));
+        return Check::new("mem.shm", Status::Unknown, "unknown").advise(why(spec, "limits.shm"));
     };
     let free = fs.available_bytes;
     let found = match free {
@@ -359,7 +362,7 @@ fn open_files(spec: &Spec, l: &Limits) -> Check {
             .iter()
             .any(|n| n.field == "limits.open_files_soft")
         {
-            return Check::new("os.open_files", Status::Warn, "unknown")
+            return Check::new("os.open_files", Status::Unknown, "unknown")
                 .advise(why(spec, "limits.open_files"));
         }
         return Check::new("os.open_files", Status::Pass, "unlimited");
@@ -388,7 +391,7 @@ fn open_files(spec: &Spec, l: &Limits) -> Check {
 
 fn thp(spec: &Spec, l: &Limits) -> Check {
     match l.transparent_hugepages.as_deref() {
-        None => Check::new("os.thp", Status::Skip, "unknown")
+        None => Check::new("os.thp", Status::Unknown, "unknown")
             .advise(why(spec, "limits.transparent_hugepages")),
         Some("always") => Check::new("os.thp", Status::Warn, "always")
             .expect("madvise")
@@ -414,16 +417,23 @@ pub fn storage_checks(
     let fs = match data {
         None => {
             return vec![
-                Check::new("disk.free", Status::Skip, "not asked")
-                    .advise("pass --data PATH to check the dataset's filesystem"),
-                Check::new("disk.kind", Status::Skip, "not asked"),
+                Check::not_checked(
+                    "disk.free",
+                    "not asked",
+                    "pass --data PATH to check the dataset's filesystem",
+                ),
+                Check::not_checked(
+                    "disk.kind",
+                    "not asked",
+                    "pass --data PATH to check the dataset's filesystem",
+                ),
             ]
         }
         Some(Err(e)) => {
             let status = if e.is_not_found() {
                 Status::Fail
             } else {
-                Status::Warn
+                Status::Unknown
             };
             let found = if e.is_not_found() {
                 format!("{shown}: no such file or directory")
@@ -439,7 +449,9 @@ pub fn storage_checks(
                 Check::new("disk.free", status, found)
                     .on(&shown)
                     .advise(advice),
-                Check::new("disk.kind", Status::Skip, "unknown").on(&shown),
+                Check::new("disk.kind", Status::Unknown, "unknown")
+                    .on(&shown)
+                    .advise("the filesystem of --data could not be read"),
             ];
         }
         Some(Ok(fs)) => fs,
@@ -452,7 +464,7 @@ pub fn storage_checks(
 
 fn disk_free(fs: &Filesystem, opts: &Options) -> Check {
     let (Some(total), Some(avail)) = (fs.total_bytes, fs.available_bytes) else {
-        return Check::new("disk.free", Status::Warn, "unknown").advise(format!(
+        return Check::new("disk.free", Status::Unknown, "unknown").advise(format!(
             "free space of {} was not recorded: capture on the machine with the dataset mounted",
             fs.mount_point
         ));
@@ -474,7 +486,7 @@ fn disk_free(fs: &Filesystem, opts: &Options) -> Check {
             Check::new("disk.free", Status::Pass, found).expect(format!("≥ {}", bytes_dec(min)));
         return if avail < min {
             Check {
-                status: Status::Fail,
+                status: Some(Status::Fail),
                 ..c
             }
             .advise(fix)
@@ -526,7 +538,7 @@ fn disk_kind(spec: &Spec, fs: &Filesystem) -> Check {
         }
         return Check::new(
             "disk.kind",
-            Status::Warn,
+            Status::Unknown,
             format!("{t} on an unknown drive"),
         )
         .advise(format!(
@@ -554,7 +566,7 @@ fn disk_kind(spec: &Spec, fs: &Filesystem) -> Check {
         Some(DriveKind::Virtual) => Check::new("disk.kind", Status::Pass, found)
             .advise("a virtual disk: its speed is the host's"),
         Some(_) => Check::new("disk.kind", Status::Pass, found),
-        None => Check::new("disk.kind", Status::Warn, found)
+        None => Check::new("disk.kind", Status::Unknown, found)
             .advise("the drive's kind is unknown (see the inventory's notes)"),
     }
 }
@@ -604,11 +616,11 @@ mod tests {
         assert_eq!(
             ids,
             vec![
-                ("mem.available", Status::Pass),
-                ("mem.swap", Status::Pass),
-                ("mem.shm", Status::Pass),
-                ("os.open_files", Status::Pass),
-                ("os.thp", Status::Pass),
+                ("mem.available", Some(Status::Pass)),
+                ("mem.swap", Some(Status::Pass)),
+                ("mem.shm", Some(Status::Pass)),
+                ("os.open_files", Some(Status::Pass)),
+                ("os.thp", Some(Status::Pass)),
             ]
         );
         assert_eq!(c[0].found, "23 GiB of 23.5 GiB");
@@ -635,14 +647,14 @@ mod tests {
         let shm = &memory_checks(&s)[2];
         assert_eq!(
             (shm.status, shm.found.as_str()),
-            (Status::Fail, "64 MiB free of 64 MiB")
+            (Some(Status::Fail), "64 MiB free of 64 MiB")
         );
         let o = Options {
             workers: Some(8),
             ..Options::default()
         };
         let w = &cpu_checks(&s, &[], &o)[0];
-        assert_eq!(w.status, Status::Fail);
+        assert_eq!(w.status, Some(Status::Fail));
         assert_eq!(
             w.found,
             "2 usable CPUs (affinity 0-15; cgroup quota 2 from /sys/fs/cgroup/cpu.max 200000/100000)"
@@ -673,7 +685,7 @@ mod tests {
             &[&g0, &g1],
             &Options::default(),
         );
-        assert_eq!(w.status, Status::Pass);
+        assert_eq!(w.status, Some(Status::Pass));
         assert!(w
             .advice
             .as_deref()
@@ -683,12 +695,18 @@ mod tests {
             ..Options::default()
         };
         let lim = s.limits.clone().unwrap_or_default();
-        assert_eq!(workers(&s, &lim, &[&g0, &g1], &o).status, Status::Pass);
+        assert_eq!(
+            workers(&s, &lim, &[&g0, &g1], &o).status,
+            Some(Status::Pass)
+        );
         let o = Options {
             workers: Some(36),
             ..Options::default()
         };
-        assert_eq!(workers(&s, &lim, &[&g0, &g1], &o).status, Status::Warn);
+        assert_eq!(
+            workers(&s, &lim, &[&g0, &g1], &o).status,
+            Some(Status::Warn)
+        );
     }
 
     #[test]
@@ -704,7 +722,7 @@ mod tests {
             ..Gpu::default()
         };
         let c = numa(&s, &l, &[&g1]);
-        assert_eq!(c.status, Status::Warn);
+        assert_eq!(c.status, Some(Status::Warn));
         assert_eq!(c.found, "GPU 1 → node 1 (CPUs 18-35,54-71)");
         let g0 = Gpu {
             index: Some(0),
@@ -712,7 +730,7 @@ mod tests {
             local_cpus: Some("0-17,36-53".into()),
             ..Gpu::default()
         };
-        assert_eq!(numa(&s, &l, &[&g0]).status, Status::Pass);
+        assert_eq!(numa(&s, &l, &[&g0]).status, Some(Status::Pass));
     }
 
     #[test]
@@ -724,7 +742,7 @@ mod tests {
             file: "/sys/fs/cgroup/memory.max".into(),
         });
         let c = available(&spec(l.clone()), &l);
-        assert_eq!(c.status, Status::Warn);
+        assert_eq!(c.status, Some(Status::Warn));
         assert!(c.found.starts_with("392 MiB of 8 GiB"), "{}", c.found);
     }
 
@@ -738,7 +756,7 @@ mod tests {
                 file: "/sys/fs/cgroup/memory.max".into(),
             });
             let c = available(&spec(l.clone()), &l);
-            assert_eq!(c.status, Status::Fail, "{max}");
+            assert_eq!(c.status, Some(Status::Fail), "{max}");
             assert_eq!(
                 c.found,
                 format!("{max} B of {max} B (cgroup limit {max} B from /sys/fs/cgroup/memory.max)")
@@ -754,7 +772,7 @@ mod tests {
         let c = open_files(&spec(l.clone()), &l);
         assert_eq!(
             (c.status, c.found.as_str()),
-            (Status::Warn, "1024 (hard 524288)")
+            (Some(Status::Warn), "1024 (hard 524288)")
         );
         assert!(c
             .advice
@@ -795,11 +813,11 @@ mod tests {
         };
         let o = Options::default();
         let c = disk_free(&fs(40_007_870_300, "ext4", Some("sdb")), &o);
-        assert_eq!(c.status, Status::Fail);
+        assert_eq!(c.status, Some(Status::Fail));
         assert_eq!(c.found, "40 GB free of 4 TB (1%) on /data");
         assert_eq!(
             disk_free(&fs(300_000_000_000, "ext4", None), &o).status,
-            Status::Warn
+            Some(Status::Warn)
         );
         let asked = Options {
             min_free_disk: Some(500_000_000_000),
@@ -807,18 +825,24 @@ mod tests {
         };
         assert_eq!(
             disk_free(&fs(1_000_000_000_000, "ext4", None), &asked).status,
-            Status::Pass
+            Some(Status::Pass)
         );
         assert_eq!(
             disk_free(&fs(400_000_000_000, "ext4", None), &asked).status,
-            Status::Fail
+            Some(Status::Fail)
         );
         let k = disk_kind(&s, &fs(0, "ext4", Some("sdb")));
         assert_eq!(
             (k.status, k.found.as_str()),
-            (Status::Warn, "ext4 on sdb (hdd, ST4000NM0035)")
+            (Some(Status::Warn), "ext4 on sdb (hdd, ST4000NM0035)")
         );
-        assert_eq!(disk_kind(&s, &fs(0, "nfs4", None)).status, Status::Warn);
-        assert_eq!(disk_kind(&s, &fs(0, "lustre", None)).status, Status::Pass);
+        assert_eq!(
+            disk_kind(&s, &fs(0, "nfs4", None)).status,
+            Some(Status::Warn)
+        );
+        assert_eq!(
+            disk_kind(&s, &fs(0, "lustre", None)).status,
+            Some(Status::Pass)
+        );
     }
 }

@@ -12,6 +12,11 @@ use serde::Serialize;
 use crate::preflight::check::Status;
 use crate::spec::{GpuState, Pcie, Spec};
 
+/// Why a PCIe link below its generation is no fault on an idle GPU; preflight's note and
+/// the inventory's say it in these words.
+pub const IDLE_LINK_GEN: &str =
+    "a lower generation at idle is normal power saving; it rises under load";
+
 /// Which rule found something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

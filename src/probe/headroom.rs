@@ -10,13 +10,14 @@ use crate::natural::natural_key;
 use crate::probe::pci::is_pci_address;
 use std::collections::BTreeMap;
 
+use crate::probe::cpu_memory_limit;
 use crate::probe::firmware::{Missing, Smbios};
 use crate::probe::memory;
 use crate::probe::smbios::{self, DeviceSize, Structure, Table};
 use crate::source::Source;
 use crate::spec::Notes;
 use crate::spec::{
-    CpuSocket, Drive, Gpu, Headroom, MemoryArrayInfo, MemoryHeadroom, Note, PcieSlot,
+    CpuSocket, Drive, Gpu, Headroom, ListState, MemoryArrayInfo, MemoryHeadroom, Note, PcieSlot,
     PowerHeadroom, PowerSupplyInfo, SocketMemory,
 };
 
@@ -36,6 +37,7 @@ pub fn probe(
     src: &Source,
     smbios: Result<&Smbios<'_>, &Missing>,
     gpus: &[Gpu],
+    gpu_list: ListState,
     drives: &[Drive],
     notes: &mut Notes,
 ) -> Option<Headroom> {
@@ -52,7 +54,22 @@ pub fn probe(
         }
     };
     let devices = pci_devices(src, gpus, drives);
-    let (h, found) = headroom_from_table(&s.table, &devices, gpus);
+    let (mut h, mut found) = headroom_from_table(&s.table, &devices, gpus);
+    // The table sums the GPUs it is given; a sum over a list not read to its end says
+    // nothing (an empty unreadable list would otherwise read as "no GPU").
+    if gpu_list != ListState::Read {
+        h.power.gpu_power_limit_w = None;
+        h.power.headroom_w = None;
+        found.retain(|n| !n.field.starts_with("headroom.power.gpu_power_limit_w"));
+        found.retain(|n| !n.field.starts_with("headroom.power.headroom_w"));
+        found.push(Note {
+            field: "headroom.power.gpu_power_limit_w".into(),
+            reason: format!(
+                "the GPU list is {}: the sum of their power limits is unknown (see the GPUs' note)",
+                gpu_list.as_str()
+            ),
+        });
+    }
     notes.0.extend(found);
     Some(h)
 }
@@ -220,6 +237,16 @@ fn memory_headroom(
     }
     let fill = tally(&slots, sockets);
     let (max_capacity_bytes, max_with_installed) = capacity(&arrays, &fill, sockets, note);
+    let cpu_limit = cpu_limit(sockets, note);
+    // The board's arrays and the CPUs each set a ceiling: the lower one binds.
+    let (effective_max_capacity_bytes, max_capacity_bound_by) =
+        match (max_capacity_bytes, cpu_limit) {
+            (Some(board), Some((cpus, _, _))) if cpus < board => {
+                (Some(cpus), Some("cpus".to_string()))
+            }
+            (Some(board), Some(_)) => (Some(board), Some("board".to_string())),
+            _ => (None, None),
+        };
     let (balanced, balance_detail) = balance(&fill.groups, fill.channels_derived, note);
     let used_slots = slots.iter().filter(|s| s.size != DeviceSize::Empty).count() as u32;
     // A table damaged part way lists only the slots before the damage: their sum is not
@@ -245,6 +272,12 @@ fn memory_headroom(
             })
             .collect(),
         max_capacity_bytes,
+        cpu_max_capacity_bytes: cpu_limit.map(|(total, _, _)| total),
+        cpu_max_capacity_per_socket_bytes: cpu_limit.map(|(_, one, _)| one),
+        cpu_max_capacity_source: cpu_limit
+            .map(|(_, _, family)| format!("{}: {family}", cpu_memory_limit::SOURCE)),
+        effective_max_capacity_bytes,
+        max_capacity_bound_by,
         slot_count: slots.len() as u32,
         used_slots,
         free_slots: slots.len() as u32 - used_slots,
@@ -349,6 +382,45 @@ fn tally(slots: &[MemSlot], sockets: Option<&[CpuSocket]>) -> Fill {
         largest,
         channels_derived,
     }
+}
+
+/// The memory the populated sockets' CPUs address together, one socket's share, and the
+/// family the table knew them as; `None` (with a note) where a CPU is not in the table.
+fn cpu_limit(
+    sockets: Option<&[CpuSocket]>,
+    note: &mut impl FnMut(&str, String),
+) -> Option<(u64, u64, &'static str)> {
+    let models: Vec<Option<&str>> = sockets
+        .unwrap_or_default()
+        .iter()
+        .filter(|c| c.populated)
+        .map(|c| c.model.as_deref())
+        .collect();
+    let limits: Option<Vec<(u64, &'static str)>> = models
+        .iter()
+        .map(|m| m.and_then(cpu_memory_limit::per_socket))
+        .collect();
+    let found = limits.filter(|l| !l.is_empty()).and_then(|l| {
+        let first = *l.first()?;
+        // Mixed CPUs are not a configuration Intel supports: no sum is claimed for them.
+        l.iter().all(|x| *x == first).then(|| {
+            let n = l.len() as u64;
+            (first.0.saturating_mul(n), first.0, first.1)
+        })
+    });
+    if found.is_none() {
+        let which = models.first().copied().flatten().unwrap_or("the CPU");
+        note(
+            "headroom.memory.cpu_max_capacity_bytes",
+            format!(
+                "the CPUs' own memory limit is not known: rigcheck's table ({}) covers 1st and \
+                 2nd gen Intel Xeon Scalable only, not {which}; see the CPU maker's \
+                 specification",
+                cpu_memory_limit::SOURCE
+            ),
+        );
+    }
+    found
 }
 
 /// The arrays' maximum capacity, and the most memory the installed module size allows when
@@ -628,6 +700,9 @@ fn slots(
 // ---------------------------------------------------------------------------------------
 // Power.
 
+/// The note on the GPU power limits of a machine with no GPU: there is no sum to show.
+pub const NO_GPU_POWER_LIMIT: &str = "no GPU: no GPU power limit to sum";
+
 fn power(t: &Table, gpus: &[Gpu], note: &mut impl FnMut(&str, String)) -> PowerHeadroom {
     let supplies: Vec<PowerSupplyInfo> = t
         .of_type(39)
@@ -705,6 +780,19 @@ fn power(t: &Table, gpus: &[Gpu], note: &mut impl FnMut(&str, String)) -> PowerH
     let limits: Option<f64> = gpus
         .iter()
         .try_fold(0.0, |acc, g| g.state.power_limit_w.map(|w| acc + w));
+    if gpus.is_empty() {
+        // Nothing to sum: no GPU, not a GPU drawing 0 W.
+        note(
+            "headroom.power.gpu_power_limit_w",
+            NO_GPU_POWER_LIMIT.into(),
+        );
+        return PowerHeadroom {
+            supplies,
+            capacity_w,
+            gpu_power_limit_w: None,
+            headroom_w: None,
+        };
+    }
     if limits.is_none() {
         note(
             "headroom.power.gpu_power_limit_w",

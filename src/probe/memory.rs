@@ -248,8 +248,9 @@ fn assemble(
             notes.add(
                 "memory.total_bytes",
                 format!(
-                    "{why}: shows MemTotal, which is below the installed size \
-                     (the kernel and firmware reserve some)"
+                    "{why}: shows {}, which is below the installed size \
+                     (the kernel and firmware reserve some)",
+                    crate::spec::windows::usable_name(Some(usable.source))
                 ),
             );
         }

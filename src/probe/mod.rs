@@ -6,6 +6,7 @@
 
 pub mod backend;
 pub mod cpu;
+pub mod cpu_memory_limit;
 pub mod cpuid;
 pub mod drives;
 pub mod firmware;
@@ -50,7 +51,7 @@ pub fn inventory(src: &Source) -> Spec {
     };
     let (mut drives, mut gpus) = (drives.items, gpus.items);
     let limits = backend.limits(src, &mut notes);
-    let headroom = headroom::probe(src, smbios, &gpus, &drives, &mut notes);
+    let headroom = headroom::probe(src, smbios, &gpus, lists.gpus, &drives, &mut notes);
     place::on_sockets(
         src,
         &backend,

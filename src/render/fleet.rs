@@ -196,19 +196,20 @@ fn memory(h: &Host) -> String {
     }
 }
 
-/// A host's verify result in the words of a check table: `pass`, `fail (8)`,
-/// `pass (1 unknown)`; `-` when no profile was given.
+/// A host's verify result in the status words of a check table: `pass`, `fail (8)`,
+/// `unknown (2)` (nothing failed, 2 lines could not be read), `pass (1 unknown)` (unknowns
+/// allowed); `-` when no profile was given.
 fn verdict(h: &Host) -> (String, Option<Tone>) {
     let Some(v) = &h.verify else {
         return ("-".into(), None);
     };
-    let word = verify::verdict(v).word().to_lowercase();
     let text = match v.outcome {
-        Outcome::Fail => format!("{word} ({})", v.summary.fail),
-        Outcome::Incomplete | Outcome::Pass if v.summary.unknown > 0 => {
-            format!("{word} ({} unknown)", v.summary.unknown)
+        Outcome::Fail => format!("fail ({})", v.summary.fail),
+        Outcome::Incomplete => format!("unknown ({})", v.summary.unknown),
+        Outcome::Pass if v.summary.unknown > 0 => {
+            format!("pass ({} unknown)", v.summary.unknown)
         }
-        _ => word,
+        Outcome::Pass => "pass".into(),
     };
     (text, Some(verify::verdict(v).tone()))
 }
@@ -272,8 +273,8 @@ pub fn answer(fleet: &Fleet, color: bool) -> String {
 }
 
 /// The summary line: `FAIL: 4 fail, 1 pass, 0 unreadable · 5 hosts against NAME · 3
-/// configurations, 2 odd ones out`; `N incomplete` counts the hosts whose check could not
-/// see everything, when there are any.
+/// configurations, 2 odd ones out`; `N unknown` counts the hosts whose check could not see
+/// everything (none failed, one could not be read), when there are any.
 pub fn summary(fleet: &Fleet) -> Summary {
     let verdict = match fleet.exit_code() {
         0 => Verdict::Pass,
@@ -288,7 +289,7 @@ pub fn summary(fleet: &Fleet) -> Summary {
             let incomplete = fleet.incomplete_hosts();
             s = s.count(failed, "fail");
             if incomplete > 0 {
-                s = s.count(incomplete, "incomplete");
+                s = s.count(incomplete, "unknown");
             }
             s = s
                 .count(fleet.hosts.len() - failed - incomplete, "pass")

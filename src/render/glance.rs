@@ -115,10 +115,13 @@ pub fn glance(spec: &Spec, attention: &[Finding]) -> Section {
     };
     f.push(("Storage".into(), drives));
     let os = &spec.os;
-    let mut os_s = show_str(&os.pretty_name.clone().or_else(|| os.name.clone()));
-    if let Some(k) = &os.kernel {
-        os_s.push_str(&format!(" · kernel {k}"));
-    }
+    let name = show_str(&os.pretty_name.clone().or_else(|| os.name.clone()));
+    let os_s = match &os.kernel {
+        // Windows has no kernel release to show: its release and build say it.
+        Some(k) if crate::spec::windows::is_windows(os) => crate::spec::windows::os_shown(&name, k),
+        Some(k) => format!("{name} · kernel {k}"),
+        None => name,
+    };
     f.push(("OS".into(), os_s));
     f.push(("Captured".into(), show_str(&spec.captured_at)));
     for (i, a) in attention.iter().enumerate() {

@@ -1,8 +1,9 @@
 //! Writes a preflight `Report`: a check table for people (failures first, fitted to the
-//! terminal, the summary line last), or JSON for scripts.
+//! terminal, then the facts not checked, the summary line last), or JSON for scripts.
 
 use std::io::{self, Write};
 
+use crate::outcome::{EXIT_INCOMPLETE, EXIT_PASS};
 use crate::preflight::{Report, Status};
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::style::{bold, paint, Tone};
@@ -17,7 +18,8 @@ use crate::render::view::Term;
 pub enum PreflightFormat {
     /// One aligned line per check.
     Table,
-    /// `{status, exit_code, checks: [{id, subject, status, found, expected, advice}]}`.
+    /// `{status, exit_code, checks: [{id, subject, status, found, expected, advice}],
+    /// not_checked: [{id, subject, found, expected, advice}]}`.
     Json,
 }
 
@@ -35,12 +37,11 @@ pub fn write(
     }
 }
 
-/// The tone a preflight status is painted in.
+/// The tone a preflight status is painted in: an unknown as verify paints it.
 pub fn tone(s: Status) -> Tone {
     match s {
         Status::Pass => Tone::Good,
-        Status::Skip => Tone::Muted,
-        Status::Warn => Tone::Warn,
+        Status::Warn | Status::Unknown => Tone::Warn,
         Status::Fail => Tone::Bad,
     }
 }
@@ -81,23 +82,31 @@ pub fn answer(report: &Report, color: bool) -> String {
     let failed: Vec<String> = report
         .checks
         .iter()
-        .filter(|c| c.status == Status::Fail)
+        .filter(|c| c.status == Some(Status::Fail))
         .map(|c| {
-            let what = match &c.subject {
-                Some(on) => format!("{} ({on})", label(c.id)),
-                None => label(c.id).to_string(),
-            };
+            let what = what(c.id, c.subject.as_deref());
             match &c.advice {
                 Some(a) => format!("{what}: {a}"),
                 None => format!("{what}: {}", c.found),
             }
         })
         .collect();
-    if failed.is_empty() {
+    let unknown: Vec<String> = report
+        .checks
+        .iter()
+        .filter(|c| c.status == Some(Status::Unknown))
+        .map(|c| what(c.id, c.subject.as_deref()))
+        .collect();
+    if failed.is_empty() && !unknown.is_empty() {
+        format!(
+            "{word}: not known to be ready: could not read {}",
+            crate::text::one_line(&unknown.join(", "))
+        )
+    } else if failed.is_empty() {
         let warns = report
             .checks
             .iter()
-            .filter(|c| c.status == Status::Warn)
+            .filter(|c| c.status == Some(Status::Warn))
             .count();
         if warns == 0 {
             format!("{word}: ready to train")
@@ -115,9 +124,70 @@ pub fn answer(report: &Report, color: bool) -> String {
     }
 }
 
+/// A check's name and what it is on: `GPU temperature (GPU 0)`.
+fn what(id: &str, subject: Option<&str>) -> String {
+    match subject {
+        Some(on) => format!("{} ({on})", label(id)),
+        None => label(id).to_string(),
+    }
+}
+
+/// The value and reason that facts not checked share.
+type Shared<'a> = (&'a str, &'a str);
+/// A check's label and the subjects it is on.
+type Named<'a> = (&'a str, Vec<&'a str>);
+
+/// The facts shown without a verdict, in one paragraph after the checks, the ones with the
+/// same value and reason together: `Not checked: GPU memory errors (ECC) on GPU 0, GPU 1: ECC
+/// off (…); Free disk space, Disk kind: not asked (pass --data PATH …).`
+pub fn not_checked(report: &Report) -> Option<String> {
+    if report.not_checked.is_empty() {
+        return None;
+    }
+    // (found, why) → the names sharing them, each a label and the subjects it is on.
+    let mut groups: Vec<(Shared, Vec<Named>)> = Vec::new();
+    for c in &report.not_checked {
+        let key = (c.found.as_str(), c.advice.as_deref().unwrap_or_default());
+        let at = match groups.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                groups.push((key, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        let names = &mut groups[at].1;
+        let name = label(c.id);
+        match names.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, on)) => on.extend(c.subject.as_deref()),
+            None => names.push((name, c.subject.as_deref().into_iter().collect())),
+        }
+    }
+    let items: Vec<String> = groups
+        .iter()
+        .map(|((found, why), names)| {
+            let names: Vec<String> = names
+                .iter()
+                .map(|(name, on)| {
+                    if on.is_empty() {
+                        name.to_string()
+                    } else {
+                        format!("{name} on {}", on.join(", "))
+                    }
+                })
+                .collect();
+            if why.is_empty() {
+                format!("{}: {found}", names.join(", "))
+            } else {
+                format!("{}: {found} ({why})", names.join(", "))
+            }
+        })
+        .collect();
+    Some(format!("Not checked: {}.", items.join("; ")))
+}
+
 /// The heading, the answer, then one row per check, failures first: status, check, what it
-/// is on, expected, found, the fix or a note under its row; then the summary line. The status
-/// word is coloured when colour is on.
+/// is on, expected, found, the fix or a note under its row; then the facts not checked and
+/// the summary line. The status word is coloured when colour is on.
 pub fn table(report: &Report, term: &Term, out: &mut dyn Write) -> io::Result<()> {
     let host = report.hostname.as_deref().unwrap_or("unknown host");
     write!(
@@ -131,11 +201,12 @@ pub fn table(report: &Report, term: &Term, out: &mut dyn Write) -> io::Result<()
     write!(out, "{}", table::line(&answer(report, term.color), term))?;
     writeln!(out)?;
     let mut checks: Vec<_> = report.checks.iter().collect();
-    checks.sort_by_key(|c| rank(tone(c.status)));
+    let status = |c: &crate::preflight::Check| c.status.unwrap_or(Status::Unknown);
+    checks.sort_by_key(|c| (rank(tone(status(c))), status(c) == Status::Unknown));
     let mut g = Grid::new(&[STATUS, CHECK, "On", EXPECTED, FOUND, NOTE]);
     for c in &checks {
         g.rows.push(vec![
-            c.status.as_str().to_string(),
+            status(c).as_str().to_string(),
             label(c.id).to_string(),
             c.subject.clone().unwrap_or_default(),
             c.expected.clone().unwrap_or_default(),
@@ -146,10 +217,14 @@ pub fn table(report: &Report, term: &Term, out: &mut dyn Write) -> io::Result<()
     g.note_below = true;
     g.status = Some(StatusColumn {
         column: 0,
-        tones: checks.iter().map(|c| tone(c.status)).collect(),
+        tones: checks.iter().map(|c| tone(status(c))).collect(),
     });
     write!(out, "{}", table::grid(&g, term))?;
     writeln!(out)?;
+    if let Some(p) = not_checked(report) {
+        write!(out, "{}", table::line(&p, term))?;
+        writeln!(out)?;
+    }
     write!(
         out,
         "{}",
@@ -157,22 +232,26 @@ pub fn table(report: &Report, term: &Term, out: &mut dyn Write) -> io::Result<()
     )
 }
 
-/// The summary line: `FAIL: 3 fail, 4 warn, 12 pass, 8 skip · 27 checks · not ready to
-/// train`.
+/// The summary line: `FAIL: 3 fail, 4 warn, 1 unknown, 12 pass · 20 checks, 8 not checked ·
+/// not ready to train`; the verdict is what the exit code says.
 pub fn summary(report: &Report) -> Summary {
-    let n = |s: Status| report.checks.iter().filter(|c| c.status == s).count();
-    let ready = report.exit_code == 0;
-    Summary::new(if ready { Verdict::Pass } else { Verdict::Fail })
+    let n = |s: Status| report.checks.iter().filter(|c| c.status == Some(s)).count();
+    let (verdict, answer) = match report.exit_code {
+        EXIT_PASS => (Verdict::Pass, "ready to train"),
+        EXIT_INCOMPLETE => (Verdict::Incomplete, "not known to be ready"),
+        _ => (Verdict::Fail, "not ready to train"),
+    };
+    let mut checked = plural(report.checks.len(), "check", "checks");
+    if !report.not_checked.is_empty() {
+        checked.push_str(&format!(", {} not checked", report.not_checked.len()));
+    }
+    Summary::new(verdict)
         .count(n(Status::Fail), Status::Fail.as_str())
         .count(n(Status::Warn), Status::Warn.as_str())
+        .count(n(Status::Unknown), Status::Unknown.as_str())
         .count(n(Status::Pass), Status::Pass.as_str())
-        .count(n(Status::Skip), Status::Skip.as_str())
-        .scope(plural(report.checks.len(), "check", "checks"))
-        .scope(if ready {
-            "ready to train"
-        } else {
-            "not ready to train"
-        })
+        .scope(checked)
+        .scope(answer)
 }
 
 /// The report as pretty JSON with a trailing newline.

@@ -169,6 +169,7 @@ fn memory(spec: &Spec) -> Section {
         &[
             &rows::INSTALLED,
             &rows::USABLE,
+            &rows::USABLE_WINDOWS,
             &rows::DIMM_SLOTS,
             &rows::EMPTY_SLOTS,
         ],
@@ -300,8 +301,14 @@ pub fn headroom(spec: &Spec) -> Section {
     headroom_sockets(&mut sec, h);
     headroom_memory(&mut sec, h);
     headroom_pcie(&mut sec, h);
-    headroom_power(&mut sec, h);
+    headroom_power(&mut sec, h, no_gpu(spec));
     sec
+}
+
+/// True when the GPU list was read to its end and holds none: GPU power limits are then no
+/// sum at all, never 0 W.
+fn no_gpu(spec: &Spec) -> bool {
+    spec.gpus.is_empty() && spec.lists.gpus == crate::spec::ListState::Read
 }
 
 /// CPU sockets: how many are populated, and which are empty.
@@ -356,13 +363,7 @@ fn headroom_memory(sec: &mut Section, h: &Headroom) {
                     )
                 })
                 .collect();
-            sec.field(
-                names::HEADROOM_MAX_MEMORY.label,
-                match m.max_capacity_bytes {
-                    Some(b) => format!("{} ({})", bytes_bin(b), arrays.join("; ")),
-                    None => show_str(&None),
-                },
-            );
+            sec.field(names::HEADROOM_MAX_MEMORY.label, max_memory(m, &arrays));
             sec.field(
                 "Upgrade with the installed module",
                 match (m.max_with_installed_module_bytes, m.upgrade_module_bytes) {
@@ -402,6 +403,38 @@ fn headroom_memory(sec: &mut Section, h: &Headroom) {
         None => {
             sec.field("DIMM slots", show_str(&None));
         }
+    }
+}
+
+/// The most memory the machine takes, the binding limit first: `2 TiB (CPUs: 2 × 1 TiB,
+/// Intel ARK: 2nd gen Xeon Scalable; board: 4.5 TiB)`; with the CPUs' limit unknown, the
+/// board's arrays and a word that the CPUs' own limit is not known.
+fn max_memory(m: &crate::spec::MemoryHeadroom, arrays: &[String]) -> String {
+    let Some(board) = m.max_capacity_bytes else {
+        return show_str(&None);
+    };
+    let board_s = format!("board: {}", bytes_bin(board));
+    let (Some(total), Some(one)) = (
+        m.cpu_max_capacity_bytes,
+        m.cpu_max_capacity_per_socket_bytes,
+    ) else {
+        return format!(
+            "{} ({}; the CPUs' own limit is not known)",
+            bytes_bin(board),
+            arrays.join("; ")
+        );
+    };
+    let n = total / one.max(1);
+    let source = m
+        .cpu_max_capacity_source
+        .as_deref()
+        .map(|s| format!(", {s}"))
+        .unwrap_or_default();
+    let cpus_s = format!("CPUs: {n} × {}{source}", bytes_bin(one));
+    if total < board {
+        format!("{} ({cpus_s}; {board_s})", bytes_bin(total))
+    } else {
+        format!("{} ({board_s}; {cpus_s})", bytes_bin(board))
     }
 }
 
@@ -454,8 +487,9 @@ fn headroom_pcie(sec: &mut Section, h: &Headroom) {
     }
 }
 
-/// Power supplies next to the GPUs' power limits.
-fn headroom_power(sec: &mut Section, h: &Headroom) {
+/// Power supplies next to the GPUs' power limits; with no GPU, no limits and no headroom
+/// against them.
+fn headroom_power(sec: &mut Section, h: &Headroom, no_gpu: bool) {
     let p = &h.power;
     let supplies = match &p.supplies {
         Some(v) => v
@@ -476,15 +510,19 @@ fn headroom_power(sec: &mut Section, h: &Headroom) {
         None => show_str(&None),
     };
     sec.field(names::HEADROOM_POWER_SUPPLIES.label, supplies)
-        .field("PSU capacity", show(p.capacity_w, |w| format!("{w} W")))
-        .field(
-            "GPU power limits",
-            show(p.gpu_power_limit_w, |w| format!("{w:.0} W")),
-        )
-        .field(
-            "Power headroom",
-            show(p.headroom_w, |w| {
-                format!("{w:.0} W (GPU limits only; CPU and board draw not included)")
-            }),
-        );
+        .field("PSU capacity", show(p.capacity_w, |w| format!("{w} W")));
+    if no_gpu {
+        sec.field("GPU power limits", "no GPU".into());
+        return;
+    }
+    sec.field(
+        "GPU power limits",
+        show(p.gpu_power_limit_w, |w| format!("{w:.0} W")),
+    )
+    .field(
+        "Power headroom",
+        show(p.headroom_w, |w| {
+            format!("{w:.0} W (GPU limits only; CPU and board draw not included)")
+        }),
+    );
 }

@@ -120,7 +120,9 @@ pub static VIRTUAL_MACHINE: Row<Spec> = row_if(
 pub static OS: Row<Spec> = row(names::OS, |s| {
     show_str(&s.os.pretty_name.clone().or_else(|| s.os.name.clone()))
 });
-pub static KERNEL: Row<Spec> = row(names::KERNEL, |s| show_str(&s.os.kernel));
+pub static KERNEL: Row<Spec> = row(names::KERNEL, |s| {
+    show_str(&crate::spec::windows::kernel_shown(&s.os))
+});
 pub static ARCH: Row<Spec> = row(names::ARCH, |s| show_str(&s.os.arch));
 pub static CAPTURED: Row<Spec> = row(names::CAPTURED_AT, |s| show_str(&s.captured_at));
 pub static SOURCE: Row<Spec> = row(names::SOURCE, |s| s.source.clone());
@@ -196,9 +198,18 @@ pub static INSTALLED: Row<Spec> = row(names::MEMORY_INSTALLED, |s| {
         (t, _) => show(*t, bytes_bin),
     }
 });
-pub static USABLE: Row<Spec> = row(names::MEMORY_USABLE, |s| {
-    show(s.memory.usable_bytes, bytes_bin)
-});
+pub static USABLE: Row<Spec> = row_if(
+    names::MEMORY_USABLE,
+    |s| show(s.memory.usable_bytes, bytes_bin),
+    |s| !crate::spec::windows::is_windows(&s.os),
+);
+/// The same figure where Windows gives it: its physical memory, not Linux's MemTotal.
+pub static USABLE_WINDOWS: Row<Spec> = Row {
+    label: "Usable (physical memory)",
+    column: "Usable (physical memory)",
+    cell: |s| show(s.memory.usable_bytes, bytes_bin),
+    only_if: Some(|s| crate::spec::windows::is_windows(&s.os)),
+};
 /// `12 of 24 populated`; the slot count from the firmware's, else the empty slots it lists.
 pub static DIMM_SLOTS: Row<Spec> = row(names::DIMM_SLOTS, |s| {
     let m = &s.memory;
@@ -514,7 +525,12 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
         // Live (the generation drops at idle), but a link narrower than the card is a fault
         // of where the board sits, which a spec sheet shows too.
         gpu(Model, names::GPU_PCIE_NOW.label, "Link now", |g| {
-            link(g.pcie.gen, g.pcie.width)
+            let now = link(g.pcie.gen, g.pcie.width);
+            if g.link_gen_idle() {
+                format!("{now} ({})", crate::preflight::rules::IDLE_LINK_GEN)
+            } else {
+                now
+            }
         }),
         gpu(Model, names::GPU_PCIE_MAX.label, "Link max", |g| {
             link(g.pcie.max_gen, g.pcie.max_width)

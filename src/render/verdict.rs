@@ -7,7 +7,7 @@
 //!
 //! ```text
 //! FAIL: 6 fail, 0 unknown, 16 pass · 22 checks of hp-z8-g4-dual-rtx8000
-//! PASS: 0 fail, 4 warn, 21 pass, 6 skip · 31 checks · ready to train
+//! PASS: 0 fail, 4 warn, 0 unknown, 21 pass · 21 checks, 6 not checked · ready to train
 //! FAIL: 4 fail, 1 pass · 5 hosts against hp-z8-g4-dual-rtx6000 · 5 configurations
 //! FAIL: 24 hardware changes, 2 software changes
 //! INCOMPLETE: 0 fail, 2 unknown, 20 pass · 22 checks of hp-z8-g4-dual-rtx6000

@@ -198,9 +198,11 @@ names! {
         / "Free DIMM slots (usable)";
     HEADROOM_MAX_MEMORY = "headroom.memory.max_capacity_bytes", "Maximum memory"
         / "Maximum memory (all slots)";
+    HEADROOM_CPU_MAX_MEMORY = "headroom.memory.cpu_max_capacity_bytes", "CPUs' memory limit";
     HEADROOM_PCIE_SLOTS = "headroom.pcie_slots", "PCIe slots";
     HEADROOM_FREE_X16_SLOTS = "headroom.free_x16_slots", "Free x16 PCIe slots";
     HEADROOM_POWER = "headroom.power", "Power";
+    HEADROOM_GPU_POWER_LIMITS = "headroom.power.gpu_power_limit_w", "GPU power limits";
     HEADROOM_POWER_SUPPLIES = "headroom.power.supplies", "Power supplies";
 
     LIMITS = "limits", "Limits";

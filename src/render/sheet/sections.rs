@@ -81,7 +81,12 @@ fn memory_section(spec: &Spec, topo: &Topology) -> Section {
     add_fields(
         &mut sec,
         spec,
-        &[&rows::INSTALLED, &rows::USABLE, &rows::DIMM_SLOTS],
+        &[
+            &rows::INSTALLED,
+            &rows::USABLE,
+            &rows::USABLE_WINDOWS,
+            &rows::DIMM_SLOTS,
+        ],
     );
     let slots = topo
         .sockets
