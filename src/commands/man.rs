@@ -99,7 +99,7 @@ pub fn exit_status(command: &str) -> Option<Vec<(u8, &'static str)>> {
             (EXIT_PASS, "Everything asked for holds: the report was printed, the machine passes its order or its preflight, no hardware changed."),
             (EXIT_FAIL, "A check failed: verify or preflight found a requirement not met, a fleet host failed, or diff saw hardware change."),
             (EXIT_ERROR, "Usage error or bad input: an unknown option, a profile, report or sysroot that cannot be read. One line on standard error names the file or option and what is wrong."),
-            (EXIT_INCOMPLETE, "INCOMPLETE (verify, diff, fleet, bench): nothing failed, but something asked for could not be read, so it is neither a pass nor a failure."),
+            (EXIT_INCOMPLETE, "INCOMPLETE (verify, preflight, diff, fleet, bench): nothing failed, but something asked for could not be read, so it is neither a pass nor a failure."),
         ],
         "inventory" => vec![
             (EXIT_PASS, "The report was printed."),
@@ -133,6 +133,7 @@ pub fn exit_status(command: &str) -> Option<Vec<(u8, &'static str)>> {
             (EXIT_PASS, "Ready (warnings allowed)."),
             (EXIT_FAIL, "A check failed."),
             (EXIT_ERROR, "Usage error (bad size or version), bad sysroot."),
+            (EXIT_INCOMPLETE, "INCOMPLETE: none failed, but a fact could not be read."),
         ],
         "sheet" => vec![
             (EXIT_PASS, "The sheet was written."),
