@@ -14,7 +14,7 @@ pub mod progress;
 pub mod rng;
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::spec::{Notes, Spec};
 
@@ -36,6 +36,32 @@ pub enum BenchKind {
     /// All of the above.
     All,
 }
+/// The time the measuring loops read: the monotonic clock in a run. Tests give a clock that
+/// moves a fixed step at each reading, so when a loop stops is checked without timing it.
+pub trait Clock: Sync {
+    fn now(&self) -> Instant;
+}
+
+/// `Instant::now`.
+pub struct Monotonic;
+
+impl Clock for Monotonic {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+/// The ends of `parts` equal shares of the time from `from` to `end`: share k ends at
+/// from + (end − from) × (k + 1) / parts. The ends are fixed points, not lengths, so a share
+/// that ran late takes its time from the ones after it and the last still ends at `end`.
+pub fn shares(from: Instant, end: Instant, parts: usize) -> Vec<Instant> {
+    let parts = parts.max(1);
+    let span = end.saturating_duration_since(from);
+    (1..=parts)
+        .map(|k| from + span.mul_f64(k as f64 / parts as f64))
+        .collect()
+}
+
 /// Longest time budget per benchmark, in seconds: a day. Past it a run is a mistake (and
 /// `1e308` seconds is no duration at all).
 pub const MAX_SECONDS: f64 = 86_400.0;
@@ -73,7 +99,9 @@ pub fn run(spec: &Spec, which: BenchKind, seconds: f64, data: Option<&Path>) -> 
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if wants(BenchKind::Cpu) {
         let params = cpu::CpuParams::for_budget(threads, budget);
-        report.cpu = Some(cpu::run(&params, spec.gpus.len(), &progress));
+        // The GPUs preflight counts: those CUDA_VISIBLE_DEVICES lets through.
+        let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
+        report.cpu = Some(cpu::run(&params, spec, visible.as_deref(), &progress));
         progress.advance(seconds);
     }
     if wants(BenchKind::Memory) {

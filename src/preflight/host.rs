@@ -113,8 +113,7 @@ fn workers(spec: &Spec, l: &Limits, visible: &[&Gpu], opts: &Options) -> Check {
     let found = format!("{} usable CPUs ({})", fmt_cpus(usable), parts.join("; "));
     // One training process per GPU (DDP), each with its own loader workers.
     let procs = visible.len().max(1) as u32;
-    let suggested = (usable / f64::from(procs)).floor() as u32;
-    let suggested = suggested.saturating_sub(1);
+    let suggested = crate::preflight::workers::per_process(usable, procs);
     let Some(w) = opts.workers else {
         let c = Check::new("cpu.workers", Status::Pass, found).advise(format!(
             "suggest --workers {suggested} (num_workers per GPU process: usable CPUs ÷ {procs} \
