@@ -6,6 +6,7 @@
 //! holds the orchestration and the progress bar. The report model is `spec::bench`; its text
 //! and chart are `render::bench`.
 
+pub mod clock;
 pub mod cpu;
 pub mod disk;
 pub mod gpu;
@@ -14,11 +15,12 @@ pub mod progress;
 pub mod rng;
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::spec::{Notes, Spec};
 
 pub use crate::spec::bench::BenchReport;
+pub use clock::{shares, Clock, Monotonic};
 pub use progress::Progress;
 pub use rng::SplitMix;
 
@@ -36,32 +38,6 @@ pub enum BenchKind {
     /// All of the above.
     All,
 }
-/// The time the measuring loops read: the monotonic clock in a run. Tests give a clock that
-/// moves a fixed step at each reading, so when a loop stops is checked without timing it.
-pub trait Clock: Sync {
-    fn now(&self) -> Instant;
-}
-
-/// `Instant::now`.
-pub struct Monotonic;
-
-impl Clock for Monotonic {
-    fn now(&self) -> Instant {
-        Instant::now()
-    }
-}
-
-/// The ends of `parts` equal shares of the time from `from` to `end`: share k ends at
-/// from + (end − from) × (k + 1) / parts. The ends are fixed points, not lengths, so a share
-/// that ran late takes its time from the ones after it and the last still ends at `end`.
-pub fn shares(from: Instant, end: Instant, parts: usize) -> Vec<Instant> {
-    let parts = parts.max(1);
-    let span = end.saturating_duration_since(from);
-    (1..=parts)
-        .map(|k| from + span.mul_f64(k as f64 / parts as f64))
-        .collect()
-}
-
 /// Longest time budget per benchmark, in seconds: a day. Past it a run is a mistake (and
 /// `1e308` seconds is no duration at all).
 pub const MAX_SECONDS: f64 = 86_400.0;

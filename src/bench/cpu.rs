@@ -71,7 +71,7 @@ pub fn run(
 ) -> CpuBench {
     let start = Instant::now();
     let jpeg = synthetic_jpeg(params.width, params.height);
-    let ends = super::shares(Instant::now(), start + params.budget, params.threads.len());
+    let ends = super::clock::shares(Instant::now(), start + params.budget, params.threads.len());
     let mut points: Vec<CpuPoint> = Vec::new();
     for (&t, &deadline) in params.threads.iter().zip(&ends) {
         progress.step(format!("cpu: {t} thread(s)"));

@@ -506,7 +506,7 @@ mod cuda {
         // The multiplies share the first half of the budget (FP32 and FP16 on each GPU, then
         // on all at once), each to a fixed end; the soak has the rest.
         let half = start + budget / 2;
-        let ends = super::super::shares(start, half, 2 * count as usize + 2);
+        let ends = super::super::clock::shares(start, half, 2 * count as usize + 2);
         let end_of = |k: usize| ends.get(k).copied().unwrap_or(half);
         for ordinal in 0..count {
             let (name, pci) = identify(&cu, ordinal);

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 pub use crate::spec::bench::{MemoryBench, StreamResult};
 
+use super::clock::{shares, Clock, Monotonic};
 use super::progress::Progress;
-use super::{shares, Clock, Monotonic};
 use crate::spec::{Dimm, Notes, Spec};
 
 /// Elements per block: the loops read the clock after each 1 MiB of each array, so a kernel

@@ -74,15 +74,7 @@ pub fn cpu_checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {
     ]
 }
 
-/// CPUs this process may use: the affinity mask, cut by the cgroup CPU quota.
-pub fn usable_cpus(l: &Limits) -> Option<f64> {
-    let aff = l.affinity_count.map(f64::from);
-    let quota = l.cpu_quota.as_ref().map(|q| q.cpus);
-    match (aff, quota) {
-        (Some(a), Some(q)) => Some(a.min(q)),
-        (a, q) => a.or(q),
-    }
-}
+pub use crate::preflight::workers::usable_cpus;
 
 fn fmt_cpus(n: f64) -> String {
     if n.fract() == 0.0 {

@@ -2,8 +2,17 @@
 //! by `preflight` (check `cpu.workers`) and by `bench cpu` alike.
 
 use crate::preflight::gpu::visible;
-use crate::preflight::host::usable_cpus;
-use crate::spec::Spec;
+use crate::spec::{Limits, Spec};
+
+/// CPUs this process may use: the affinity mask, cut by the cgroup CPU quota.
+pub fn usable_cpus(l: &Limits) -> Option<f64> {
+    let aff = l.affinity_count.map(f64::from);
+    let quota = l.cpu_quota.as_ref().map(|q| q.cpus);
+    match (aff, quota) {
+        (Some(a), Some(q)) => Some(a.min(q)),
+        (a, q) => a.or(q),
+    }
+}
 
 /// Loader workers per training process: the usable CPUs shared among one process per GPU
 /// (DDP; at least one process), less one CPU for each process's trainer.
