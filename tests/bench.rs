@@ -153,7 +153,9 @@ fn memory_bandwidth_is_positive_and_peak_comes_from_dimms() {
     // 8 MiB per array, or the whole MiBs its two threads touched in time (an unoptimised
     // build on a busy machine may not touch them all).
     assert!(
-        m.array_bytes <= 8 << 20 && m.array_bytes >= 2 << 20 && m.array_bytes % (1 << 20) == 0,
+        m.array_bytes <= 8 << 20
+            && m.array_bytes >= 2 << 20
+            && m.array_bytes.is_multiple_of(1 << 20),
         "{} bytes",
         m.array_bytes
     );
