@@ -6,6 +6,7 @@
 //! holds the orchestration and the progress bar. The report model is `spec::bench`; its text
 //! and chart are `render::bench`.
 
+pub mod clock;
 pub mod cpu;
 pub mod disk;
 pub mod gpu;
@@ -19,6 +20,7 @@ use std::time::Duration;
 use crate::spec::{Notes, Spec};
 
 pub use crate::spec::bench::BenchReport;
+pub use clock::{shares, Clock, Monotonic};
 pub use progress::Progress;
 pub use rng::SplitMix;
 
@@ -73,7 +75,9 @@ pub fn run(spec: &Spec, which: BenchKind, seconds: f64, data: Option<&Path>) -> 
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if wants(BenchKind::Cpu) {
         let params = cpu::CpuParams::for_budget(threads, budget);
-        report.cpu = Some(cpu::run(&params, spec.gpus.len(), &progress));
+        // The GPUs preflight counts: those CUDA_VISIBLE_DEVICES lets through.
+        let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
+        report.cpu = Some(cpu::run(&params, spec, visible.as_deref(), &progress));
         progress.advance(seconds);
     }
     if wants(BenchKind::Memory) {

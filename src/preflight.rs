@@ -14,6 +14,7 @@ pub mod check;
 pub mod gpu;
 pub mod host;
 pub mod rules;
+pub mod workers;
 
 pub use check::{Check, Options, Report, Status};
 

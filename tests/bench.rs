@@ -17,22 +17,40 @@ fn turn() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn tiny_cpu() -> cpu::CpuBench {
+/// Small images on 1 and 2 threads for 0.4 s, on the machine `spec` describes.
+fn tiny_cpu_on(spec: &Spec) -> cpu::CpuBench {
     let params = cpu::CpuParams {
         width: 96,
         height: 72,
         crop: 32,
         threads: vec![1, 2],
-        per_point: Duration::from_millis(200),
+        budget: Duration::from_millis(400),
     };
-    cpu::run(&params, 2, &Progress::hidden())
+    cpu::run(&params, spec, None, &Progress::hidden())
+}
+
+/// On a machine of 4 usable CPUs and two GPUs that answer.
+fn tiny_cpu() -> cpu::CpuBench {
+    let mut spec = Spec::default();
+    spec.gpus = (0..2)
+        .map(|i| rigcheck::spec::Gpu {
+            index: Some(i),
+            ..Default::default()
+        })
+        .collect();
+    spec.limits = Some(rigcheck::spec::Limits {
+        affinity_cpus: Some("0-3".into()),
+        affinity_count: Some(4),
+        ..Default::default()
+    });
+    tiny_cpu_on(&spec)
 }
 
 fn tiny_memory(spec: &Spec, notes: &mut Notes) -> memory::MemoryBench {
     let params = memory::MemoryParams {
         elements: 1 << 20,
         threads: vec![1, 2],
-        per_test: Duration::from_millis(20),
+        budget: Duration::from_millis(200),
     };
     memory::run(&params, spec, &Progress::hidden(), notes)
 }
@@ -79,9 +97,50 @@ fn cpu_pipeline_scales_and_counts_images() {
         two as f64 >= 0.5 * one as f64,
         "1 thread {one} images, 2 threads {two}"
     );
-    // Two GPUs share the workers, at least one each.
+    // 4 usable CPUs for two GPU processes: 2 each, one of them the trainer's.
     assert_eq!(c.gpus, 2);
     assert_eq!(c.suggested_workers_per_gpu, 1);
+}
+
+/// The worker count `preflight` advises (check cpu.workers) for a recorded machine.
+fn preflight_workers(sysroot: &str) -> u32 {
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .args(["preflight", "--sysroot", sysroot, "--format", "json"])
+        .env_remove("CUDA_VISIBLE_DEVICES")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let check = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "cpu.workers")
+        .unwrap_or_else(|| panic!("{sysroot}: no cpu.workers check"));
+    let advice = check["advice"].as_str().unwrap();
+    let n = advice
+        .split("--workers ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .unwrap_or_else(|| panic!("{sysroot}: no worker count in {advice:?}"));
+    n.parse().unwrap()
+}
+
+#[test]
+fn bench_cpu_advises_the_workers_preflight_advises() {
+    let _t = turn();
+    // 72 CPUs and two RTX 6000s (35 each); two CPUs and no GPU (1); sixteen CPUs cut to two
+    // by a cgroup quota (1).
+    for (fixture, want) in [
+        ("fixtures/hp-z8-g4-dual-rtx6000", 35),
+        ("fixtures/preflight-healthy", 1),
+        ("fixtures/preflight-container-small-shm", 1),
+    ] {
+        let spec = rigcheck::probe::inventory(&rigcheck::source::Source::sysroot(fixture));
+        let bench = tiny_cpu_on(&spec).suggested_workers_per_gpu;
+        assert_eq!((fixture, bench), (fixture, preflight_workers(fixture)));
+        assert_eq!((fixture, bench), (fixture, want));
+    }
 }
 
 #[test]
@@ -91,7 +150,15 @@ fn memory_bandwidth_is_positive_and_peak_comes_from_dimms() {
     let mut spec = Spec::default();
     spec.memory.dimms = vec![dimm("DIMM_A1", 4800), dimm("DIMM_B1", 4800)];
     let m = tiny_memory(&spec, &mut notes);
-    assert_eq!(m.array_bytes, 8 << 20);
+    // 8 MiB per array, or the whole MiBs its two threads touched in time (an unoptimised
+    // build on a busy machine may not touch them all).
+    assert!(
+        m.array_bytes <= 8 << 20
+            && m.array_bytes >= 2 << 20
+            && m.array_bytes.is_multiple_of(1 << 20),
+        "{} bytes",
+        m.array_bytes
+    );
     let seen: Vec<(&str, u32)> = m
         .results
         .iter()
@@ -102,7 +169,7 @@ fn memory_bandwidth_is_positive_and_peak_comes_from_dimms() {
         vec![("copy", 1), ("triad", 1), ("copy", 2), ("triad", 2)]
     );
     for r in &m.results {
-        assert!(r.bytes_per_s > 0.0 && r.repetitions >= 2, "{r:?}");
+        assert!(r.bytes_per_s > 0.0 && r.repetitions >= 1, "{r:?}");
     }
     // 2 × DDR5-4800 × 8 bytes = 76.8 GB/s, one channel per DIMM, said in a note.
     assert_eq!(m.peak_bytes_per_s, Some(76_800_000_000));
@@ -333,11 +400,16 @@ fn run_memory_only_caps_arrays_by_usable_memory() {
     let r = bench::run(
         &spec,
         rigcheck::cli::BenchKind::Memory,
-        0.05,
+        0.2,
         Some(dir.path()),
     );
-    // usable / 16 = 16 MiB per array (the 64 MiB default is capped on a small machine).
-    assert_eq!(r.memory.as_ref().map(|m| m.array_bytes), Some(16 << 20));
+    // usable / 16 = 16 MiB per array (the 64 MiB default is capped on a small machine), less
+    // where the first touch did not finish in its quarter of the budget.
+    let bytes = r.memory.as_ref().map_or(0, |m| m.array_bytes);
+    assert!(bytes > 0 && bytes <= 16 << 20, "{bytes} bytes");
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let params = memory::MemoryParams::for_machine(&spec, threads, Duration::from_secs(1));
+    assert_eq!(params.elements * 8, 16 << 20);
     assert!(r.cpu.is_none() && r.disk.is_none() && r.gpu.is_none());
 }
 

@@ -447,3 +447,118 @@ fn nfd_from_the_command_line_for_a_sysroot() {
     assert_eq!(get(&l, "gpu.count"), Some("0"));
     assert_eq!(get(&l, "verified"), None);
 }
+
+/// Host names of a fleet's JSON, and how many hosts the majority has (`None` on a tie).
+fn hosts_and_majority(v: &Value) -> (Vec<String>, Option<u64>) {
+    let hosts = v["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["host"].as_str().unwrap().to_string())
+        .collect();
+    (hosts, v["summary"]["majority_hosts"].as_u64())
+}
+
+/// `rigcheck fleet ARGS --format json` run in `dir`.
+fn fleet_in(dir: &std::path::Path, args: &[&std::ffi::OsStr], code: i32) -> Value {
+    let out = rigcheck()
+        .current_dir(dir)
+        .arg("fleet")
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .code(code);
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+#[test]
+fn one_report_named_three_ways_is_one_host_and_cannot_tip_the_majority() {
+    let dir = tempfile::tempdir().unwrap();
+    write_report(dir.path(), "z8-01.json", &reference_spec("z8-01"));
+    write_report(dir.path(), "z8-02.json", &reference_spec("z8-02"));
+    write_report(dir.path(), "z8-03.json", &gpu_at_x8("z8-03"));
+    let abs = dir.path().join("z8-03.json");
+    // z8-03 by a relative path, by `./`, and by its absolute path: counted three times it
+    // would be the majority (3 of 5).
+    let args = [
+        "z8-01.json".as_ref(),
+        "z8-02.json".as_ref(),
+        "z8-03.json".as_ref(),
+        "./z8-03.json".as_ref(),
+        abs.as_os_str(),
+    ];
+    let v = fleet_in(dir.path(), &args, 0);
+    assert_eq!(
+        hosts_and_majority(&v),
+        (
+            vec!["z8-01".into(), "z8-02".into(), "z8-03".into()],
+            Some(2)
+        )
+    );
+    assert_eq!(v["summary"]["hosts"], 3);
+    assert_eq!(v["configurations"][0]["example"], "z8-01");
+    assert_eq!(v["odd_ones_out"][0]["host"], "z8-03");
+    assert_eq!(v["duplicate_names"], serde_json::json!([]));
+}
+
+#[test]
+fn a_directory_and_a_report_inside_it_are_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = dir.path().join("fleet");
+    std::fs::create_dir(&fleet).unwrap();
+    write_report(&fleet, "z8-01.json", &reference_spec("z8-01"));
+    write_report(&fleet, "z8-02.json", &reference_spec("z8-02"));
+    write_report(&fleet, "z8-03.json", &gpu_at_x8("z8-03"));
+    // The directory, then a file in it (relative), then the same file by its absolute path.
+    let abs = fleet.join("z8-03.json");
+    let args = [
+        "fleet".as_ref(),
+        "fleet/z8-03.json".as_ref(),
+        abs.as_os_str(),
+    ];
+    let v = fleet_in(dir.path(), &args, 0);
+    assert_eq!(
+        hosts_and_majority(&v),
+        (
+            vec!["z8-01".into(), "z8-02".into(), "z8-03".into()],
+            Some(2)
+        )
+    );
+    assert_eq!(v["odd_ones_out"].as_array().unwrap().len(), 1);
+}
+
+/// The reference machine, with its DIMM list unknown (as without root) and said in notes.
+fn knowing_little(host: &str) -> rigcheck::spec::Spec {
+    let mut s = dimm_missing(host);
+    s.memory.dimms.clear();
+    for field in ["memory.dimms", "system.serial", "system.bios_version"] {
+        s.notes.push(rigcheck::spec::Note {
+            field: field.into(),
+            reason: "needs root: run as root".into(),
+        });
+    }
+    s
+}
+
+#[test]
+fn with_no_majority_the_report_that_knows_the_most_is_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two hosts each way; the two that know little come first by name, so a reference taken
+    // by name would be one of them.
+    write_report(dir.path(), "a-01.json", &knowing_little("a-01"));
+    write_report(dir.path(), "a-02.json", &knowing_little("a-02"));
+    write_report(dir.path(), "b-01.json", &reference_spec("b-01"));
+    write_report(dir.path(), "b-02.json", &reference_spec("b-02"));
+    let v = fleet_json(&[], dir.path(), 0);
+    assert_eq!(v["summary"]["tie"], true);
+    assert_eq!(v["summary"]["majority_hosts"], Value::Null);
+    assert_eq!(v["configurations"][0]["example"], "b-01");
+    assert_eq!(v["configurations"][1]["example"], "a-01");
+    let odd: Vec<&str> = v["odd_ones_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(odd, ["a-01", "a-02"]);
+}

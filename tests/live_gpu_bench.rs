@@ -4,8 +4,8 @@
 //! double on the same capture. The bench checks each product it measures, and reports its
 //! figures next to the inventory's rated peaks.
 //!
-//! Needs the `gpu-bench` feature: `.ci/run` runs `cargo test --features gpu-bench --test
-//! live_gpu_bench`; a plain `cargo test` compiles this file to nothing.
+//! The `gpu-bench` feature is in the default build, so a plain `cargo test` runs these; a
+//! `--no-default-features` build compiles this file to nothing.
 #![cfg(all(target_os = "linux", feature = "gpu-bench"))]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -161,12 +161,18 @@ fn bench_gpu_failures_are_notes() {
     }
     assert!(err.contains("bench.gpu: measured nothing"), "{err}");
 
-    // A kernel that fails after a few launches: the error is sticky for that context.
-    let (_, b, _) = fail("kernel@0#3");
+    // A kernel that fails after the checked warm-up: seen at the synchronisation after the
+    // first timed multiply, and sticky for that context (the FP16 part's first call fails).
+    let (_, b, _) = fail("kernel@0#1");
     has(
         &b,
         "bench.gpu.per_gpu[0].fp32_tflops",
-        "CUBLAS_STATUS_EXECUTION_FAILED",
+        "cuCtxSynchronize failed: CUDA_ERROR_LAUNCH_FAILED (719)",
+    );
+    has(
+        &b,
+        "bench.gpu.per_gpu[0].fp16_tflops",
+        "cuMemsetD16 failed: CUDA_ERROR_LAUNCH_FAILED (719)",
     );
     assert!(b["gpu"]["per_gpu"][1]["fp32_tflops"].as_f64().unwrap() > 0.0);
 
@@ -186,7 +192,49 @@ fn bench_gpu_failures_are_notes() {
     let (code, b, _) = bench(&Libs::new(Nvml::Current, true, false), fx, &[]);
     assert_eq!(code, 3);
     has(&b, "bench.gpu", "CUDA not available: cuBLAS: libcublas.so");
-    let (code, b, _) = bench(&Libs::new(Nvml::Current, false, false), fx, &[]);
+    // No driver beside two GPUs: said in one line, exit 3.
+    let (code, b, err) = bench(&Libs::new(Nvml::Current, false, false), fx, &[]);
     assert_eq!(code, 3);
-    has(&b, "bench.gpu", "CUDA not available: libcuda.so");
+    has(
+        &b,
+        "bench.gpu",
+        "CUDA not available: NVIDIA driver not installed: 2 NVIDIA GPU(s) found, but the \
+         driver's CUDA library cannot be loaded (libcuda.so.1: ",
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("rigcheck: bench.gpu: measured nothing: CUDA not available: NVIDIA driver not installed: "),
+        "{err}"
+    );
+    // No driver at all (no NVML either): the GPUs are what the PCI bus shows; where it shows
+    // none, that is said.
+    let (code, b, err) = bench(&Libs::new(Nvml::Missing, false, false), fx, &[]);
+    assert_eq!(code, 3);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let reason = notes_of(&b)
+        .into_iter()
+        .find(|(f, _)| f == "bench.gpu")
+        .map(|(_, r)| r)
+        .unwrap();
+    let pci_gpus = std::fs::read_dir("/sys/bus/pci/devices")
+        .map(|d| {
+            d.flatten()
+                .filter(|e| {
+                    let read =
+                        |f: &str| std::fs::read_to_string(e.path().join(f)).unwrap_or_default();
+                    read("vendor").trim() == "0x10de" && read("class").starts_with("0x03")
+                })
+                .count()
+        })
+        .unwrap_or(0);
+    if pci_gpus == 0 {
+        assert!(
+            reason.starts_with(
+                "CUDA not available: no NVIDIA GPU on the PCI bus and no NVIDIA driver installed (libcuda.so.1: "
+            ),
+            "{reason}"
+        );
+    } else {
+        assert!(reason.contains("NVIDIA driver not installed"), "{reason}");
+    }
 }

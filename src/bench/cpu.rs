@@ -14,6 +14,8 @@ use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer
 
 use super::progress::Progress;
 use super::rng::SplitMix;
+use crate::preflight::workers;
+use crate::spec::Spec;
 
 /// ImageNet channel means and standard deviations, as torchvision's `Normalize` uses them.
 const MEAN: [f32; 3] = [0.485, 0.456, 0.406];
@@ -27,21 +29,19 @@ pub struct CpuParams {
     pub crop: u32,
     /// Thread counts to measure, in order.
     pub threads: Vec<u32>,
-    /// Time spent at each thread count.
-    pub per_point: Duration,
+    /// The whole run, the test image's making included, shared among the thread counts.
+    pub budget: Duration,
 }
 
 impl CpuParams {
     /// 1024 × 768 photo-like images on 1, 2, 4 … `max_threads`, sharing `budget`.
     pub fn for_budget(max_threads: usize, budget: Duration) -> Self {
-        let threads = thread_counts(max_threads as u32);
-        let per_point = budget / threads.len().max(1) as u32;
         Self {
             width: 1024,
             height: 768,
             crop: 256,
-            threads,
-            per_point,
+            threads: thread_counts(max_threads as u32),
+            budget,
         }
     }
 }
@@ -58,30 +58,29 @@ pub fn thread_counts(max: u32) -> Vec<u32> {
     v
 }
 
-/// Fewest threads reaching 90 % of the best measured throughput, divided among `gpus`.
-pub fn suggest_workers(points: &[CpuPoint], gpus: u32) -> u32 {
-    let best = points.iter().map(|p| p.images_per_s).fold(0.0, f64::max);
-    let knee = points
-        .iter()
-        .filter(|p| p.images_per_s >= 0.9 * best)
-        .map(|p| p.threads)
-        .min()
-        .unwrap_or(1);
-    (knee / gpus.max(1)).max(1)
-}
-
-/// Measures the pipeline at each thread count of `params`.
-pub fn run(params: &CpuParams, gpus: usize, progress: &Progress) -> CpuBench {
+/// Measures the pipeline at each thread count of `params`, within `params.budget`: each
+/// count's share ends at a fixed point, so a worker's last image past one share comes out of
+/// the next, and the run ends at most one image per worker after the budget. The suggested
+/// workers are preflight's rule (`preflight::workers`) on the machine `spec` describes, with
+/// the GPUs `visible_devices` (CUDA_VISIBLE_DEVICES) lets through.
+pub fn run(
+    params: &CpuParams,
+    spec: &Spec,
+    visible_devices: Option<&str>,
+    progress: &Progress,
+) -> CpuBench {
+    let start = Instant::now();
     let jpeg = synthetic_jpeg(params.width, params.height);
+    let ends = super::clock::shares(Instant::now(), start + params.budget, params.threads.len());
     let mut points: Vec<CpuPoint> = Vec::new();
-    for &t in &params.threads {
+    for (&t, &deadline) in params.threads.iter().zip(&ends) {
         progress.step(format!("cpu: {t} thread(s)"));
-        let (images, seconds) = measure(&jpeg, params.crop, t, params.per_point);
+        let (images, seconds) = measure(&jpeg, params.crop, t, deadline);
         points.push(CpuPoint {
             threads: t,
             images,
             seconds,
-            images_per_s: images as f64 / seconds,
+            images_per_s: images as f64 / seconds.max(1e-9),
             scaling: 0.0,
         });
     }
@@ -93,24 +92,29 @@ pub fn run(params: &CpuParams, gpus: usize, progress: &Progress) -> CpuBench {
             0.0
         };
     }
-    let gpus = gpus as u32;
+    let gpus = workers::visible_gpus(spec, visible_devices);
+    // Where the process limits are unknown (no affinity mask, no quota read), the CPUs the
+    // run itself had: the most threads measured.
+    let suggested = workers::for_spec(spec, visible_devices).unwrap_or_else(|| {
+        let most = params.threads.iter().copied().max().unwrap_or(1);
+        workers::per_process(f64::from(most), gpus)
+    });
     CpuBench {
         image_width: params.width,
         image_height: params.height,
         jpeg_bytes: jpeg.len() as u64,
         crop_size: params.crop,
-        suggested_workers_per_gpu: suggest_workers(&points, gpus),
+        suggested_workers_per_gpu: suggested,
         gpus,
         points,
     }
 }
 
-/// Runs `threads` workers until `dur` has passed; every worker finishes at least one image.
+/// Runs `threads` workers until `deadline`; every worker finishes at least one image.
 /// Returns images done and the seconds until the last worker stopped.
-fn measure(jpeg: &[u8], crop: u32, threads: u32, dur: Duration) -> (u64, f64) {
+fn measure(jpeg: &[u8], crop: u32, threads: u32, deadline: Instant) -> (u64, f64) {
     let done = AtomicU64::new(0);
     let start = Instant::now();
-    let deadline = start + dur;
     std::thread::scope(|s| {
         for t in 0..threads {
             let done = &done;
@@ -244,31 +248,6 @@ mod tests {
         assert_eq!(thread_counts(2), vec![1, 2]);
         assert_eq!(thread_counts(6), vec![1, 2, 4, 6]);
         assert_eq!(thread_counts(72), vec![1, 2, 4, 8, 16, 32, 64, 72]);
-    }
-
-    fn pt(threads: u32, ips: f64) -> CpuPoint {
-        CpuPoint {
-            threads,
-            images: 0,
-            seconds: 1.0,
-            images_per_s: ips,
-            scaling: 0.0,
-        }
-    }
-
-    #[test]
-    fn workers_come_from_the_knee_shared_by_gpus() {
-        // Z8 G4 shape: 36 cores scale to 32 threads, then flatten; 2 GPUs.
-        let pts = [
-            pt(1, 100.0),
-            pt(8, 780.0),
-            pt(16, 1500.0),
-            pt(32, 2900.0),
-            pt(72, 3000.0),
-        ];
-        assert_eq!(suggest_workers(&pts, 2), 16);
-        assert_eq!(suggest_workers(&pts, 0), 32);
-        assert_eq!(suggest_workers(&pts[..1], 8), 1);
     }
 
     #[test]

@@ -22,10 +22,14 @@ use crate::signals::Shield;
 use crate::source::Source;
 use crate::spec::{Notes, Spec};
 use crate::sys;
+use crate::units::bytes_bin;
 
 /// Direct I/O needs buffers, offsets and lengths aligned to the logical block size; 4 KiB
 /// covers 512-byte and 4Kn drives alike.
 const ALIGN: usize = 4096;
+
+/// The temporary file is synced to the drive every this many bytes while it is written.
+const SYNC_BYTES: u64 = 16 << 20;
 
 /// Sizes and durations of a disk run.
 #[derive(Debug, Clone)]
@@ -34,7 +38,8 @@ pub struct DiskParams {
     pub file_bytes: u64,
     pub block_bytes: usize,
     pub readers: u32,
-    /// Reading stops after this long (at least one block per reader is read).
+    /// The whole run: writing the temporary file takes at most half of it (the file is then
+    /// smaller), reading the rest (at least one block per reader is read).
     pub budget: Duration,
 }
 
@@ -77,6 +82,7 @@ pub fn run(
         ));
     }
     let temp = meta.is_dir();
+    let start = Instant::now();
     // Held while a test file may exist: a signal then stops the run, the file is deleted,
     // and the process ends by that signal.
     let shield = temp.then(Shield::raise);
@@ -85,17 +91,27 @@ pub fn run(
     }
     // The test file is held open, nameless, for the whole run; it is read again through its
     // descriptor (/proc/self/fd), which is how a file without a name is opened with O_DIRECT.
+    let wanted = if temp {
+        bounded_size(path, params.file_bytes, block as u64)
+    } else {
+        0
+    };
     let test_file = if temp {
-        let size = bounded_size(path, params.file_bytes, block as u64);
-        make_test_file(path, size, block, shield.as_ref())
-            .map(Some)
-            .map_err(|e| {
-                format!(
-                    "cannot write a test file in '{}': {e}; pass --data FILE to read an \
+        make_test_file(
+            path,
+            wanted,
+            block,
+            start + params.budget / 2,
+            shield.as_ref(),
+        )
+        .map(Some)
+        .map_err(|e| {
+            format!(
+                "cannot write a test file in '{}': {e}; pass --data FILE to read an \
                      existing file",
-                    path.display()
-                )
-            })
+                path.display()
+            )
+        })
     } else {
         Ok(None)
     };
@@ -105,13 +121,31 @@ pub fn run(
                 .ok_or_else(|| "this OS cannot open the test file again".to_string())?,
             None => path.to_path_buf(),
         };
-        read_file(&read_path, block, params, notes, shield.as_ref())
-            .map_err(|e| format!("reading '{}': {e}", path.display()))
+        read_file(
+            &read_path,
+            block,
+            params,
+            start + params.budget,
+            notes,
+            shield.as_ref(),
+        )
+        .map_err(|e| format!("reading '{}': {e}", path.display()))
     });
     if let Some(s) = shield {
         s.end_if_interrupted();
     }
-    let (bytes_read, seconds, direct, file_bytes) = result?;
+    let (bytes_read, seconds, direct, file_bytes, readers) = result?;
+    if temp && file_bytes < wanted {
+        notes.add(
+            "bench.disk.file_bytes",
+            format!(
+                "the test file was cut to {} of {}: writing it may take half of --seconds; \
+                 give more --seconds for a file larger than the drive's cache",
+                bytes_bin(file_bytes),
+                bytes_bin(wanted)
+            ),
+        );
+    }
     let dev = sys::device_number(&meta).unwrap_or_default();
     let (drive, link, link_bytes_per_s) = drive_link(&Source::live(), dev, spec, notes);
     Ok(DiskBench {
@@ -122,7 +156,7 @@ pub fn run(
         seconds,
         bytes_per_s: bytes_read as f64 / seconds.max(1e-9),
         block_bytes: block as u64,
-        readers: params.readers.max(1),
+        readers,
         direct_io: direct,
         drive,
         link,
@@ -195,11 +229,13 @@ fn nameless_file(dir: &Path) -> io::Result<File> {
 }
 
 /// Writes `size` bytes of incompressible data to a nameless file in `dir` (`nameless_file`),
-/// synced to the drive; stops once `shield` says a signal came.
+/// synced to the drive; stops early, with a shorter file, at the first sync past `deadline`;
+/// fails once `shield` says a signal came.
 fn make_test_file(
     dir: &Path,
     size: u64,
     block: usize,
+    deadline: Instant,
     shield: Option<&Shield>,
 ) -> io::Result<File> {
     let mut f = nameless_file(dir)?;
@@ -219,6 +255,14 @@ fn make_test_file(
             let n = left.min(block as u64) as usize;
             f.write_all(&buf[..n])?;
             left -= n as u64;
+            // Synced every SYNC_BYTES, so the cache never holds more than that to flush and
+            // the clock is read after the drive took it, not after the page cache did.
+            if (size - left) % SYNC_BYTES < n as u64 {
+                f.sync_data()?;
+                if Instant::now() >= deadline {
+                    break;
+                }
+            }
         }
         f.sync_all()
     })();
@@ -226,14 +270,16 @@ fn make_test_file(
 }
 
 /// Reads `path` sequentially with `params.readers` readers interleaving blocks, repeating the
-/// file until the budget is spent. Returns (bytes, seconds, direct I/O used, file size).
+/// file until `deadline`. Returns (bytes, seconds, direct I/O used, file size, readers): no
+/// more readers than the file has blocks.
 fn read_file(
     path: &Path,
     block: usize,
     params: &DiskParams,
+    deadline: Instant,
     notes: &mut Notes,
     shield: Option<&Shield>,
-) -> io::Result<(u64, f64, bool, u64)> {
+) -> io::Result<(u64, f64, bool, u64, u32)> {
     // Opened without blocking: a named pipe swapped in after the check above must not block
     // the open; what was opened is checked to be a regular file before it is read.
     let open = |direct: bool| -> io::Result<File> {
@@ -264,9 +310,8 @@ fn read_file(
             "file is smaller than one {block}-byte block"
         )));
     }
-    let readers = u64::from(params.readers.max(1));
+    let readers = u64::from(params.readers.max(1)).min(blocks);
     let start = Instant::now();
-    let deadline = start + params.budget;
     let total = std::thread::scope(|s| {
         let handles: Vec<_> = (0..readers)
             .map(|r| {
@@ -300,7 +345,13 @@ fn read_file(
             })
             .sum::<io::Result<u64>>()
     })?;
-    Ok((total, start.elapsed().as_secs_f64(), direct, size))
+    Ok((
+        total,
+        start.elapsed().as_secs_f64(),
+        direct,
+        size,
+        readers as u32,
+    ))
 }
 
 /// Whether an aligned direct read works (some file systems accept O_DIRECT at open and fail

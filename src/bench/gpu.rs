@@ -146,16 +146,19 @@ mod cuda {
     }
 
     fn load(names: &[&str]) -> Result<Library, String> {
-        let mut last = String::new();
+        // The first name's error: it is the library's proper name (`libcuda.so.1`).
+        let mut first = None;
         for n in names {
             // SAFETY: loading runs the library's initialisers; libcuda and libcublas are
             // NVIDIA's own libraries, whose initialisers are safe to run in any process.
             match unsafe { Library::new(n) } {
                 Ok(l) => return Ok(l),
-                Err(e) => last = e.to_string(),
+                Err(e) => {
+                    first.get_or_insert_with(|| e.to_string());
+                }
             }
         }
-        Err(last)
+        Err(first.unwrap_or_default())
     }
 
     macro_rules! sym {
@@ -167,8 +170,22 @@ mod cuda {
     }
 
     impl Cuda {
-        fn open() -> Result<Self, String> {
-            let cu = load(&["libcuda.so.1", "libcuda.so"])?;
+        /// Both libraries; `gpus` is how many GPUs the inventory found, to say what a missing
+        /// libcuda (which comes with NVIDIA's driver) means on this machine.
+        fn open(gpus: usize) -> Result<Self, String> {
+            let cu = load(&["libcuda.so.1", "libcuda.so"]).map_err(|e| {
+                if gpus == 0 {
+                    format!(
+                        "no NVIDIA GPU on the PCI bus and no NVIDIA driver installed \
+                         ({e})"
+                    )
+                } else {
+                    format!(
+                        "NVIDIA driver not installed: {gpus} NVIDIA GPU(s) found, but the \
+                         driver's CUDA library cannot be loaded ({e}); install NVIDIA's driver"
+                    )
+                }
+            })?;
             let blas = load(&[
                 "libcublas.so.12",
                 "libcublas.so.13",
@@ -421,9 +438,9 @@ mod cuda {
             Ok(())
         }
 
-        /// Multiplies for `dur` (after one warm-up, whose result is checked) and returns
-        /// TFLOPS.
-        fn tflops(&self, half: bool, dur: Duration) -> Result<f64, String> {
+        /// Multiplies until `deadline` (after one warm-up, whose result is checked) and
+        /// returns TFLOPS.
+        fn tflops(&self, half: bool, deadline: Instant) -> Result<f64, String> {
             self.fill(half)?;
             self.multiply(half)?;
             // SAFETY: the context is current on this thread.
@@ -432,15 +449,16 @@ mod cuda {
             self.verify(half)?;
             let start = Instant::now();
             let mut count = 0u64;
+            // One multiply per synchronise: n = 8192 keeps a GPU busy for milliseconds to a
+            // tenth of a second, so the wait between is noise, and the deadline is overrun by
+            // one multiply at most.
             loop {
-                for _ in 0..4 {
-                    self.multiply(half)?;
-                }
+                self.multiply(half)?;
                 // SAFETY: as above.
                 self.cu
                     .check("cuCtxSynchronize", unsafe { (self.cu.ctx_sync)() })?;
-                count += 4;
-                if start.elapsed() >= dur {
+                count += 1;
+                if Instant::now() >= deadline {
                     break;
                 }
             }
@@ -473,7 +491,8 @@ mod cuda {
         budget: Duration,
         notes: &mut Notes,
     ) -> Result<GpuBench, String> {
-        let cu = Cuda::open()?;
+        let start = Instant::now();
+        let cu = Cuda::open(spec.gpus.len())?;
         let mut count = 0;
         // SAFETY: plain calls into the driver with a live out-pointer.
         unsafe {
@@ -484,7 +503,11 @@ mod cuda {
             return Err("the driver sees no CUDA device".into());
         }
         let mut per_gpu = Vec::new();
-        let each = budget / 4;
+        // The multiplies share the first half of the budget (FP32 and FP16 on each GPU, then
+        // on all at once), each to a fixed end; the soak has the rest.
+        let half = start + budget / 2;
+        let ends = super::super::clock::shares(start, half, 2 * count as usize + 2);
+        let end_of = |k: usize| ends.get(k).copied().unwrap_or(half);
         for ordinal in 0..count {
             let (name, pci) = identify(&cu, ordinal);
             let inv = pci.as_ref().and_then(|p| {
@@ -509,30 +532,30 @@ mod cuda {
             let field = format!("bench.gpu.per_gpu[{ordinal}]");
             match Gemm::new(&cu, ordinal, n) {
                 Ok(g) => {
-                    m.fp32_tflops = notes.take(
-                        &format!("{field}.fp32_tflops"),
-                        g.tflops(false, each / count as u32),
-                    );
+                    let k = 2 * ordinal as usize;
+                    m.fp32_tflops =
+                        notes.take(&format!("{field}.fp32_tflops"), g.tflops(false, end_of(k)));
                     m.fp16_tflops = notes.take(
                         &format!("{field}.fp16_tflops"),
-                        g.tflops(true, each / count as u32),
+                        g.tflops(true, end_of(k + 1)),
                     );
                 }
                 Err(e) => notes.add(&field, e),
             }
             per_gpu.push(m);
         }
-        let all32 = all_at_once(&cu, count, n, false, each);
-        let all16 = all_at_once(&cu, count, n, true, each);
+        let k = 2 * count as usize;
+        let all32 = all_at_once(&cu, count, n, false, end_of(k));
+        let all16 = all_at_once(&cu, count, n, true, end_of(k + 1));
         let all_fp32_tflops = notes.take("bench.gpu.all_fp32_tflops", all32);
         let all_fp16_tflops = notes.take("bench.gpu.all_fp16_tflops", all16);
-        let soak_for = budget;
-        let soak = soak(&cu, &per_gpu, n, soak_for, notes);
+        let soak_start = Instant::now();
+        let soak = soak(&cu, &per_gpu, n, start + budget, notes);
         Ok(GpuBench {
             per_gpu,
             all_fp32_tflops,
             all_fp16_tflops,
-            soak_seconds: soak_for.as_secs_f64(),
+            soak_seconds: soak_start.elapsed().as_secs_f64(),
             soak,
         })
     }
@@ -584,7 +607,7 @@ mod cuda {
         count: c_int,
         n: u32,
         half: bool,
-        dur: Duration,
+        deadline: Instant,
     ) -> Result<f64, String> {
         let barrier = Barrier::new(count as usize);
         std::thread::scope(|s| {
@@ -594,7 +617,7 @@ mod cuda {
                     s.spawn(move || {
                         let g = Gemm::new(cu, o, n);
                         barrier.wait();
-                        g?.tflops(half, dur)
+                        g?.tflops(half, deadline)
                     })
                 })
                 .collect();
@@ -607,12 +630,13 @@ mod cuda {
         })
     }
 
-    /// FP16 multiplies on every GPU for `dur` while NVML samples each one twice a second.
+    /// FP16 multiplies on every GPU until `end` while NVML samples each one twice a second
+    /// (and once at `end`, so there is a sample even when the multiplies before ran late).
     fn soak(
         cu: &Cuda,
         gpus: &[GpuMatmul],
         n: u32,
-        dur: Duration,
+        end: Instant,
         notes: &mut Notes,
     ) -> Vec<GpuSoak> {
         use nvml_wrapper::bitmasks::device::ThrottleReasons;
@@ -654,21 +678,26 @@ mod cuda {
                     if gemm.fill(true).is_err() {
                         return;
                     }
+                    // One multiply per look at `stop`: the soak ends one multiply after `end`.
                     while !stop.load(Ordering::Relaxed) {
-                        for _ in 0..4 {
-                            if gemm.multiply(true).is_err() {
-                                return;
-                            }
+                        if gemm.multiply(true).is_err() {
+                            return;
                         }
                         // SAFETY: the context is current on this thread.
                         unsafe { (cu.ctx_sync)() };
                     }
                 });
             }
-            let start = Instant::now();
-            while start.elapsed() < dur {
-                std::thread::sleep(Duration::from_millis(500));
-                let Some(nvml) = &nvml else { continue };
+            loop {
+                let left = end.saturating_duration_since(Instant::now());
+                std::thread::sleep(left.min(Duration::from_millis(500)));
+                let last = Instant::now() >= end;
+                let Some(nvml) = &nvml else {
+                    if last {
+                        break;
+                    }
+                    continue;
+                };
                 for o in &mut out {
                     let Some(d) = o
                         .pci_address
@@ -697,6 +726,9 @@ mod cuda {
                             }
                         }
                     }
+                }
+                if last {
+                    break;
                 }
             }
             stop.store(true, Ordering::Relaxed);

@@ -74,15 +74,7 @@ pub fn cpu_checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {
     ]
 }
 
-/// CPUs this process may use: the affinity mask, cut by the cgroup CPU quota.
-pub fn usable_cpus(l: &Limits) -> Option<f64> {
-    let aff = l.affinity_count.map(f64::from);
-    let quota = l.cpu_quota.as_ref().map(|q| q.cpus);
-    match (aff, quota) {
-        (Some(a), Some(q)) => Some(a.min(q)),
-        (a, q) => a.or(q),
-    }
-}
+pub use crate::preflight::workers::usable_cpus;
 
 fn fmt_cpus(n: f64) -> String {
     if n.fract() == 0.0 {
@@ -113,8 +105,7 @@ fn workers(spec: &Spec, l: &Limits, visible: &[&Gpu], opts: &Options) -> Check {
     let found = format!("{} usable CPUs ({})", fmt_cpus(usable), parts.join("; "));
     // One training process per GPU (DDP), each with its own loader workers.
     let procs = visible.len().max(1) as u32;
-    let suggested = (usable / f64::from(procs)).floor() as u32;
-    let suggested = suggested.saturating_sub(1);
+    let suggested = crate::preflight::workers::per_process(usable, procs);
     let Some(w) = opts.workers else {
         let c = Check::new("cpu.workers", Status::Pass, found).advise(format!(
             "suggest --workers {suggested} (num_workers per GPU process: usable CPUs ÷ {procs} \

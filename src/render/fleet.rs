@@ -58,7 +58,7 @@ pub fn write_with(
         FleetFormat::Table => {
             write!(out, "{}", table::line(&answer(fleet, term.color), term))?;
             writeln!(out)?;
-            for (i, (title, g)) in grids(fleet, verbose).iter().enumerate() {
+            for (i, (title, g)) in grids(fleet, verbose, term.width).iter().enumerate() {
                 if i > 0 {
                     writeln!(out)?;
                 }
@@ -76,7 +76,7 @@ pub fn write_with(
         }
         FleetFormat::Markdown => {
             writeln!(out, "# rigcheck fleet")?;
-            for (title, g) in grids(fleet, verbose) {
+            for (title, g) in grids(fleet, verbose, None) {
                 writeln!(out, "\n## {}\n", markdown::escape(&title))?;
                 if let Some(g) = g {
                     markdown::write_grid(&g, out)?;
@@ -331,8 +331,59 @@ fn config(fleet: &Fleet, h: &Host) -> String {
     }
 }
 
-/// Titled grids in reading order; a title without a grid is a sentence.
-fn grids(fleet: &Fleet, verbose: bool) -> Vec<(String, Option<Grid>)> {
+/// The narrowest a grid can be drawn without breaking a word: every column at its longest
+/// word (header included), with a space each side and a rule between columns.
+fn whole_word_width(g: &Grid) -> usize {
+    let columns = g.header.len();
+    (0..columns).map(|c| longest_word(g, c)).sum::<usize>() + (3 * columns).saturating_sub(1)
+}
+
+/// The longest word of column `c`, header included.
+fn longest_word(g: &Grid, c: usize) -> usize {
+    std::iter::once(&g.header)
+        .chain(&g.rows)
+        .filter_map(|r| r.get(c))
+        .flat_map(|t| t.split_whitespace())
+        .map(table::width_of)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Keeps every word of `g` whole in a window `width` wide: where its columns at their
+/// longest words are wider, the column with the longest word after the first `keep` (the
+/// status and the host name, which stay in place) is written under each row instead.
+fn whole_words(g: &mut Grid, keep: usize, width: Option<usize>) {
+    g.whole_words = true;
+    if width.is_none_or(|w| whole_word_width(g) <= w) {
+        return;
+    }
+    let widest = (keep..g.header.len()).max_by_key(|&c| (longest_word(g, c), usize::MAX - c));
+    if let Some(c) = widest {
+        below(g, c);
+    }
+}
+
+/// Moves column `c` to the end, written under each row (`Grid::note_below`) after its
+/// header's name: `Model: HP Z8 G4 Workstation`.
+fn below(g: &mut Grid, c: usize) {
+    if c >= g.header.len() {
+        return;
+    }
+    let name = g.header.remove(c);
+    for r in g.rows.iter_mut().filter(|r| c < r.len()) {
+        let v = r.remove(c);
+        r.push(format!("{name}: {v}"));
+    }
+    g.header.push(name);
+    g.note_below = true;
+}
+
+/// Titled grids in reading order; a title without a grid is a sentence. The hosts and the
+/// odd ones out never break a word (a part's name, a model number) in a `width`-column
+/// window: a long word widens its column and the others wrap; where the columns at their
+/// longest words are wider than the window, one column (the hosts' model, at 80 columns)
+/// goes on a line of its own under each row. Only a window narrower than that still breaks.
+fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Option<Grid>)> {
     let mut out = Vec::new();
     let checked = fleet.profile.is_some();
     let mut header = Vec::new();
@@ -362,6 +413,7 @@ fn grids(fleet: &Fleet, verbose: bool) -> Vec<(String, Option<Grid>)> {
     if checked {
         hosts.status = Some(StatusColumn { column: 0, tones });
     }
+    whole_words(&mut hosts, usize::from(checked) + 1, width);
     let title = match &fleet.profile {
         Some(p) => format!(
             "{}, checked against {p}",
@@ -447,6 +499,7 @@ fn grids(fleet: &Fleet, verbose: bool) -> Vec<(String, Option<Grid>)> {
                 ]);
             }
         }
+        whole_words(&mut g, 1, width);
         out.push((
             format!(
                 "Odd ones out: {}",

@@ -22,6 +22,10 @@ pub struct Grid {
     /// The last column is a note on its row: text tables write it under the row, across the
     /// other columns but the first, so it can be read in full at any width.
     pub note_below: bool,
+    /// No word of any column is broken while the window holds every column's longest word:
+    /// a long word widens its column and the other columns wrap instead. Names of parts
+    /// ("Xeon", "RTX", model numbers) are read as words.
+    pub whole_words: bool,
 }
 
 /// Which column of a grid is a status, and how each row's status should look.
@@ -63,6 +67,7 @@ impl Grid {
             rows: Vec::new(),
             status: None,
             note_below: false,
+            whole_words: false,
         }
     }
 }

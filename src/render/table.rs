@@ -191,7 +191,9 @@ pub fn grid(g: &Grid, term: &Term) -> String {
     };
     let floor: Vec<usize> = (0..columns)
         .map(|c| {
-            if Some(c) == status {
+            // With whole words kept everywhere, a status wraps between its words as early as
+            // any other column: none is spared while another is cut to its longest word.
+            if Some(c) == status && !g.whole_words {
                 return natural[c];
             }
             let longest_word = longest_word(c);
@@ -199,7 +201,8 @@ pub fn grid(g: &Grid, term: &Term) -> String {
             if c == key {
                 return natural[c].min(MAX_KEY).max(longest_word);
             }
-            longest_word.min(MAX_FLOOR).min(natural[c])
+            let cap = if g.whole_words { usize::MAX } else { MAX_FLOOR };
+            longest_word.min(cap).min(natural[c])
         })
         .collect();
     // A column costs its text, a space each side and a rule (the last has none, hence the
@@ -209,7 +212,7 @@ pub fn grid(g: &Grid, term: &Term) -> String {
     let words: Vec<usize> = (0..columns)
         .map(|c| match status {
             Some(s) if s == c => longest_word(c),
-            _ if c == key => floor[c],
+            _ if c == key || g.whole_words => floor[c],
             _ => 1,
         })
         .collect();

@@ -46,7 +46,8 @@ pub struct CpuBench {
     pub points: Vec<CpuPoint>,
     /// GPUs the workers are shared among (0 when none was found; counted as 1).
     pub gpus: u32,
-    /// Fewest threads reaching 90 % of the best throughput, shared among the GPUs, at least 1.
+    /// Data-loader workers per GPU process, by preflight's rule (check `cpu.workers`): usable
+    /// CPUs ÷ GPU processes (at least one), less one for the trainer.
     pub suggested_workers_per_gpu: u32,
 }
 
