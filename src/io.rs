@@ -24,13 +24,21 @@ pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
             .read_to_end(&mut buf)?;
     } else {
         let file = std::fs::File::open(path)?;
-        // Sized from the file's length, a report is read in one call (and one more that
-        // finds its end) instead of a dozen growing ones: `fleet` reads thousands.
-        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-        if len <= MAX_READ_BYTES {
-            buf.reserve_exact(len as usize + 1);
+        // A plain file is read in one call sized by its length, not a dozen growing ones:
+        // `fleet` reads thousands. A pipe, or a procfs file claiming 0 bytes, is read to
+        // its end.
+        let size = file
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file() && m.len() > 0 && m.len() <= MAX_READ_BYTES)
+            .and_then(|m| usize::try_from(m.len()).ok());
+        let mut file = file.take(MAX_READ_BYTES + 1);
+        if let Some(size) = size {
+            if read_to_size(&mut file, size, &mut buf)? {
+                return Ok(buf);
+            }
         }
-        file.take(MAX_READ_BYTES + 1).read_to_end(&mut buf)?;
+        file.read_to_end(&mut buf)?;
     }
     if buf.len() as u64 > MAX_READ_BYTES {
         return Err(io::Error::other(format!(
@@ -39,6 +47,25 @@ pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
         )));
     }
     Ok(buf)
+}
+
+/// Reads up to `size` bytes into `buf` (emptied first), the size a `stat` gave: true when it
+/// got all of them, which ends a plain file without the second read that would only find its
+/// end; false (with what was read in `buf`) when the file ended sooner, to be read on.
+pub fn read_to_size(file: &mut impl io::Read, size: usize, buf: &mut Vec<u8>) -> io::Result<bool> {
+    buf.clear();
+    buf.resize(size + 1, 0);
+    let mut filled = 0;
+    while filled < size {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(filled);
+    Ok(filled == size)
 }
 
 /// Writes to stdout with no colour; a closed pipe (`rigcheck | head`) ends quietly with 0.

@@ -762,19 +762,10 @@ fn read_open(
     let mut file = file.take(budget.bytes() + 1);
     let mut buf = Vec::new();
     if let Some(size) = size {
-        buf.resize(size + 1, 0);
-        let mut filled = 0;
-        while filled < size {
-            match file.read(&mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_unknown(path, &e)),
-            }
-        }
-        buf.truncate(filled);
-        if filled == size {
-            return Ok(buf);
+        match crate::io::read_to_size(&mut file, size, &mut buf) {
+            Ok(true) => return Ok(buf),
+            Ok(false) => {}
+            Err(e) => return Err(io_unknown(path, &e)),
         }
     }
     file.read_to_end(&mut buf)

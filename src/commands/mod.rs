@@ -57,14 +57,20 @@ pub fn is_capture(dir: &Path) -> bool {
 /// (bare, or wrapped by Ansible's `setup` module; `-` reads standard input), or a sysroot
 /// directory, which is probed.
 pub fn read_report(path: &Path) -> Result<(Spec, Option<Preflight>), Error> {
-    if path != Path::new("-") && path.is_dir() {
-        return Ok((probe::inventory(&open_source(Some(path))?), None));
-    }
     let bad = |detail: String| Error::Report {
         path: path.into(),
         detail,
     };
-    let bytes = read_input(path).map_err(|e| bad(crate::error::describe(&e)))?;
+    // A directory is a capture, replayed. Asked only when the read fails (a directory opens
+    // but does not read on Unix, and does not open on Windows): fleet reads thousands of
+    // files, and a `stat` of each before its read would be one call in five.
+    let bytes = match read_input(path) {
+        Ok(bytes) => bytes,
+        Err(_) if path != Path::new("-") && path.is_dir() => {
+            return Ok((probe::inventory(&open_source(Some(path))?), None));
+        }
+        Err(e) => return Err(bad(crate::error::describe(&e))),
+    };
     let text = std::str::from_utf8(&bytes).map_err(|e| bad(format!("not UTF-8: {e}")))?;
     // A stranger's report may carry escape sequences in any string: cleaned before use.
     parse_report(&crate::text::clean_json(text)).map_err(bad)
