@@ -15,14 +15,9 @@ fn rigcheck() -> Command {
 }
 
 fn fleet_json(args: &[&str], dir: &std::path::Path, code: i32) -> Value {
-    let out = rigcheck()
-        .arg("fleet")
-        .arg(dir)
-        .args(args)
-        .args(["--format", "json"])
-        .assert()
-        .code(code);
-    serde_json::from_slice(&out.get_output().stdout).unwrap()
+    let mut all = vec![dir.as_os_str()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    fleet_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), &all, code)
 }
 
 #[test]

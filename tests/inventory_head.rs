@@ -2,6 +2,7 @@
 //! terminal shows them, on recorded machines: snapshots, and the values a reader relies on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use clap::ValueEnum;
 use rigcheck::cli::Format;
 use rigcheck::preflight::rules::attention;
 use rigcheck::probe;
@@ -222,16 +223,7 @@ fn all_in(spec: &Spec, format: Format) -> String {
             color: false,
             width: None,
         },
-        parts: vec![
-            Part::Glance,
-            Part::System,
-            Part::Gpus,
-            Part::Cpu,
-            Part::Memory,
-            Part::Drives,
-            Part::Headroom,
-            Part::Notes,
-        ],
+        parts: Part::value_variants().to_vec(),
         verbose: true,
     };
     let mut buf = Vec::new();

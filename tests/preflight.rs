@@ -35,6 +35,22 @@ fn preflight(fixture: &str, args: &[&str]) -> (i32, Value) {
 }
 
 /// (id, status) of every check that does not pass.
+/// `rigcheck preflight ARGS` on `fixtures/FIXTURE` as a table without colour: exit code, text.
+fn preflight_table(fixture: &str, args: &[&str]) -> (Option<i32>, String) {
+    let root = format!("fixtures/{fixture}");
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .env_remove("CUDA_VISIBLE_DEVICES")
+        .args(["--sysroot", root.as_str(), "--color", "never", "preflight"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 fn not_passing(json: &Value) -> Vec<(String, String)> {
     json["checks"]
         .as_array()
@@ -248,20 +264,9 @@ fn a_fact_not_read_is_unknown_and_the_run_incomplete() {
         .as_str()
         .unwrap()
         .is_empty());
-    let out = Command::cargo_bin("rigcheck")
-        .unwrap()
-        .env_remove("CUDA_VISIBLE_DEVICES")
-        .args([
-            "--sysroot",
-            "fixtures/preflight-healthy",
-            "--color",
-            "never",
-        ])
-        .args(["preflight", "--gpus", "0", "--data", "/mnt/data"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (code, text) =
+        preflight_table("preflight-healthy", &["--gpus", "0", "--data", "/mnt/data"]);
+    assert_eq!(code, Some(3));
     let lines: Vec<&str> = text.lines().collect();
     assert!(
         lines[1].starts_with("INCOMPLETE: not known to be ready: could not read Free disk space"),
@@ -296,20 +301,11 @@ fn bad_size_is_a_usage_error() {
 
 #[test]
 fn table_names_each_failure_with_its_fix() {
-    let out = Command::cargo_bin("rigcheck")
-        .unwrap()
-        .env_remove("CUDA_VISIBLE_DEVICES")
-        .args([
-            "--sysroot",
-            "fixtures/preflight-container-small-shm",
-            "--color",
-            "never",
-        ])
-        .args(["preflight", "--workers", "8", "--gpus", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (code, text) = preflight_table(
+        "preflight-container-small-shm",
+        &["--workers", "8", "--gpus", "0"],
+    );
+    assert_eq!(code, Some(1));
     // The answer first, in words; then failures first, each with its fix under it.
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("preflight "), "{text}");
