@@ -117,8 +117,7 @@ pub struct Source {
     /// read gives them one moment's figures.
     meminfo: OnceLock<Result<String, Unknown>>,
     /// Replay: directories kept open for reads relative to them (`read_in_dir`).
-    #[cfg(unix)]
-    dir_fds: Mutex<Vec<(PathBuf, std::sync::Arc<rustix::fd::OwnedFd>)>>,
+    dir_fds: Mutex<Vec<(PathBuf, std::sync::Arc<crate::sys::Dir>)>>,
 }
 
 /// The kernel's memory figures (`Source::meminfo`).
@@ -152,7 +151,6 @@ impl Source {
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
-            #[cfg(unix)]
             dir_fds: Mutex::new(Vec::new()),
         }
     }
@@ -174,7 +172,6 @@ impl Source {
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
-            #[cfg(unix)]
             dir_fds: Mutex::new(Vec::new()),
         }
     }
@@ -290,7 +287,6 @@ impl Source {
     }
 
     fn read_bytes_resolved(&self, path: &Path, budget: Budget) -> Result<Vec<u8>, Unknown> {
-        #[cfg(unix)]
         if !self.live {
             if let Some(read) = self.read_in_dir(path, budget) {
                 return read;
@@ -321,9 +317,7 @@ impl Source {
     /// and kept while its files are read, as `lscpu --sysroot` does): the kernel then looks
     /// up one name per call instead of the whole path under the sysroot. `None` where the
     /// file is a link, or its directory cannot be opened: the walk (`resolve`) takes those.
-    #[cfg(unix)]
     fn read_in_dir(&self, path: &Path, budget: Budget) -> Option<Result<Vec<u8>, Unknown>> {
-        use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags};
         let rel = lexical_inside(path);
         let (parent, name) = (rel.parent()?, rel.file_name()?);
         let dir = match self.resolve_dir(parent, path) {
@@ -331,34 +325,27 @@ impl Source {
             Err(e) => return Some(Err(e)),
         };
         let dir = self.dir_fd(&dir)?;
-        let io = |e: rustix::io::Errno| io_unknown(path, &io::Error::from(e));
-        let stat = match statat(&*dir, name, AtFlags::SYMLINK_NOFOLLOW) {
-            Ok(stat) => stat,
+        let io = |e: io::Error| io_unknown(path, &e);
+        let (kind, len) = match crate::sys::stat_in(&dir, name) {
+            Ok(crate::sys::Entry::Link) => return None,
+            Ok(crate::sys::Entry::File(len)) => (FileKind::Regular, len),
+            Ok(crate::sys::Entry::Directory) => (FileKind::Directory, 0),
+            Ok(crate::sys::Entry::Other) => (FileKind::Other, 0),
             Err(e) => return Some(Err(io(e))),
         };
-        let kind = match FileType::from_raw_mode(stat.st_mode) {
-            FileType::Symlink => return None,
-            FileType::RegularFile => FileKind::Regular,
-            FileType::Directory => FileKind::Directory,
-            _ => FileKind::Other,
-        };
-        let len = u64::try_from(stat.st_size).unwrap_or(u64::MAX);
         let size = match replayable(path, kind, len, budget) {
             Ok(size) => size,
             Err(e) => return Some(Err(e)),
         };
-        let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NONBLOCK;
-        Some(match openat(&*dir, name, flags, Mode::empty()) {
-            Ok(fd) => read_open(fs::File::from(fd), Some(size), path, budget),
+        Some(match crate::sys::open_in(&dir, name) {
+            Ok(file) => read_open(file, Some(size), path, budget),
             Err(e) => Err(io(e)),
         })
     }
 
     /// The open directory at host path `dir`, from the few kept (most recent first);
     /// `None` where it cannot be opened.
-    #[cfg(unix)]
-    fn dir_fd(&self, dir: &Path) -> Option<std::sync::Arc<rustix::fd::OwnedFd>> {
-        use rustix::fs::{open, Mode, OFlags};
+    fn dir_fd(&self, dir: &Path) -> Option<std::sync::Arc<crate::sys::Dir>> {
         // Probes read a directory's files together and come back to few others meanwhile.
         const KEPT: usize = 8;
         let mut kept = self.dir_fds.lock().unwrap_or_else(|e| e.into_inner());
@@ -368,8 +355,7 @@ impl Source {
             kept.insert(0, hit);
             return Some(fd);
         }
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let fd = std::sync::Arc::new(open(dir, flags, Mode::empty()).ok()?);
+        let fd = std::sync::Arc::new(crate::sys::open_dir(dir)?);
         kept.insert(0, (dir.to_path_buf(), fd.clone()));
         kept.truncate(KEPT);
         Some(fd)

@@ -37,3 +37,15 @@ pub struct FsSpace {
 pub fn unsupported(what: &str) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::Unsupported, what.to_string())
 }
+
+/// What a name in a directory is, without following it (`stat_in`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// A symbolic link, not followed.
+    Link,
+    /// A plain file of this many bytes.
+    File(u64),
+    Directory,
+    /// A named pipe, device or socket.
+    Other,
+}

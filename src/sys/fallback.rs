@@ -58,6 +58,24 @@ pub fn device_number(_meta: &Metadata) -> Option<u64> {
     None
 }
 
+/// No directory is held open here: reads go by whole paths.
+pub enum Dir {}
+
+/// No directory is held open here (`Dir` has no value).
+pub fn open_dir(_path: &Path) -> Option<Dir> {
+    None
+}
+
+/// Never called: there is no `Dir` to ask.
+pub fn stat_in(dir: &Dir, _name: &std::ffi::OsStr) -> io::Result<super::answers::Entry> {
+    match *dir {}
+}
+
+/// Never called: there is no `Dir` to ask.
+pub fn open_in(dir: &Dir, _name: &std::ffi::OsStr) -> io::Result<File> {
+    match *dir {}
+}
+
 /// No identity of a file apart from its path here: callers compare canonical paths.
 pub fn file_identity(_meta: &Metadata) -> Option<(u64, u64)> {
     None

@@ -14,7 +14,8 @@
 //! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`,
 //! `descriptor_path`. Every POSIX-axis module defines:
-//! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`, `special_file_kind`,
+//! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`, `open_dir`, `stat_in`, `open_in`,
+//! `special_file_kind`,
 //! `keep_owner_and_mode`, `create_private_dir`, `set_create_mode`, `file_mode`, `symlink`,
 //! `is_symlink_loop`, `RENAME_REPLACES_EMPTY_DIR`, `WALK_SEES_EVERY_LINK`, `INTERRUPTS`.
 
@@ -54,4 +55,4 @@ mod no_posix;
 #[cfg(not(any(unix, windows)))]
 pub use no_posix::*;
 
-pub use answers::{unsupported, FsSpace, Live, SmbiosTables};
+pub use answers::{unsupported, Entry, FsSpace, Live, SmbiosTables};

@@ -85,6 +85,38 @@ pub fn device_number(meta: &Metadata) -> Option<u64> {
     Some(meta.dev())
 }
 
+/// A directory held open, for reads relative to it (`stat_in`, `open_in`): the kernel then
+/// looks up one name per call instead of a whole path.
+pub struct Dir(rustix::fd::OwnedFd);
+
+/// Opens the directory at `path`; `None` where it cannot be.
+pub fn open_dir(path: &Path) -> Option<Dir> {
+    use rustix::fs::{open, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    open(path, flags, Mode::empty()).ok().map(Dir)
+}
+
+/// What `name` in `dir` is, not following a link (`fstatat`).
+pub fn stat_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<super::answers::Entry> {
+    use rustix::fs::{statat, AtFlags, FileType};
+    let stat = statat(&dir.0, name, AtFlags::SYMLINK_NOFOLLOW)?;
+    Ok(match FileType::from_raw_mode(stat.st_mode) {
+        FileType::Symlink => super::answers::Entry::Link,
+        FileType::RegularFile => {
+            super::answers::Entry::File(u64::try_from(stat.st_size).unwrap_or(u64::MAX))
+        }
+        FileType::Directory => super::answers::Entry::Directory,
+        _ => super::answers::Entry::Other,
+    })
+}
+
+/// Opens `name` in `dir` for reading, never through a link and never blocking on a FIFO.
+pub fn open_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<File> {
+    use rustix::fs::{openat, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NONBLOCK;
+    Ok(File::from(openat(&dir.0, name, flags, Mode::empty())?))
+}
+
 /// What makes a file itself, whatever path names it: its device and inode.
 pub fn file_identity(meta: &Metadata) -> Option<(u64, u64)> {
     Some((meta.dev(), meta.ino()))
