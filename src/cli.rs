@@ -1,10 +1,11 @@
-//! Command-line definitions (clap) only; no logic lives here.
+//! Command-line definitions (clap), and the reading of the commonest command lines without
+//! building them (`Cli::from_args`); no other logic lives here.
 //!
 //! The output formats and benchmark kinds are plain enums of the modules that use them
 //! (`render`, `bench`); this file teaches clap their names and help, so nothing below the
 //! command layer depends on clap.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
@@ -44,6 +45,73 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+impl Cli {
+    /// This process's command line. The inventory's plain forms (`rigcheck`, `-f json`,
+    /// `--sysroot DIR`, `--color WHEN`, `--redact`, `-v`) are read here directly: clap
+    /// builds its definition of every command before it reads a word, which costs more than
+    /// most inventories take to probe. Anything else (a command, help, a mistake) goes to
+    /// clap, and for the plain forms clap's answer is the same (tested).
+    pub fn from_args() -> Result<Cli, clap::Error> {
+        let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+        match Cli::plain(&args) {
+            Some(cli) => Ok(cli),
+            None => Cli::try_parse(),
+        }
+    }
+
+    /// `args` (after the program's name) as clap reads them, where they are only the
+    /// inventory's plain options, each once, in any order, with values that are neither empty
+    /// nor start with `-`; `None` for anything else, which clap then reads.
+    pub fn plain(args: &[OsString]) -> Option<Cli> {
+        let mut global = GlobalArgs::default();
+        let mut view = ViewArgs::default();
+        let mut seen: Vec<&str> = Vec::new();
+        let mut words = args.iter();
+        while let Some(word) = words.next() {
+            let word = word.to_str()?;
+            let (name, inline) = match word.split_once('=') {
+                Some((name, value)) if name.starts_with("--") => (name, Some(value)),
+                _ => (word, None),
+            };
+            let key = match name {
+                "-f" | "--format" => "format",
+                "--sysroot" => "sysroot",
+                "--color" => "color",
+                "--redact" => "redact",
+                "-v" | "--verbose" => "verbose",
+                _ => return None,
+            };
+            if seen.contains(&key) {
+                return None;
+            }
+            seen.push(key);
+            let takes_value = matches!(key, "format" | "sysroot" | "color");
+            let value = match (takes_value, inline) {
+                (true, Some(value)) => value,
+                (true, None) => words.next()?.to_str()?,
+                (false, Some(_)) => return None,
+                (false, None) => "",
+            };
+            if takes_value && (value.is_empty() || value.starts_with('-')) {
+                return None;
+            }
+            match key {
+                "format" => global.format = Some(AnyFormat::from_str(value, false).ok()?),
+                "sysroot" => global.sysroot = Some(PathBuf::from(value)),
+                "color" => global.color = ColorChoice::from_str(value, false).ok()?,
+                "redact" => global.redact = true,
+                _ => view.verbose = true,
+            }
+        }
+        Some(Cli {
+            global,
+            profile: None,
+            view,
+            command: None,
+        })
+    }
 }
 
 /// Options written before or after a command's name. Each command honours them or refuses

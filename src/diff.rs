@@ -236,7 +236,13 @@ impl Compared {
     /// another of the same model (serials, UUIDs) and without the software, so identical
     /// machines are equal.
     pub fn configuration(&self) -> Compared {
-        let mut c = self.clone();
+        self.clone().into_configuration()
+    }
+
+    /// `configuration`, taking these facts instead of copying them (`fleet` keys every
+    /// report by it).
+    pub fn into_configuration(self) -> Compared {
+        let mut c = self;
         c.system.serial = None;
         c.system.board_serial = None;
         for d in c.dimms.iter_mut().flatten() {

@@ -9,6 +9,9 @@
 //! tie, not a majority.
 
 use std::collections::{BTreeMap, HashMap};
+
+/// Configurations by their facts: hashed once per report, with foldhash's seeded hash.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -231,7 +234,7 @@ pub fn assemble<T: Send>(
     // Each worker names the configurations it meets by its own numbers; they are made the
     // fleet's below.
     let parts = par_chunks(inputs, |part| {
-        let mut kinds: HashMap<Compared, usize> = HashMap::new();
+        let mut kinds: FastMap<Compared, usize> = FastMap::default();
         let mut out = Vec::with_capacity(part.len());
         for item in part {
             out.push(load(item).map(|l| {
@@ -247,7 +250,7 @@ pub fn assemble<T: Send>(
         }
         (out, keys)
     });
-    let mut index: HashMap<Compared, usize> = HashMap::new();
+    let mut index: FastMap<Compared, usize> = FastMap::default();
     let mut keys: Vec<Compared> = Vec::new();
     let mut hosts = Vec::new();
     for (part, local) in parts {
@@ -291,7 +294,7 @@ pub fn assemble<T: Send>(
 /// The facts `diff` compares that make a configuration (no serials, UUIDs or software),
 /// MemTotal in whole GiB so kernels' few megabytes do not split a configuration.
 fn configuration_key(spec: &Spec) -> Compared {
-    let mut k = Compared::of(spec).configuration();
+    let mut k = Compared::of(spec).into_configuration();
     k.memory.usable_bytes = k.memory.usable_bytes.map(|u| u >> 30);
     k
 }
@@ -393,7 +396,7 @@ struct PreflightOnly {
 pub fn parse_report(text: &str) -> Result<(Spec, Option<Preflight>), String> {
     let spec = match serde_json::from_str::<Spec>(text) {
         Ok(s) => s,
-        Err(e) if text.contains("\"ansible_facts\"") => {
+        Err(e) if memchr::memmem::find(text.as_bytes(), b"\"ansible_facts\"").is_some() => {
             match serde_json::from_str::<AnsibleResult>(text) {
                 Ok(a) => a.ansible_facts.ansible_local.rigcheck,
                 Err(_) => return Err(not_a_report(text, &e)),
@@ -414,7 +417,7 @@ pub fn parse_report(text: &str) -> Result<(Spec, Option<Preflight>), String> {
         );
     }
     // Most reports carry no preflight result; skip the second pass for them.
-    let preflight = if text.contains("\"preflight\"") {
+    let preflight = if memchr::memmem::find(text.as_bytes(), b"\"preflight\"").is_some() {
         serde_json::from_str::<PreflightOnly>(text)
             .ok()
             .and_then(|p| p.preflight)

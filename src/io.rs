@@ -15,13 +15,21 @@ use crate::error::Error;
 /// 10 GB file or `/dev/zero` is refused after `MAX_READ_BYTES`, not read whole. Named pipes
 /// are read, so `<(ssh host rigcheck --format json)` works, and `-` is standard input.
 pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
-    use std::io::Read;
     let mut buf = Vec::new();
+    read_input_into(path, &mut buf)?;
+    Ok(buf)
+}
+
+/// `read_input` into `buf` (emptied first), so a caller reading many files (`fleet`) keeps
+/// one buffer instead of allocating each file's.
+pub fn read_input_into(path: &Path, buf: &mut Vec<u8>) -> io::Result<()> {
+    use std::io::Read;
     if path == Path::new("-") {
+        buf.clear();
         io::stdin()
             .lock()
             .take(MAX_READ_BYTES + 1)
-            .read_to_end(&mut buf)?;
+            .read_to_end(buf)?;
     } else {
         let file = std::fs::File::open(path)?;
         // A plain file is read in one call sized by its length, not a dozen growing ones:
@@ -33,12 +41,13 @@ pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
             .filter(|m| m.is_file() && m.len() > 0 && m.len() <= MAX_READ_BYTES)
             .and_then(|m| usize::try_from(m.len()).ok());
         let mut file = file.take(MAX_READ_BYTES + 1);
-        if let Some(size) = size {
-            if read_to_size(&mut file, size, &mut buf)? {
-                return Ok(buf);
-            }
+        match size {
+            Some(size) if read_to_size(&mut file, size, buf)? => return Ok(()),
+            // What was read stays in `buf`; the rest is read after it.
+            Some(_) => {}
+            None => buf.clear(),
         }
-        file.read_to_end(&mut buf)?;
+        file.read_to_end(buf)?;
     }
     if buf.len() as u64 > MAX_READ_BYTES {
         return Err(io::Error::other(format!(
@@ -46,15 +55,20 @@ pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
             MAX_READ_BYTES / (1024 * 1024)
         )));
     }
-    Ok(buf)
+    Ok(())
 }
 
-/// Reads up to `size` bytes into `buf` (emptied first), the size a `stat` gave: true when it
+/// Reads up to `size` bytes into `buf` (its old contents dropped), the size a `stat` gave: true when it
 /// got all of them, which ends a plain file without the second read that would only find its
 /// end; false (with what was read in `buf`) when the file ended sooner, to be read on.
 pub fn read_to_size(file: &mut impl io::Read, size: usize, buf: &mut Vec<u8>) -> io::Result<bool> {
-    buf.clear();
-    buf.resize(size + 1, 0);
+    // A buffer kept from a larger file is reused as it is (what the read does not overwrite
+    // is cut off below): zeroing it again per file showed in fleet's profile.
+    if buf.len() < size + 1 {
+        buf.resize(size + 1, 0);
+    } else {
+        buf.truncate(size + 1);
+    }
     let mut filled = 0;
     while filled < size {
         match file.read(&mut buf[filled..]) {
@@ -79,13 +93,23 @@ pub fn emit(bytes: &[u8]) -> Result<(), Error> {
 /// way (`terminal_safe`). A closed pipe ends quietly with 0.
 pub fn emit_colored(bytes: &[u8], color: bool) -> Result<(), Error> {
     let safe = terminal_safe(bytes);
+    if !color && memchr::memchr(0x1b, &safe).is_none() {
+        // Nothing for the colour filter to take out (JSON, or any uncoloured text).
+        let mut out = io::stdout().lock();
+        return finish_stdout(out.write_all(&safe).and_then(|_| out.flush()));
+    }
     let choice = if color {
         anstream::ColorChoice::Always
     } else {
         anstream::ColorChoice::Never
     };
     let mut out = anstream::AutoStream::new(io::stdout().lock(), choice);
-    match out.write_all(&safe).and_then(|_| out.flush()) {
+    finish_stdout(out.write_all(&safe).and_then(|_| out.flush()))
+}
+
+/// A write to stdout as rigcheck reports it: a closed pipe is no error.
+fn finish_stdout(written: io::Result<()>) -> Result<(), Error> {
+    match written {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(Error::Io {
@@ -122,6 +146,9 @@ pub fn terminal_safe(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
             || crate::text::is_bidi_control(c)
             || (c != '\n' && crate::text::breaks_line(c))
     };
+    if crate::text::plain_ascii(bytes) {
+        return bytes.into();
+    }
     let Ok(text) = std::str::from_utf8(bytes) else {
         return bytes.into();
     };

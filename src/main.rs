@@ -2,10 +2,8 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = match rigcheck::cli::Cli::try_parse() {
+    let cli = match rigcheck::cli::Cli::from_args() {
         Ok(cli) => cli,
         Err(e) => return rigcheck::usage_error(&e),
     };

@@ -12,6 +12,7 @@
 //! Windows every path opened under a sysroot is also checked against the root as the OS
 //! itself resolves it, since Windows (and Wine) can follow links the walk does not see.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::fmt;
@@ -116,8 +117,13 @@ pub struct Source {
     /// /proc/meminfo as first read: the memory and limits probes both take from it, and one
     /// read gives them one moment's figures.
     meminfo: OnceLock<Result<String, Unknown>>,
-    /// Replay: directories kept open for reads relative to them (`read_in_dir`).
-    dir_fds: Mutex<Vec<(PathBuf, std::sync::Arc<crate::sys::Dir>)>>,
+    /// Replay: directories kept open for reads relative to them (`read_in_dir`), each under
+    /// the root-relative path probes name it by, so a hit costs one comparison of bytes and
+    /// no resolution.
+    dir_fds: Mutex<HashMap<OsString, std::sync::Arc<crate::sys::Dir>>>,
+    /// Replay: the root, open, for the kernel to resolve directories inside it
+    /// (`sys::open_dir_in_root`); `None` where it cannot be held open.
+    root_dir: OnceLock<Option<std::sync::Arc<crate::sys::Dir>>>,
 }
 
 /// The kernel's memory figures (`Source::meminfo`).
@@ -151,7 +157,8 @@ impl Source {
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
-            dir_fds: Mutex::new(Vec::new()),
+            dir_fds: Mutex::new(HashMap::new()),
+            root_dir: OnceLock::new(),
         }
     }
 
@@ -172,7 +179,8 @@ impl Source {
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
-            dir_fds: Mutex::new(Vec::new()),
+            dir_fds: Mutex::new(HashMap::new()),
+            root_dir: OnceLock::new(),
         }
     }
 
@@ -319,12 +327,11 @@ impl Source {
     /// file is a link, or its directory cannot be opened: the walk (`resolve`) takes those.
     fn read_in_dir(&self, path: &Path, budget: Budget) -> Option<Result<Vec<u8>, Unknown>> {
         let rel = lexical_inside(path);
-        let (parent, name) = (rel.parent()?, rel.file_name()?);
-        let dir = match self.resolve_dir(parent, path) {
-            Ok(dir) => dir,
+        let (parent, name) = split_last(&rel)?;
+        let dir = match self.dir_fd(parent, path) {
+            Ok(dir) => dir?,
             Err(e) => return Some(Err(e)),
         };
-        let dir = self.dir_fd(&dir)?;
         let io = |e: io::Error| io_unknown(path, &e);
         let (kind, len) = match crate::sys::stat_in(&dir, name) {
             Ok(crate::sys::Entry::Link) => return None,
@@ -343,22 +350,57 @@ impl Source {
         })
     }
 
-    /// The open directory at host path `dir`, from the few kept (most recent first);
-    /// `None` where it cannot be opened.
-    fn dir_fd(&self, dir: &Path) -> Option<std::sync::Arc<crate::sys::Dir>> {
-        // Probes read a directory's files together and come back to few others meanwhile.
-        const KEPT: usize = 8;
-        let mut kept = self.dir_fds.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = kept.iter().position(|(p, _)| p == dir) {
-            let hit = kept.remove(i);
-            let fd = hit.1.clone();
-            kept.insert(0, hit);
-            return Some(fd);
+    /// The open directory `parent` (relative to the root) from those kept, else resolved
+    /// and opened. `Ok(None)` where it cannot be opened.
+    fn dir_fd(
+        &self,
+        parent: &Path,
+        orig: &Path,
+    ) -> Result<Option<std::sync::Arc<crate::sys::Dir>>, Unknown> {
+        // Probes read a directory's files together, but walk all CPUs once per kind of file
+        // (topology, caches, clocks): every directory of a large machine is kept (each an
+        // open descriptor, well under the usual limit of 1,024), and all let go past that.
+        const KEPT: usize = 256;
+        let key = parent.as_os_str();
+        if let Some(fd) = self
+            .dir_fds
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+        {
+            return Ok(Some(fd.clone()));
         }
-        let fd = std::sync::Arc::new(crate::sys::open_dir(dir)?);
-        kept.insert(0, (dir.to_path_buf(), fd.clone()));
-        kept.truncate(KEPT);
-        Some(fd)
+        let fd = match self.open_dir_in_root(parent) {
+            Some(Ok(fd)) => fd,
+            Some(Err(e)) => return Err(io_unknown(orig, &e)),
+            None => {
+                let dir = self.resolve_dir(parent, orig)?;
+                let Some(fd) = crate::sys::open_dir(&dir) else {
+                    return Ok(None);
+                };
+                std::sync::Arc::new(fd)
+            }
+        };
+        let mut kept = self.dir_fds.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() >= KEPT {
+            kept.clear();
+        }
+        kept.insert(key.to_owned(), fd.clone());
+        Ok(Some(fd))
+    }
+
+    /// The directory `rel` (relative to the root) opened by the kernel with the root as
+    /// its `/` (`sys::open_dir_in_root`): every link inside followed, none out of it. `None`
+    /// where this OS or kernel cannot; then the walk (`resolve_dir`) finds it.
+    fn open_dir_in_root(&self, rel: &Path) -> Option<io::Result<std::sync::Arc<crate::sys::Dir>>> {
+        let root = self
+            .root_dir
+            .get_or_init(|| crate::sys::open_dir(&self.root).map(std::sync::Arc::new))
+            .as_ref()?;
+        if rel.as_os_str().is_empty() {
+            return Some(Ok(root.clone()));
+        }
+        Some(crate::sys::open_dir_in_root(root.as_ref(), rel)?.map(std::sync::Arc::new))
     }
 
     /// Reads a text file; invalid UTF-8 is replaced, so garbage reaches the parser and
@@ -398,10 +440,12 @@ impl Source {
     /// Reads a one-value sysfs file (`Budget::Attribute`): trimmed of the trailing newline
     /// and space padding.
     pub fn read_value(&self, path: impl AsRef<Path>) -> Result<String, Unknown> {
-        Ok(self
-            .read_string_within(path, Budget::Attribute)?
-            .trim()
-            .to_string())
+        let mut value = self.read_string_within(path, Budget::Attribute)?;
+        // Trimmed where it lies: most of a probe's reads are one-value files.
+        value.truncate(value.trim_end().len());
+        let lead = value.len() - value.trim_start().len();
+        value.drain(..lead);
+        Ok(value)
     }
 
     /// Reads a one-value file and parses it; the error names the file and the bad text.
@@ -454,7 +498,7 @@ impl Source {
         let path = path.as_ref();
         let out = if self.live {
             let path = self.resolve(path, true)?;
-            fs::canonicalize(&path).map_err(|e| io_unknown(&path, &e))?
+            crate::sys::canonicalize(&path).map_err(|e| io_unknown(&path, &e))?
         } else {
             let real = self.resolve(path, true)?;
             let inside = self.inside_root(&real).ok_or_else(|| Unknown::Refused {
@@ -646,7 +690,8 @@ impl Source {
                         };
                         // Clamp `..` at the root: normalise the target relative to `start`.
                         let start_rel = start.strip_prefix(&self.root).unwrap_or(Path::new(""));
-                        let joined = lexical_inside(&Path::new("/").join(start_rel).join(&target));
+                        let joined = lexical_inside(&Path::new("/").join(start_rel).join(&target))
+                            .into_owned();
                         // The target's directory through the cache: sysfs links share their
                         // targets' parents (cpuN/cpufreq -> ../cpufreq/policyN).
                         cur = match (joined.parent(), joined.file_name()) {
@@ -694,7 +739,10 @@ pub fn normalize(path: &Path) -> PathBuf {
 
 /// Normalises an absolute path lexically and returns it relative to `/`, with `..` clamped
 /// at the top (so `/../../etc` is `etc`).
-fn lexical_inside(path: &Path) -> PathBuf {
+fn lexical_inside(path: &Path) -> Cow<'_, Path> {
+    if let Some(rel) = already_inside(path) {
+        return Cow::Borrowed(rel);
+    }
     let mut out = PathBuf::new();
     for comp in path.components() {
         match comp {
@@ -705,7 +753,55 @@ fn lexical_inside(path: &Path) -> PathBuf {
             _ => {}
         }
     }
-    out
+    Cow::Owned(out)
+}
+
+/// `path` relative to `/` where it is already normal (`/`, then parts that are neither
+/// empty, `.` nor `..`, split by `/`): what probes ask for, so most reads take no walk over
+/// components and no allocation here.
+fn already_inside(path: &Path) -> Option<&Path> {
+    if std::path::MAIN_SEPARATOR != '/' {
+        return None;
+    }
+    let rest = path.to_str()?.strip_prefix('/')?;
+    // One pass over the bytes, counting each part's length and its dots: every read pays
+    // for this, so no split into parts and no searcher set up per call.
+    let (mut len, mut dots) = (0, 0);
+    let odd = |len: usize, dots: usize| len == 0 || (len <= 2 && dots == len);
+    for &c in rest.as_bytes() {
+        if c == b'/' {
+            if odd(len, dots) {
+                return None;
+            }
+            (len, dots) = (0, 0);
+        } else {
+            len += 1;
+            dots += usize::from(c == b'.');
+        }
+    }
+    if odd(len, dots) {
+        return None;
+    }
+    Some(Path::new(rest))
+}
+
+/// A root-relative path's directory and last part, as `Path::parent` and `Path::file_name`
+/// give them, split on the last `/` where the path is text.
+fn split_last(rel: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
+    if std::path::MAIN_SEPARATOR == '/' {
+        if let Some(text) = rel.to_str() {
+            return match text.rsplit_once('/') {
+                Some((parent, name)) if !name.is_empty() && name != ".." => {
+                    Some((Path::new(parent), std::ffi::OsStr::new(name)))
+                }
+                None if !text.is_empty() && text != ".." => {
+                    Some((Path::new(""), std::ffi::OsStr::new(text)))
+                }
+                _ => None,
+            };
+        }
+    }
+    Some((rel.parent()?, rel.file_name()?))
 }
 
 /// What a sysroot path is, as far as replay cares.
@@ -746,7 +842,10 @@ fn read_open(
     budget: Budget,
 ) -> Result<Vec<u8>, Unknown> {
     let mut file = file.take(budget.bytes() + 1);
-    let mut buf = Vec::new();
+    // Live files claim 0 bytes (procfs) or 4096 (sysfs) whatever they hold: a page to start
+    // with takes nearly all of them in one read, where an empty buffer would start at 32
+    // bytes and double (nine reads of a small /proc/cpuinfo).
+    let mut buf = Vec::with_capacity(if size.is_none() { 4096 } else { 0 });
     if let Some(size) = size {
         match crate::io::read_to_size(&mut file, size, &mut buf) {
             Ok(true) => return Ok(buf),
@@ -788,6 +887,51 @@ mod tests {
     use super::*;
     #[cfg(unix)]
     use std::os::unix::fs::symlink;
+
+    /// The short way through `lexical_inside` is taken for normal paths only, and gives what
+    /// the walk over components gives; `split_last` parts a path as `Path` does.
+    #[cfg(unix)]
+    #[test]
+    fn normal_paths_take_the_short_way_and_agree_with_the_walk() {
+        let walked = |p: &str| -> PathBuf {
+            let mut out = PathBuf::new();
+            for comp in Path::new(p).components() {
+                match comp {
+                    Component::Normal(n) => out.push(n),
+                    Component::ParentDir => {
+                        out.pop();
+                    }
+                    _ => {}
+                }
+            }
+            out
+        };
+        let normal = [
+            "/sys/devices/system/cpu/cpu0/cache/index0/size",
+            "/sys/bus/pci/devices/0000:00:02.0/class",
+            "/a/.hidden/b",
+            "/a/..b/c",
+            "/a/b.",
+            "/a/b..",
+            "/x",
+        ];
+        for p in normal {
+            assert!(already_inside(Path::new(p)).is_some(), "{p}");
+            assert_eq!(lexical_inside(Path::new(p)).as_ref(), walked(p), "{p}");
+            let rel = lexical_inside(Path::new(p));
+            let (parent, name) = split_last(&rel).unwrap();
+            assert_eq!(Some(parent), rel.parent(), "{p}");
+            assert_eq!(Some(name), rel.file_name(), "{p}");
+        }
+        let other = [
+            "/", "/a//b", "/a/./b", "/a/../b", "/a/b/", "/a/.", "/a/..", "a/b", "//a", "/./a",
+            "/../a", "/..", "/.",
+        ];
+        for p in other {
+            assert!(already_inside(Path::new(p)).is_none(), "{p}");
+            assert_eq!(lexical_inside(Path::new(p)).as_ref(), walked(p), "{p}");
+        }
+    }
 
     #[cfg(unix)]
     #[test]

@@ -16,6 +16,17 @@ fn is_hostile(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
 }
 
+/// True when every byte is printable ASCII, newline or tab: text with nothing to clean,
+/// told without decoding a character (most of what probes read, and every report).
+pub fn plain_ascii(b: &[u8]) -> bool {
+    // No early exit inside a chunk: the compiler then tests a chunk's bytes together.
+    b.chunks(64).all(|chunk| {
+        chunk.iter().fold(true, |plain, &c| {
+            plain & ((b' '..=b'~').contains(&c) | (c == b'\n') | (c == b'\t'))
+        })
+    })
+}
+
 /// True for a bidirectional control: the marks (U+200E, U+200F, U+061C), the embeddings and
 /// overrides (U+202A–U+202E) and the isolates (U+2066–U+2069). Each can make a line read in
 /// an order other than the one it is written in.
@@ -65,7 +76,7 @@ pub fn one_line(s: &str) -> Cow<'_, str> {
 /// override replaced by U+FFFD, so a DMI string cannot drive the terminal or hide in it.
 /// Newlines and tabs are kept. Borrowed when there is nothing to clean.
 pub fn clean(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_hostile) {
+    if plain_ascii(s.as_bytes()) || !s.chars().any(is_hostile) {
         return Cow::Borrowed(s);
     }
     let stripped = anstream::adapter::strip_str(s).to_string();
@@ -205,6 +216,21 @@ pub fn clip(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The short way past `clean` and `terminal_safe` takes printable ASCII, newline and tab
+    /// only, wherever in a long text the first other byte is.
+    #[test]
+    fn plain_ascii_is_printable_ascii_newline_and_tab_only() {
+        assert!(plain_ascii(b""));
+        assert!(plain_ascii(b"model name\t: Intel(R) Xeon(R) Gold 6254 ~\n"));
+        for bad in [b'\x1b', b'\r', 0x7f, 0x00, 0xc3, 0x9b] {
+            for at in [0, 63, 64, 200] {
+                let mut text = vec![b'a'; 201];
+                text[at] = bad;
+                assert!(!plain_ascii(&text), "{bad:#x} at {at}");
+            }
+        }
+    }
 
     #[test]
     fn escape_sequences_are_removed_and_controls_replaced() {

@@ -51,7 +51,7 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let mut inputs = Vec::new();
     for p in &args.reports {
         if p == Path::new("-") {
-            inputs.push(p.clone());
+            inputs.push((p.clone(), None));
             continue;
         }
         collect(p, true, &mut inputs, &mut errors);
@@ -103,19 +103,17 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
 /// Each report once, however it was named: the same file by a relative and an absolute path,
 /// through a link, or inside a capture directory also given, is one host (two would count
 /// twice and could tip the majority). Kept as first named, sorted.
-fn one_each(inputs: Vec<PathBuf>) -> Vec<PathBuf> {
-    // Each path's metadata once: whether it is a directory (a capture), and where the OS
+fn one_each(inputs: Vec<(PathBuf, Option<Seen>)>) -> Vec<PathBuf> {
+    // Each path as `collect` saw it: whether it is a directory (a capture), and where the OS
     // gives one its identity (device and inode), which tells the same file under two names
     // without resolving every path of a fleet of thousands. Paths are resolved only where a
     // directory was given (a file inside it is that host) or there is no identity.
-    let metas: Vec<Option<std::fs::Metadata>> =
-        inputs.iter().map(|p| std::fs::metadata(p).ok()).collect();
-    let any_dir = metas.iter().flatten().any(std::fs::Metadata::is_dir);
+    let any_dir = inputs.iter().any(|(_, seen)| seen.is_some_and(|s| s.dir));
     let mut seen_ids = HashSet::new();
     let mut seen_paths: HashSet<PathBuf> = HashSet::new();
     let mut out: Vec<(PathBuf, PathBuf, bool)> = Vec::new();
-    for (p, meta) in inputs.into_iter().zip(metas) {
-        let id = meta.as_ref().and_then(crate::sys::file_identity);
+    for (p, seen) in inputs {
+        let id = seen.and_then(|s| s.id);
         // `-` and a path that cannot be resolved are kept as given.
         let real = if any_dir || id.is_none() {
             std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone())
@@ -127,7 +125,7 @@ fn one_each(inputs: Vec<PathBuf>) -> Vec<PathBuf> {
             None => seen_paths.insert(real.clone()),
         };
         if first {
-            out.push((real, p, meta.is_some_and(|m| m.is_dir())));
+            out.push((real, p, seen.is_some_and(|s| s.dir)));
         }
     }
     let captures: HashSet<PathBuf> = out
@@ -168,7 +166,30 @@ fn load(path: &Path) -> Result<Loaded, BadReport> {
 /// that cannot be read is a `BadReport`. `named` is true for paths given on the command
 /// line, which are taken whatever their extension. Names starting with `.` are skipped in a
 /// scan: they are half-written temporary files.
-fn collect(path: &Path, named: bool, out: &mut Vec<PathBuf>, errors: &mut Vec<BadReport>) {
+/// What `collect` learned of a path from its one `stat`, which `one_each` reads instead of
+/// asking again: whether it is a directory, and the file's identity where the OS gives one.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    dir: bool,
+    id: Option<(u64, u64)>,
+}
+
+impl Seen {
+    fn of(meta: &std::fs::Metadata) -> Seen {
+        Seen {
+            dir: meta.is_dir(),
+            id: crate::sys::file_identity(meta),
+        }
+    }
+}
+
+/// Each path goes with what its `stat` said (`Seen`).
+fn collect(
+    path: &Path,
+    named: bool,
+    out: &mut Vec<(PathBuf, Option<Seen>)>,
+    errors: &mut Vec<BadReport>,
+) {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
@@ -183,13 +204,13 @@ fn collect(path: &Path, named: bool, out: &mut Vec<PathBuf>, errors: &mut Vec<Ba
         let is_json = path.extension().is_some_and(|e| e == "json");
         // In a scanned directory only plain files: a FIFO named x.json would block.
         if named || (is_json && meta.is_file()) {
-            out.push(path.into());
+            out.push((path.into(), Some(Seen::of(&meta))));
         }
         return;
     }
     // A recorded machine (`rigcheck capture`, Linux or Windows) is read as one report.
     if super::is_capture(path) {
-        out.push(path.into());
+        out.push((path.into(), Some(Seen::of(&meta))));
         return;
     }
     let entries = match std::fs::read_dir(path) {

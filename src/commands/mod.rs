@@ -23,7 +23,7 @@ use clap::ValueEnum;
 use crate::cli::{ColorChoice, GlobalArgs};
 use crate::error::Error;
 use crate::fleet::{parse_report, Preflight};
-use crate::io::read_input;
+use crate::io::read_input_into;
 use crate::probe;
 use crate::render::Term;
 use crate::source::Source;
@@ -64,16 +64,23 @@ pub fn read_report(path: &Path) -> Result<(Spec, Option<Preflight>), Error> {
     // A directory is a capture, replayed. Asked only when the read fails (a directory opens
     // but does not read on Unix, and does not open on Windows): fleet reads thousands of
     // files, and a `stat` of each before its read would be one call in five.
-    let bytes = match read_input(path) {
-        Ok(bytes) => bytes,
-        Err(_) if path != Path::new("-") && path.is_dir() => {
-            return Ok((probe::inventory(&open_source(Some(path))?), None));
+    // One buffer per thread: fleet's workers read thousands of reports each, and a fresh
+    // allocation of a report's size per file showed in its profile.
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with_borrow_mut(|bytes| {
+        match read_input_into(path, bytes) {
+            Ok(()) => {}
+            Err(_) if path != Path::new("-") && path.is_dir() => {
+                return Ok((probe::inventory(&open_source(Some(path))?), None));
+            }
+            Err(e) => return Err(bad(crate::error::describe(&e))),
         }
-        Err(e) => return Err(bad(crate::error::describe(&e))),
-    };
-    let text = std::str::from_utf8(&bytes).map_err(|e| bad(format!("not UTF-8: {e}")))?;
-    // A stranger's report may carry escape sequences in any string: cleaned before use.
-    parse_report(&crate::text::clean_json(text)).map_err(bad)
+        let text = std::str::from_utf8(bytes).map_err(|e| bad(format!("not UTF-8: {e}")))?;
+        // A stranger's report may carry escape sequences in any string: cleaned before use.
+        parse_report(&crate::text::clean_json(text)).map_err(bad)
+    })
 }
 
 /// The machine of a report (see `read_report`), without any preflight result it carries.

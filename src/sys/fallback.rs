@@ -71,6 +71,16 @@ pub fn stat_in(dir: &Dir, _name: &std::ffi::OsStr) -> io::Result<super::answers:
     match *dir {}
 }
 
+/// The path with every link resolved (`std::fs::canonicalize`).
+pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
+    std::fs::canonicalize(path)
+}
+
+/// The kernel resolves no path inside a root of its own here: the caller's walk does.
+pub fn open_dir_in_root<D>(_root: &D, _rel: &Path) -> Option<io::Result<D>> {
+    None
+}
+
 /// Never called: there is no `Dir` to ask.
 pub fn open_in(dir: &Dir, _name: &std::ffi::OsStr) -> io::Result<File> {
     match *dir {}

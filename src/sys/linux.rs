@@ -18,6 +18,52 @@ pub fn smbios_tables() -> SmbiosTables {
     SmbiosTables::Files
 }
 
+/// Opens the directory `rel` (relative) under the open directory `root` as though `root`
+/// were `/`: the kernel follows every link on the way and keeps `..` and absolute links
+/// inside `root` (`openat2` with `RESOLVE_IN_ROOT`, Linux 5.6), in one call where a walk
+/// takes one per part. `None` where the kernel cannot (older than 5.6, or the call filtered
+/// out by a sandbox): the caller's own walk then takes the path.
+pub fn open_dir_in_root(
+    root: &super::unix::Dir,
+    rel: &Path,
+) -> Option<io::Result<super::unix::Dir>> {
+    use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
+    use rustix::io::Errno;
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let resolve = ResolveFlags::IN_ROOT | ResolveFlags::NO_MAGICLINKS;
+    match openat2(&root.0, rel, flags, Mode::empty(), resolve) {
+        Ok(fd) => Some(Ok(super::unix::Dir(fd))),
+        // No openat2 (ENOSYS; EPERM from a seccomp filter), flags it does not know (EINVAL,
+        // E2BIG), or a rename racing the lookup (EAGAIN, EXDEV): the walk decides.
+        Err(
+            Errno::NOSYS | Errno::PERM | Errno::INVAL | Errno::TOOBIG | Errno::AGAIN | Errno::XDEV,
+        ) => None,
+        Err(e) => Some(Err(e.into())),
+    }
+}
+
+/// The path with every link resolved, as `realpath` gives it, in three calls however deep
+/// the path: the kernel's own name of an `O_PATH` descriptor of it (`/proc/self/fd/N`),
+/// where `realpath` reads the link of every part (seven calls for `/sys/block/loop0`).
+/// `std::fs::canonicalize` where /proc does not name it (not mounted, or a path outside
+/// this process's root).
+pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
+    use rustix::fs::{open, Mode, OFlags};
+    let fd = open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())?;
+    match std::fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd())) {
+        Ok(named)
+            if named.is_absolute()
+                && !named
+                    .as_os_str()
+                    .as_encoded_bytes()
+                    .ends_with(b" (deleted)") =>
+        {
+            Ok(named)
+        }
+        _ => std::fs::canonicalize(path),
+    }
+}
+
 /// sched_getaffinity(0): the CPUs this process may run on.
 #[allow(unsafe_code)]
 pub fn cpu_affinity() -> Option<Vec<u32>> {

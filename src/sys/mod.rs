@@ -13,7 +13,7 @@
 //!
 //! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`,
-//! `descriptor_path`. Every POSIX-axis module defines:
+//! `descriptor_path`, `open_dir_in_root`, `canonicalize`. Every POSIX-axis module defines:
 //! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`, `open_dir`, `stat_in`, `open_in`,
 //! `special_file_kind`,
 //! `keep_owner_and_mode`, `create_private_dir`, `set_create_mode`, `file_mode`, `symlink`,

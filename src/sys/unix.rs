@@ -87,7 +87,7 @@ pub fn device_number(meta: &Metadata) -> Option<u64> {
 
 /// A directory held open, for reads relative to it (`stat_in`, `open_in`): the kernel then
 /// looks up one name per call instead of a whole path.
-pub struct Dir(rustix::fd::OwnedFd);
+pub struct Dir(pub(super) rustix::fd::OwnedFd);
 
 /// Opens the directory at `path`; `None` where it cannot be.
 pub fn open_dir(path: &Path) -> Option<Dir> {

@@ -73,14 +73,19 @@ pub fn read_pci_gpus(src: &Source) -> Result<PciScan, Unknown> {
                 Err(e) => Err(e.to_string()),
             }
         };
+        // The vendor first: another vendor's function is passed over whatever its class,
+        // so a machine's hundred-odd PCI functions cost one read each, not two.
+        let vendor = hex("vendor");
+        if matches!(vendor, Ok(v) if v != Some(NVIDIA)) {
+            continue;
+        }
         let class = hex("class");
         let display = match &class {
             Ok(Some(c)) => Some(matches!(c >> 8, 0x0300 | 0x0302)),
             Ok(None) => Some(false),
             Err(_) => None,
         };
-        match (hex("vendor"), display) {
-            (Ok(v), _) if v != Some(NVIDIA) => continue,
+        match (vendor, display) {
             (_, Some(false)) => continue,
             (Ok(_), Some(true)) => {}
             // An NVIDIA function of unknown class, or a display device of unknown vendor:
