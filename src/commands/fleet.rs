@@ -162,10 +162,6 @@ fn load(path: &Path) -> Result<Loaded, BadReport> {
     }
 }
 
-/// Adds `path` (a file, a sysroot, or every `*.json` below a directory) to `out`; a path
-/// that cannot be read is a `BadReport`. `named` is true for paths given on the command
-/// line, which are taken whatever their extension. Names starting with `.` are skipped in a
-/// scan: they are half-written temporary files.
 /// What `collect` learned of a path from its one `stat`, which `one_each` reads instead of
 /// asking again: whether it is a directory, and the file's identity where the OS gives one.
 #[derive(Debug, Clone, Copy)]
@@ -183,7 +179,11 @@ impl Seen {
     }
 }
 
-/// Each path goes with what its `stat` said (`Seen`).
+/// Adds `path` (a file, a sysroot, or every `*.json` below a directory) to `out`; a path
+/// that cannot be read is a `BadReport`. `named` is true for paths given on the command
+/// line, which are taken whatever their extension. Names starting with `.` are skipped in a
+/// scan: they are half-written temporary files. Each path goes with what its `stat` said
+/// (`Seen`).
 fn collect(
     path: &Path,
     named: bool,
