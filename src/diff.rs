@@ -235,13 +235,8 @@ impl Compared {
     /// The machine's hardware configuration: these facts without what tells one unit from
     /// another of the same model (serials, UUIDs) and without the software, so identical
     /// machines are equal.
-    pub fn configuration(&self) -> Compared {
-        self.clone().into_configuration()
-    }
-
-    /// `configuration`, taking these facts instead of copying them (`fleet` keys every
-    /// report by it).
-    pub fn into_configuration(self) -> Compared {
+    /// Takes these facts rather than a copy: `fleet` keys every report by it.
+    pub fn configuration(self) -> Compared {
         let mut c = self;
         c.system.serial = None;
         c.system.board_serial = None;

@@ -294,7 +294,7 @@ pub fn assemble<T: Send>(
 /// The facts `diff` compares that make a configuration (no serials, UUIDs or software),
 /// MemTotal in whole GiB so kernels' few megabytes do not split a configuration.
 fn configuration_key(spec: &Spec) -> Compared {
-    let mut k = Compared::of(spec).into_configuration();
+    let mut k = Compared::of(spec).configuration();
     k.memory.usable_bytes = k.memory.usable_bytes.map(|u| u >> 30);
     k
 }

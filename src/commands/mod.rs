@@ -61,9 +61,6 @@ pub fn read_report(path: &Path) -> Result<(Spec, Option<Preflight>), Error> {
         path: path.into(),
         detail,
     };
-    // A directory is a capture, replayed. Asked only when the read fails (a directory opens
-    // but does not read on Unix, and does not open on Windows): fleet reads thousands of
-    // files, and a `stat` of each before its read would be one call in five.
     // One buffer per thread: fleet's workers read thousands of reports each, and a fresh
     // allocation of a report's size per file showed in its profile.
     thread_local! {
@@ -72,6 +69,10 @@ pub fn read_report(path: &Path) -> Result<(Spec, Option<Preflight>), Error> {
     BUF.with_borrow_mut(|bytes| {
         match read_input_into(path, bytes) {
             Ok(()) => {}
+            // A directory is a capture, replayed. Asked only when the read fails (a directory
+            // opens but does not read on Unix, and does not open on Windows): fleet reads
+            // thousands of files, and a `stat` of each before its read would be one call in
+            // five.
             Err(_) if path != Path::new("-") && path.is_dir() => {
                 return Ok((probe::inventory(&open_source(Some(path))?), None));
             }

@@ -49,9 +49,9 @@ pub fn open_dir_in_root(
 /// this process's root).
 pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
     use rustix::fs::{open, Mode, OFlags};
-    let fd = open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())?;
-    match std::fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd())) {
-        Ok(named)
+    let file = File::from(open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())?);
+    match descriptor_path(&file).map(std::fs::read_link) {
+        Some(Ok(named))
             if named.is_absolute()
                 && !named
                     .as_os_str()

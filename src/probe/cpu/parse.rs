@@ -64,16 +64,11 @@ impl CpuInfo {
 pub fn parse_cpuinfo(text: &str) -> CpuInfo {
     let mut info = CpuInfo::default();
     // memchr's search for the blank lines: str's own split showed in replays of big machines.
-    let mut blocks = Vec::new();
+    let ends = memchr::memmem::find_iter(text.as_bytes(), b"\n\n").chain([text.len()]);
     let mut from = 0;
-    for at in memchr::memmem::find_iter(text.as_bytes(), b"\n\n") {
-        if at >= from {
-            blocks.push(&text[from..at]);
-            from = at + 2;
-        }
-    }
-    blocks.push(&text[from..]);
-    for block in blocks {
+    for end in ends {
+        let block = &text[from..end];
+        from = end + 2;
         let mut fields = BTreeMap::new();
         let mut s390_cpus = Vec::new();
         for line in block.lines() {
