@@ -181,6 +181,7 @@ fn read_table(dir: &str, errors: &mut Vec<String>) -> Result<String, String> {
         .and_then(toml::Value::as_array)
         .ok_or("no [[gpu]] rows")?;
     let mut products = String::new();
+    let mut strings = Strings::default();
     let mut keys: Vec<(u16, String, usize)> = Vec::new();
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut bare: HashSet<u16> = HashSet::new();
@@ -188,7 +189,7 @@ fn read_table(dir: &str, errors: &mut Vec<String>) -> Result<String, String> {
     for (i, row) in rows.iter().enumerate() {
         let t = row.as_table().ok_or(format!("gpu #{i} is not a table"))?;
         let name = string(t, "name")?.ok_or(format!("gpu #{i} has no name"))?;
-        if let Err(e) = product(t, i, &name, &chips, &ccs, &mut products) {
+        if let Err(e) = product(t, i, &name, &chips, &ccs, &mut strings, &mut products) {
             errors.push(format!("gpu '{name}': {e}"));
         }
         let ids = t
@@ -241,6 +242,13 @@ fn read_table(dir: &str, errors: &mut Vec<String>) -> Result<String, String> {
         );
     }
     out.push_str("];\n");
+    let _ = writeln!(
+        out,
+        "const TEXT: &str = {:?};\nstatic ALSO: [Text; {}] = [{}];",
+        strings.text,
+        strings.also.len(),
+        strings.also.join(", ")
+    );
     out.push_str("pub static CC_FACTS: [(u32, u32, u32, u32, u32); ");
     let mut cc_rows: Vec<(&String, &Cc)> = ccs.iter().collect();
     // Sorted so the generated file is the same from one build to the next.
@@ -364,6 +372,50 @@ const KNOWN_KEYS: [&str; 27] = [
     "not_a_product",
 ];
 
+/// The table's strings, each once, in one text that rows point into by offset and length
+/// (`Text`), and the `also` spellings as a list of such places that rows point into
+/// (`Texts`): the table then holds no pointer for the loader to relocate at each start.
+#[derive(Default)]
+struct Strings {
+    text: String,
+    at: HashMap<String, (usize, usize)>,
+    also: Vec<String>,
+}
+
+impl Strings {
+    /// `s` as a `Text` literal.
+    fn text(&mut self, s: &str) -> String {
+        let (at, len) = match self.at.get(s) {
+            Some(&place) => place,
+            None => {
+                let place = (self.text.len(), s.len());
+                self.text.push_str(s);
+                self.at.insert(s.to_string(), place);
+                place
+            }
+        };
+        format!("Text {{ at: {at}, len: {len} }}")
+    }
+
+    /// `Some(Text …)` or `None`.
+    fn opt_text(&mut self, s: Option<&str>) -> String {
+        match s {
+            Some(s) => format!("Some({})", self.text(s)),
+            None => "None".into(),
+        }
+    }
+
+    /// The spellings as a `Texts` literal.
+    fn also(&mut self, all: &[String]) -> String {
+        let at = self.also.len();
+        for a in all {
+            let t = self.text(a);
+            self.also.push(t);
+        }
+        format!("Texts {{ at: {at}, len: {} }}", all.len())
+    }
+}
+
 /// Checks one row and appends it as a `Product` literal.
 fn product(
     t: &toml::Table,
@@ -371,6 +423,7 @@ fn product(
     name: &str,
     chips: &HashMap<String, Chip>,
     ccs: &HashMap<String, Cc>,
+    strings: &mut Strings,
     out: &mut String,
 ) -> Result<(), String> {
     for k in t.keys() {
@@ -566,16 +619,20 @@ fn product(
             .collect::<Result<_, _>>()?,
         None => Vec::new(),
     };
+    let note = string(t, "note")?.unwrap_or_default();
     let _ = writeln!(
         out,
-        "    // {i}\n    Product {{ name: {name:?}, also: &{also:?}, chip: {chip_name:?}, \
-         architecture: {:?}, compute_capability: {}, segment: {segment}, mobile: {mobile}, \
+        "    // {i}\n    Product {{ name: {}, also: {}, chip: {}, \
+         architecture: {}, compute_capability: {}, segment: {segment}, mobile: {mobile}, \
          sms: {}, cuda_cores: {}, tensor_cores: {}, base_clock_mhz: {}, boost_clock_mhz: {}, \
          tensor_clock_mhz: {}, memory_bytes: {}, memory_type: {}, bus_width_bits: {}, \
          data_rate_gbps: {}, bandwidth_gb_s: {}, fp32_tflops: {}, fp16_tensor_tflops: {}, \
-         tensor_rate: {tensor_rate}, board_power_w: {}, pcie: {pcie}, source: {source:?}, \
-         note: {:?}, unrated: {}, not_a_product: {not_a_product} }},",
-        chip.arch,
+         tensor_rate: {tensor_rate}, board_power_w: {}, pcie: {pcie}, source: {}, \
+         note: {}, unrated: {}, not_a_product: {not_a_product} }},",
+        strings.text(name),
+        strings.also(&also),
+        strings.text(&chip_name),
+        strings.text(&chip.arch),
         opt(chip.cc),
         opt(sms),
         opt(cores),
@@ -584,15 +641,16 @@ fn product(
         opt(boost),
         opt(uint(t, "tensor_mhz")?),
         opt(memory),
-        opt(memory_type),
+        strings.opt_text(memory_type.as_deref()),
         opt(bus),
         flit(rate),
         flit(bw),
         flit(fp32),
         flit(fp16),
         opt(uint(t, "power_w")?),
-        string(t, "note")?.unwrap_or_default(),
-        opt(unrated),
+        strings.text(&source),
+        strings.text(&note),
+        strings.opt_text(unrated.as_deref()),
     );
     Ok(())
 }

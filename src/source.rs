@@ -99,6 +99,10 @@ pub struct Recording {
     pub answers: BTreeMap<String, Vec<u8>>,
 }
 
+/// A table keyed by a path's bytes, hashed by foldhash: replay looks up a directory for each
+/// of its thousands of reads, where std's SipHash showed in profiles.
+type PathMap<V> = HashMap<OsString, V, foldhash::fast::RandomState>;
+
 /// One root for every read: the live host, or a recorded sysroot.
 pub struct Source {
     root: PathBuf,
@@ -108,7 +112,7 @@ pub struct Source {
     /// long prefixes (`/sys/devices/system/cpu/cpuN/...`), so this keeps replay fast.
     /// Keyed by the path's bytes: `Path`'s own hash walks it component by component, which
     /// showed in profiles of replay.
-    resolved: Mutex<HashMap<OsString, PathBuf>>,
+    resolved: Mutex<PathMap<PathBuf>>,
     /// Replay: files the capturing user could not read (`unreadable` in `capture.json`).
     denied: OnceLock<BTreeSet<PathBuf>>,
     /// The root as the OS resolves it, to check every opened path against it where a walk
@@ -120,10 +124,25 @@ pub struct Source {
     /// Replay: directories kept open for reads relative to them (`read_in_dir`), each under
     /// the root-relative path probes name it by, so a hit costs one comparison of bytes and
     /// no resolution.
-    dir_fds: Mutex<HashMap<OsString, std::sync::Arc<crate::sys::Dir>>>,
+    dir_fds: Mutex<PathMap<std::sync::Arc<crate::sys::Dir>>>,
     /// Replay: the root, open, for the kernel to resolve directories inside it
     /// (`sys::open_dir_in_root`); `None` where it cannot be held open.
     root_dir: OnceLock<Option<std::sync::Arc<crate::sys::Dir>>>,
+    /// Live: the directories files were read from, by path (`read_live_in_dir`).
+    live_dirs: Mutex<PathMap<LiveDir>>,
+}
+
+/// What a live directory is to reads of its files (`Source::read_live_in_dir`).
+enum LiveDir {
+    /// One file read from it so far, by its whole path.
+    Once,
+    /// Open: its next files are read relative to it.
+    Open(std::sync::Arc<crate::sys::Dir>),
+    /// Not there: none of its files is.
+    Missing,
+    /// There, but not to be opened (no permission): its files are read by whole path, which
+    /// answers each as it should.
+    Whole,
 }
 
 /// The kernel's memory figures (`Source::meminfo`).
@@ -153,12 +172,13 @@ impl Source {
             root: PathBuf::from("/"),
             live: true,
             recording: None,
-            resolved: Mutex::new(HashMap::new()),
+            resolved: Mutex::new(PathMap::default()),
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
-            dir_fds: Mutex::new(HashMap::new()),
+            dir_fds: Mutex::new(PathMap::default()),
             root_dir: OnceLock::new(),
+            live_dirs: Mutex::new(PathMap::default()),
         }
     }
 
@@ -175,12 +195,13 @@ impl Source {
             root: root.into(),
             live: false,
             recording: None,
-            resolved: Mutex::new(HashMap::new()),
+            resolved: Mutex::new(PathMap::default()),
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
-            dir_fds: Mutex::new(HashMap::new()),
+            dir_fds: Mutex::new(PathMap::default()),
             root_dir: OnceLock::new(),
+            live_dirs: Mutex::new(PathMap::default()),
         }
     }
 
@@ -295,10 +316,13 @@ impl Source {
     }
 
     fn read_bytes_resolved(&self, path: &Path, budget: Budget) -> Result<Vec<u8>, Unknown> {
-        if !self.live {
-            if let Some(read) = self.read_in_dir(path, budget) {
-                return read;
-            }
+        let read = if self.live {
+            self.read_live_in_dir(path, budget)
+        } else {
+            self.read_in_dir(path, budget)
+        };
+        if let Some(read) = read {
+            return read;
         }
         let (real, walked) = self.resolve_with_meta(path, true)?;
         // A recorded file's size, where known: then one read takes it whole.
@@ -350,6 +374,60 @@ impl Source {
         })
     }
 
+    /// Live: a file read relative to its directory, from the second file read there on (a
+    /// CPU's cache attributes, a disk's queue): the kernel then looks up one name where the
+    /// whole path is seven (`/sys/devices/system/cpu/cpu0/cache/index0/level`), and a
+    /// directory that is not there (`cpufreq` in a virtual machine) answers for all of its
+    /// files at once. `None` for the first file of a directory, and where the directory
+    /// cannot be opened but is there: the whole path is opened.
+    fn read_live_in_dir(&self, path: &Path, budget: Budget) -> Option<Result<Vec<u8>, Unknown>> {
+        // As the open directories of replay (`dir_fd`): every directory of a large machine
+        // is kept, and all let go past that.
+        const KEPT: usize = 256;
+        if crate::sys::LIVE != crate::sys::Live::Files || !path.is_absolute() {
+            return None;
+        }
+        let (parent, name) = split_last(path).filter(|(p, _)| !p.as_os_str().is_empty())?;
+        let mut dirs = self.live_dirs.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = match dirs.get(parent.as_os_str()) {
+            None => {
+                if dirs.len() >= KEPT {
+                    dirs.clear();
+                }
+                dirs.insert(parent.as_os_str().to_owned(), LiveDir::Once);
+                return None;
+            }
+            Some(LiveDir::Open(dir)) => dir.clone(),
+            Some(LiveDir::Missing) => return Some(Err(Unknown::NotFound(path.to_path_buf()))),
+            Some(LiveDir::Whole) => return None,
+            Some(LiveDir::Once) => match crate::sys::open_dir(parent) {
+                Ok(dir) => {
+                    let dir = std::sync::Arc::new(dir);
+                    dirs.insert(parent.as_os_str().to_owned(), LiveDir::Open(dir.clone()));
+                    dir
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    dirs.insert(parent.as_os_str().to_owned(), LiveDir::Missing);
+                    return Some(Err(Unknown::NotFound(path.to_path_buf())));
+                }
+                Err(_) => {
+                    dirs.insert(parent.as_os_str().to_owned(), LiveDir::Whole);
+                    return None;
+                }
+            },
+        };
+        drop(dirs);
+        Some(match crate::sys::open_following_in(&dir, name) {
+            Ok(file) => read_open(file, None, path, budget),
+            Err(e) => Err(io_unknown(path, &e)),
+        })
+    }
+
     /// The open directory `parent` (relative to the root) from those kept, else resolved
     /// and opened. `Ok(None)` where it cannot be opened.
     fn dir_fd(
@@ -375,7 +453,7 @@ impl Source {
             Some(Err(e)) => return Err(io_unknown(orig, &e)),
             None => {
                 let dir = self.resolve_dir(parent, orig)?;
-                let Some(fd) = crate::sys::open_dir(&dir) else {
+                let Ok(fd) = crate::sys::open_dir(&dir) else {
                     return Ok(None);
                 };
                 std::sync::Arc::new(fd)
@@ -395,7 +473,11 @@ impl Source {
     fn open_dir_in_root(&self, rel: &Path) -> Option<io::Result<std::sync::Arc<crate::sys::Dir>>> {
         let root = self
             .root_dir
-            .get_or_init(|| crate::sys::open_dir(&self.root).map(std::sync::Arc::new))
+            .get_or_init(|| {
+                crate::sys::open_dir(&self.root)
+                    .ok()
+                    .map(std::sync::Arc::new)
+            })
             .as_ref()?;
         if rel.as_os_str().is_empty() {
             return Some(Ok(root.clone()));
@@ -834,7 +916,8 @@ fn replayable(path: &Path, kind: FileKind, len: u64, budget: Budget) -> Result<u
 /// Reads an opened file whole, within `budget`. With the `size` a sysroot's `stat` gave, a
 /// read that returns that much ends the file: replay reads thousands of small files, and the
 /// second read would only find their end. Live files (sysfs and procfs claim 4096 or 0
-/// bytes), or one that changed size since `stat`, are read to the end.
+/// bytes), or one that changed size since `stat`, are read to the end, but for a live sysfs
+/// attribute, which one read that leaves room in its buffer takes whole.
 fn read_open(
     file: fs::File,
     size: Option<usize>,
@@ -846,6 +929,25 @@ fn read_open(
     // with takes nearly all of them in one read, where an empty buffer would start at 32
     // bytes and double (nine reads of a small /proc/cpuinfo).
     let mut buf = Vec::with_capacity(if size.is_none() { 4096 } else { 0 });
+    let sysfs = || path.to_str().is_some_and(|p| p.starts_with("/sys/"));
+    if size.is_none() && budget == Budget::Attribute && sysfs() {
+        // Live (no size): a sysfs attribute is made whole by one call of its `show` (at most
+        // a page) and handed out from there: a read that leaves room in the buffer has it
+        // all, and the second read would only find the end. Most hold a few bytes; a longer
+        // one (a large machine's CPU mask) fills the buffer and is read on to the end.
+        const SHORT: usize = 256;
+        buf.resize(SHORT, 0);
+        let n = loop {
+            match file.read(&mut buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => break other.map_err(|e| io_unknown(path, &e))?,
+            }
+        };
+        buf.truncate(n);
+        if n < SHORT {
+            return Ok(buf);
+        }
+    }
     if let Some(size) = size {
         match crate::io::read_to_size(&mut file, size, &mut buf) {
             Ok(true) => return Ok(buf),
@@ -1053,5 +1155,75 @@ mod tests {
         let err = src.read_value("/proc/meminfo").unwrap_err();
         assert_eq!(err, Unknown::NotFound("/proc/meminfo".into()));
         assert_eq!(err.to_string(), "/proc/meminfo is not present");
+    }
+
+    /// Live reads answer alike whether a file is the first of its directory (whole path),
+    /// a later one (relative to the directory, kept open), in a directory that is not there,
+    /// or through a link; each answer is the file's own.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn live_reads_through_kept_directories_answer_as_whole_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("attrs");
+        std::fs::create_dir(&d).unwrap();
+        for (name, text) in [("level", "2\n"), ("type", "Unified\n"), ("size", "1024K\n")] {
+            std::fs::write(d.join(name), text).unwrap();
+        }
+        symlink(d.join("size"), d.join("size_link")).unwrap();
+        let src = Source::live();
+        let path = |name: &str| d.join(name);
+        for _ in 0..2 {
+            assert_eq!(src.read_value(path("level")).unwrap(), "2");
+            assert_eq!(src.read_value(path("type")).unwrap(), "Unified");
+            assert_eq!(src.read_value(path("size")).unwrap(), "1024K");
+            assert_eq!(src.read_value(path("size_link")).unwrap(), "1024K");
+            assert_eq!(
+                src.read_value(path("absent")).unwrap_err(),
+                Unknown::NotFound(path("absent"))
+            );
+        }
+        // A directory that is not there: every file of it is not present.
+        let gone = dir.path().join("cpufreq");
+        for name in ["cpuinfo_max_freq", "cpuinfo_min_freq", "scaling_driver"] {
+            assert_eq!(
+                src.read_value(gone.join(name)).unwrap_err(),
+                Unknown::NotFound(gone.join(name))
+            );
+        }
+        // A file where its directory should be: not present either, as the whole path says.
+        let file_dir = path("level");
+        for name in ["a", "b"] {
+            assert_eq!(
+                src.read_value(file_dir.join(name)).unwrap_err(),
+                Unknown::NotFound(file_dir.join(name))
+            );
+        }
+    }
+
+    /// A live sysfs attribute read in one short read holds what reading to the end holds,
+    /// for short values and for one longer than the first read's buffer.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn live_sysfs_attributes_read_once_hold_the_whole_value() {
+        let src = Source::live();
+        let mut checked = 0;
+        for path in [
+            "/sys/devices/system/cpu/online",
+            "/sys/devices/system/cpu/possible",
+            "/sys/devices/system/cpu/cpu0/topology/core_cpus_list",
+            "/sys/kernel/mm/transparent_hugepage/enabled",
+            "/sys/devices/system/cpu/vulnerabilities/spectre_v2",
+            "/sys/class/net/lo/uevent",
+            "/sys/class/net/lo/address",
+        ] {
+            let Ok(whole) = std::fs::read_to_string(path) else {
+                continue;
+            };
+            assert_eq!(src.read_value(path).unwrap(), whole.trim(), "{path}");
+            checked += 1;
+        }
+        if Path::new("/sys/devices/system/cpu/online").exists() {
+            assert!(checked > 1);
+        }
     }
 }

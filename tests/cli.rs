@@ -12,6 +12,47 @@ fn rigcheck() -> Command {
     c
 }
 
+/// A reader that goes away (`rigcheck | head -1`) ends the run quietly with 0: no signal,
+/// no "Broken pipe" line. The binary starts without std's runtime on Linux, which would
+/// otherwise have set SIGPIPE aside.
+#[test]
+fn a_closed_pipe_ends_quietly_with_0() {
+    use std::process::{Command, Stdio};
+    for args in [&["-f", "json"][..], &["--help"], &["preflight", "--help"]] {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("rigcheck"))
+            .args(["--sysroot", "fixtures/x86_64-epyc_7451"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Closed before the child can write: its first write finds no reader.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+}
+
+/// Exit codes survive the binary's own entry point: 0, 2 for a usage or input error, and
+/// what `--help` and `--version` give.
+#[test]
+fn exit_codes_come_through_the_entry_point() {
+    rigcheck().arg("--version").assert().code(0);
+    rigcheck().arg("--help").assert().code(0);
+    rigcheck().arg("--no-such-option").assert().code(2);
+    rigcheck()
+        .args(["--sysroot", "/nonexistent/rigcheck"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no such directory"));
+    rigcheck()
+        .args(["--sysroot", "fixtures/x86_64-epyc_7451", "-f", "json"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with("}\n"));
+}
+
 #[test]
 fn cli_definition_is_consistent() {
     use clap::CommandFactory;

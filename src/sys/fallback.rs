@@ -62,8 +62,8 @@ pub fn device_number(_meta: &Metadata) -> Option<u64> {
 pub enum Dir {}
 
 /// No directory is held open here (`Dir` has no value).
-pub fn open_dir(_path: &Path) -> Option<Dir> {
-    None
+pub fn open_dir(_path: &Path) -> io::Result<Dir> {
+    Err(io::ErrorKind::Unsupported.into())
 }
 
 /// Never called: there is no `Dir` to ask.
@@ -83,6 +83,11 @@ pub fn open_dir_in_root<D>(_root: &D, _rel: &Path) -> Option<io::Result<D>> {
 
 /// Never called: there is no `Dir` to ask.
 pub fn open_in(dir: &Dir, _name: &std::ffi::OsStr) -> io::Result<File> {
+    match *dir {}
+}
+
+/// Never called: there is no `Dir` to ask.
+pub fn open_following_in(dir: &Dir, _name: &std::ffi::OsStr) -> io::Result<File> {
     match *dir {}
 }
 

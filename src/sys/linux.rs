@@ -42,13 +42,16 @@ pub fn open_dir_in_root(
     }
 }
 
-/// The path with every link resolved, as `realpath` gives it, in three calls however deep
-/// the path: the kernel's own name of an `O_PATH` descriptor of it (`/proc/self/fd/N`),
-/// where `realpath` reads the link of every part (seven calls for `/sys/block/loop0`).
-/// `std::fs::canonicalize` where /proc does not name it (not mounted, or a path outside
-/// this process's root).
+/// The path with every link resolved, as `realpath` gives it: one call for a link of sysfs's
+/// directories of links (`sysfs_link`), else three however deep the path: the kernel's own
+/// name of an `O_PATH` descriptor of it (`/proc/self/fd/N`), where `realpath` reads the link
+/// of every part (seven calls for `/sys/block/loop0`). `std::fs::canonicalize` where /proc
+/// does not name it (not mounted, or a path outside this process's root).
 pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
     use rustix::fs::{open, Mode, OFlags};
+    if let Some(resolved) = sysfs_link(path) {
+        return Ok(resolved);
+    }
     let file = File::from(open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())?);
     match descriptor_path(&file).map(std::fs::read_link) {
         Some(Ok(named))
@@ -61,6 +64,86 @@ pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
             Ok(named)
         }
         _ => std::fs::canonicalize(path),
+    }
+}
+
+/// A link in one of sysfs's directories of links (`/sys/block`, `/sys/class/*`,
+/// `/sys/bus/*/devices`, `/sys/dev/*`) resolved from its text in one call: those directories
+/// are real, and the kernel writes each link as the relative path from it to the device's
+/// own directory (`../devices/pci0000:00/0000:00:02.0/virtio1/block/vda`), which has no link
+/// on the way. `None` for any other path or link text; `canonicalize` then asks the kernel.
+fn sysfs_link(path: &Path) -> Option<std::path::PathBuf> {
+    use std::path::Component;
+    let parent = path.parent()?;
+    let mut parts = parent.components();
+    if parts.next() != Some(Component::RootDir) {
+        return None;
+    }
+    let names: Vec<&std::ffi::OsStr> = parts
+        .map(|c| match c {
+            Component::Normal(n) => Some(n),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let of_links = match names.as_slice() {
+        [sys, block] => *sys == "sys" && *block == "block",
+        [sys, dir, _] => *sys == "sys" && (*dir == "class" || *dir == "dev"),
+        [sys, bus, _, devices] => *sys == "sys" && *bus == "bus" && *devices == "devices",
+        _ => false,
+    };
+    if !of_links || !matches!(path.components().next_back(), Some(Component::Normal(_))) {
+        return None;
+    }
+    let target = std::fs::read_link(path).ok()?;
+    let mut out = parent.to_path_buf();
+    let mut named = false;
+    for c in target.components() {
+        match c {
+            Component::ParentDir if !named && out != Path::new("/") => {
+                out.pop();
+            }
+            Component::Normal(n) => {
+                named = true;
+                out.push(n);
+            }
+            _ => return None,
+        }
+    }
+    named.then_some(out)
+}
+
+/// What std's runtime start does for a Rust `main` that rigcheck needs, for the binary's own C
+/// entry point, which skips that start: a standard descriptor (0, 1, 2) that is closed is
+/// opened on /dev/null, so no file opened later takes its number and receives the report;
+/// and SIGPIPE is ignored, so a write to a closed pipe (`rigcheck | head -1`) fails with EPIPE,
+/// which `io::emit` ends quietly, instead of the signal ending the process.
+#[allow(unsafe_code)]
+pub fn process_start() {
+    let mut fds = [0, 1, 2].map(|fd| libc::pollfd {
+        fd,
+        events: 0,
+        revents: 0,
+    });
+    // SAFETY: `fds` is three initialised pollfd owned by this frame, and the count says three;
+    // a zero timeout only asks which descriptors are open (POLLNVAL: closed).
+    let polled = unsafe { libc::poll(fds.as_mut_ptr(), 3, 0) };
+    if polled >= 0 {
+        for p in fds.iter().filter(|p| p.revents & libc::POLLNVAL != 0) {
+            // Descriptors are handed out lowest first: with 0..2 checked in order, /dev/null
+            // lands on the closed one.
+            if let Ok(null) = std::fs::OpenOptions::new()
+                .read(p.fd == 0)
+                .write(p.fd != 0)
+                .open("/dev/null")
+            {
+                std::mem::forget(null);
+            }
+        }
+    }
+    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler code and touches
+    // no memory of this process.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
 }
 
@@ -169,5 +252,59 @@ mod tests {
         assert!(cpu_affinity().is_some_and(|l| !l.is_empty()));
         assert!(process_runs(std::process::id()));
         assert_eq!(smbios_tables(), SmbiosTables::Files);
+    }
+
+    #[test]
+    fn sysfs_links_resolve_from_their_text_as_the_kernel_resolves_them() {
+        // Every link of this host's directories of links: the text alone gives the path
+        // realpath gives.
+        let mut checked = 0;
+        for dir in [
+            "/sys/block",
+            "/sys/class/block",
+            "/sys/class/net",
+            "/sys/dev/block",
+        ]
+        .into_iter()
+        .map(std::path::PathBuf::from)
+        .chain(["/sys/bus/pci/devices".into()])
+        {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let path = e.path();
+                let Some(quick) = sysfs_link(&path) else {
+                    continue;
+                };
+                assert_eq!(quick, std::fs::canonicalize(&path).unwrap(), "{path:?}");
+                assert_eq!(canonicalize(&path).unwrap(), quick);
+                checked += 1;
+            }
+        }
+        if Path::new("/sys/class/net/lo").exists() {
+            assert!(checked > 0, "no sysfs link read on a host with /sys");
+        }
+    }
+
+    #[test]
+    fn only_links_of_sysfs_link_directories_take_the_short_way() {
+        for path in [
+            "/sys/block",
+            "/sys/block/",
+            "/sys/devices/virtual/net/lo",
+            "/sys/class/net/lo/subsystem",
+            "/sys/block/../block/vda",
+            "/proc/self/exe",
+            "sys/class/net/lo",
+        ] {
+            assert_eq!(sysfs_link(Path::new(path)), None, "{path}");
+        }
+        if Path::new("/sys/class/net/lo").exists() {
+            assert_eq!(
+                sysfs_link(Path::new("/sys/class/net/lo")),
+                Some("/sys/devices/virtual/net/lo".into())
+            );
+        }
     }
 }

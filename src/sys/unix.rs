@@ -89,11 +89,11 @@ pub fn device_number(meta: &Metadata) -> Option<u64> {
 /// looks up one name per call instead of a whole path.
 pub struct Dir(pub(super) rustix::fd::OwnedFd);
 
-/// Opens the directory at `path`; `None` where it cannot be.
-pub fn open_dir(path: &Path) -> Option<Dir> {
+/// Opens the directory at `path`.
+pub fn open_dir(path: &Path) -> io::Result<Dir> {
     use rustix::fs::{open, Mode, OFlags};
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    open(path, flags, Mode::empty()).ok().map(Dir)
+    Ok(Dir(open(path, flags, Mode::empty())?))
 }
 
 /// What `name` in `dir` is, not following a link (`fstatat`).
@@ -115,6 +115,17 @@ pub fn open_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<File> {
     use rustix::fs::{openat, Mode, OFlags};
     let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NONBLOCK;
     Ok(File::from(openat(&dir.0, name, flags, Mode::empty())?))
+}
+
+/// Opens `name` in `dir` for reading as opening the whole path would: through a link.
+pub fn open_following_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<File> {
+    use rustix::fs::{openat, Mode, OFlags};
+    Ok(File::from(openat(
+        &dir.0,
+        name,
+        OFlags::RDONLY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?))
 }
 
 /// What makes a file itself, whatever path names it: its device and inode.

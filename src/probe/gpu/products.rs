@@ -6,7 +6,8 @@
 //! rated peak needs the rated clock; and without an NVIDIA driver a GPU is only a PCI id, which
 //! this table turns into a product. The rows live in `products.toml`; `build.rs` checks their
 //! arithmetic and turns them into the static `PRODUCTS` and `KEYS` below, so nothing is parsed
-//! at run time. Every row names its source, and figures nobody publishes are `None`.
+//! at run time, and their strings into places in one text, so the table holds no pointer the
+//! loader would have to write at every start. Every row names its source, and figures nobody publishes are `None`.
 //! `docs/gpu-products.md` explains the fields, the sources and how to add a board.
 
 use crate::spec::GpuDatasheet;
@@ -56,14 +57,14 @@ pub struct PcieLink {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Product {
     /// Product name as nvidia-smi prints it (`Quadro RTX 6000`, `NVIDIA A100-SXM4-80GB`).
-    pub name: &'static str,
+    name: Text,
     /// Other spellings the driver prints for the same board (`3050Ti` beside `3050 Ti`).
-    pub also: &'static [&'static str],
+    also: Texts,
     /// GPU chip (`TU102`, `GA100`): it decides the architecture and whether there are tensor
     /// cores.
-    pub chip: &'static str,
+    chip: Text,
     /// Architecture as nvidia-smi prints `<product_architecture>` (`Turing`, `Ada Lovelace`).
-    pub architecture: &'static str,
+    architecture: Text,
     /// CUDA compute capability (major, minor); `None` where the chip's is not published.
     pub compute_capability: Option<(u32, u32)>,
     /// Market segment.
@@ -88,7 +89,7 @@ pub struct Product {
     /// Memory as sold, in bytes; GPU vendors' "GB" is GiB (see `docs/gpu-products.md`).
     pub memory_bytes: Option<u64>,
     /// Memory technology as datasheets write it (`GDDR6X`, `HBM2e`).
-    pub memory_type: Option<&'static str>,
+    memory_type: Option<Text>,
     /// Memory bus width, bits.
     pub bus_width_bits: Option<u32>,
     /// Memory data rate per pin, Gbit/s (NVML's memory clock is half of it).
@@ -107,15 +108,57 @@ pub struct Product {
     /// Host PCI Express link of the board.
     pub pcie: Option<PcieLink>,
     /// Where the figures come from.
-    pub source: &'static str,
+    source: Text,
     /// What is derived, taken from elsewhere, or left out, and why.
-    pub note: &'static str,
+    note: Text,
     /// Why the board has no FP32 rating, where it has none and is no laptop part (NVIDIA
     /// publishes no figure for it); `None` for every board that has one.
-    pub unrated: Option<&'static str>,
+    unrated: Option<Text>,
     /// Why the row is no desktop, workstation or data-center product, though its PCI id is
     /// named (`None` for the products): such a row needs no rating.
     pub not_a_product: Option<NotAProduct>,
+}
+
+/// A string of the table: its place in `TEXT`. A `&'static str` in a static table is a
+/// pointer, which a position-independent program has the loader write at every start, GPU
+/// or none: as pointers, the table's strings cost 5,000 relocations and 45 copied pages.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Text {
+    at: u32,
+    len: u32,
+}
+
+impl Text {
+    fn get(self) -> &'static str {
+        let (at, len) = (self.at as usize, self.len as usize);
+        TEXT.get(at..at + len).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+/// A row's other spellings: their places in `ALSO`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Texts {
+    at: u16,
+    len: u16,
+}
+
+impl Texts {
+    fn get(self) -> &'static [Text] {
+        let (at, len) = (usize::from(self.at), usize::from(self.len));
+        ALSO.get(at..at + len).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Debug for Texts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.get()).finish()
+    }
 }
 
 /// What a row that NVIDIA never sold as a desktop, workstation or data-center product is.
@@ -239,9 +282,51 @@ pub fn cc_facts(major: u32, minor: u32) -> Option<(u32, u32, u32)> {
 }
 
 impl Product {
+    /// Product name as nvidia-smi prints it (`Quadro RTX 6000`, `NVIDIA A100-SXM4-80GB`).
+    pub fn name(&self) -> &'static str {
+        self.name.get()
+    }
+
+    /// GPU chip (`TU102`, `GA100`): it decides the architecture and whether there are tensor
+    /// cores.
+    pub fn chip(&self) -> &'static str {
+        self.chip.get()
+    }
+
+    /// Architecture as nvidia-smi prints `<product_architecture>` (`Turing`, `Ada Lovelace`).
+    pub fn architecture(&self) -> &'static str {
+        self.architecture.get()
+    }
+
+    /// Memory technology as datasheets write it (`GDDR6X`, `HBM2e`).
+    pub fn memory_type(&self) -> Option<&'static str> {
+        self.memory_type.map(Text::get)
+    }
+
+    /// Where the figures come from.
+    pub fn source(&self) -> &'static str {
+        self.source.get()
+    }
+
+    /// What is derived, taken from elsewhere, or left out, and why (empty where nothing is).
+    pub fn note(&self) -> &'static str {
+        self.note.get()
+    }
+
+    /// Why the board has no FP32 rating, where it has none and is no laptop part; `None` for
+    /// every board that has one.
+    pub fn unrated(&self) -> Option<&'static str> {
+        self.unrated.map(Text::get)
+    }
+
     /// True when the driver may print `name` for this board.
     pub fn is_named(&self, name: &str) -> bool {
-        same_product_name(self.name, name) || self.also.iter().any(|a| same_product_name(a, name))
+        same_product_name(self.name(), name)
+            || self
+                .also
+                .get()
+                .iter()
+                .any(|a| same_product_name(a.get(), name))
     }
 
     /// Dense FP16 tensor peak accumulating in FP32: half the FP16-accumulate figure on GeForce
@@ -273,18 +358,20 @@ impl Product {
     /// True for GDDR memory, where turning ECC on takes 1/16 of it for check bits (a Tesla
     /// T4 with ECC on reports 15360 of its 16384 MiB); HBM keeps ECC out of band.
     pub fn memory_is_gddr(&self) -> bool {
-        self.memory_type.is_some_and(|m| m.starts_with("GDDR"))
+        self.memory_type().is_some_and(|m| m.starts_with("GDDR"))
     }
 
     /// The row as the report's `datasheet` object, with the PCI ids it was found by.
     pub fn datasheet(&self, device: u16, subsystem: Option<(u16, u16)>) -> GpuDatasheet {
-        let note = (!self.note.is_empty()).then(|| self.note.to_string());
+        let note = Some(self.note())
+            .filter(|n| !n.is_empty())
+            .map(str::to_string);
         GpuDatasheet {
-            name: self.name.to_string(),
+            name: self.name().to_string(),
             pci_id: format!("10de:{device:04x}"),
             pci_subsystem: subsystem.map(|(v, d)| format!("{v:04x}:{d:04x}")),
-            chip: self.chip.to_string(),
-            architecture: self.architecture.to_string(),
+            chip: self.chip().to_string(),
+            architecture: self.architecture().to_string(),
             compute_capability: self.compute_capability.map(|(a, b)| format!("{a}.{b}")),
             segment: self.segment.as_str().to_string(),
             mobile: self.mobile,
@@ -295,7 +382,7 @@ impl Product {
             boost_clock_mhz: self.boost_clock_mhz,
             tensor_clock_mhz: self.tensor_clock_mhz,
             memory_bytes: self.memory_bytes,
-            memory_type: self.memory_type.map(str::to_string),
+            memory_type: self.memory_type().map(str::to_string),
             memory_bus_width_bits: self.bus_width_bits,
             memory_data_rate_gbps: self.data_rate_gbps,
             memory_bandwidth_bytes_per_s: self.bandwidth_gb_s.map(|g| (g * 1e9).round() as u64),
@@ -304,7 +391,7 @@ impl Product {
             board_power_w: self.board_power_w,
             pcie_gen: self.pcie.map(|p| u32::from(p.gen)),
             pcie_width: self.pcie.map(|p| u32::from(p.lanes)),
-            source: self.source.to_string(),
+            source: self.source().to_string(),
             note,
         }
     }
@@ -342,8 +429,8 @@ mod tests {
 
     fn names(f: &Found) -> Vec<&'static str> {
         match f {
-            Found::One { product, .. } => vec![product.name],
-            Found::Several(all) => all.iter().map(|p| p.name).collect(),
+            Found::One { product, .. } => vec![product.name()],
+            Found::Several(all) => all.iter().map(|p| p.name()).collect(),
             Found::Unknown => Vec::new(),
         }
     }
@@ -365,10 +452,10 @@ mod tests {
             assert!(
                 p.compute_capability.is_none() || cc_facts(a, b).is_some(),
                 "{}",
-                p.name
+                p.name()
             );
             if let Some(f) = p.compute_capability.and_then(|(a, b)| arch_facts(a, b)) {
-                assert!(p.architecture.starts_with(f.name), "{}", p.name);
+                assert!(p.architecture().starts_with(f.name), "{}", p.name());
             }
         }
     }
@@ -384,7 +471,7 @@ mod tests {
             let (dev, sub, name) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
             let sub = sub.split_once(':').map(|(v, d)| (hex(v), hex(d)));
             let p = lookup(hex(dev), sub).unwrap_or_else(|| panic!("{line}: not found"));
-            assert!(p.is_named(name), "{line}: resolves to {}", p.name);
+            assert!(p.is_named(name), "{line}: resolves to {}", p.name());
             // Where the subsystem is listed it decides: no ambiguity left.
             if sub.is_some() || !matches!(find(hex(dev), None), Found::Several(_)) {
                 assert!(
@@ -452,12 +539,12 @@ mod tests {
                 Found::Unknown => Vec::new(),
             } {
                 assert_eq!(
-                    b.architecture,
+                    b.architecture(),
                     arch_of(&name),
                     "{id:04x} {name}: {}",
-                    b.name
+                    b.name()
                 );
-                assert!(!b.name.is_empty() && !b.source.is_empty());
+                assert!(!b.name().is_empty() && !b.source().is_empty());
             }
         }
     }
@@ -468,8 +555,8 @@ mod tests {
         let old = ["Kepler", "Maxwell"];
         PRODUCTS
             .iter()
-            .filter(move |p| !p.mobile && !old.contains(&p.architecture))
-            .filter(|p| !p.name.starts_with(p.chip) && !p.name.contains("Engineering Sample"))
+            .filter(move |p| !p.mobile && !old.contains(&p.architecture()))
+            .filter(|p| !p.name().starts_with(p.chip()) && !p.name().contains("Engineering Sample"))
     }
 
     /// Names of the Pascal-and-later boards without a rating, products or not.
@@ -478,10 +565,10 @@ mod tests {
         let mut unexplained = Vec::new();
         for p in pascal_and_later_boards().filter(|p| p.not_a_product.is_none() == products) {
             let rated = p.fp32_tflops.is_some() || p.fp32_tflops_at_boost().is_some();
-            match (rated, p.unrated) {
+            match (rated, p.unrated()) {
                 (true, None) => {}
-                (false, Some(why)) if why.len() > 20 => unrated.push(p.name),
-                _ => unexplained.push(p.name),
+                (false, Some(why)) if why.len() > 20 => unrated.push(p.name()),
+                _ => unexplained.push(p.name()),
             }
         }
         assert!(
@@ -525,7 +612,7 @@ mod tests {
         ] {
             let p = PRODUCTS
                 .iter()
-                .find(|p| p.name == rated)
+                .find(|p| p.name() == rated)
                 .unwrap_or_else(|| panic!("{rated}"));
             assert!(
                 p.fp32_tflops.is_some() && p.not_a_product.is_none(),
@@ -558,7 +645,7 @@ mod tests {
         let kind = |name: &str| {
             PRODUCTS
                 .iter()
-                .find(|p| p.name == name)
+                .find(|p| p.name() == name)
                 .and_then(|p| p.not_a_product)
         };
         assert_eq!(kind("CMP 170HX"), Some(NotAProduct::MiningBoard));
@@ -583,7 +670,7 @@ mod tests {
             (0x1bb3, "Tesla P4", 5.44),
         ] {
             let p = row(id, None);
-            assert_eq!(p.name, name);
+            assert_eq!(p.name(), name);
             assert_eq!(p.fp32_tflops, Some(fp32), "{name}");
         }
     }
@@ -591,9 +678,9 @@ mod tests {
     #[test]
     fn tensor_cores_are_the_chips_not_the_names() {
         for p in &PRODUCTS {
-            if p.chip == "TU116" || p.chip == "TU117" || p.architecture == "Pascal" {
-                assert_eq!(p.tensor_rate, TensorRate::NoTensorCores, "{}", p.name);
-                assert!(p.tensor_cores.unwrap_or(0) == 0, "{}", p.name);
+            if p.chip() == "TU116" || p.chip() == "TU117" || p.architecture() == "Pascal" {
+                assert_eq!(p.tensor_rate, TensorRate::NoTensorCores, "{}", p.name());
+                assert!(p.tensor_cores.unwrap_or(0) == 0, "{}", p.name());
             }
         }
         for (id, name) in [
@@ -602,7 +689,7 @@ mod tests {
             (0x1fb1, "NVIDIA T600"),
         ] {
             let p = lookup(id, None).unwrap();
-            assert_eq!((p.name, p.tensor_rate), (name, TensorRate::NoTensorCores));
+            assert_eq!((p.name(), p.tensor_rate), (name, TensorRate::NoTensorCores));
         }
         // A GTX 1660 SUPER built on TU106 has the chip's tensor cores disabled.
         assert_eq!(row(0x1f09, None).tensor_cores, Some(0));
@@ -621,7 +708,7 @@ mod tests {
             (0x2330, Some((0x10de, 0x16c1)), "NVIDIA H100 80GB HBM3"),
         ];
         for (dev, sub, name) in captured {
-            assert_eq!(row(dev, sub).name, name);
+            assert_eq!(row(dev, sub).name(), name);
         }
         assert_eq!(
             row(0x20b2, Some((0x10de, 0x147f))).memory_bytes,
@@ -674,7 +761,7 @@ mod tests {
         for vendor in [0x1028, 0x103c, 0x10de, 0x17aa, 0x196e] {
             let p = row(0x1e30, Some((vendor, 0x129e)));
             assert_eq!(
-                (p.name, p.memory_bytes),
+                (p.name(), p.memory_bytes),
                 ("Quadro RTX 8000", Some(48 << 30))
             );
         }
@@ -682,7 +769,7 @@ mod tests {
         for vendor in [0x10de, 0x103c] {
             let p = row(0x1e30, Some((vendor, 0x12ba)));
             assert_eq!(
-                (p.name, p.memory_bytes),
+                (p.name(), p.memory_bytes),
                 ("Quadro RTX 6000", Some(24 << 30))
             );
             assert_eq!(
@@ -698,15 +785,15 @@ mod tests {
             );
         }
         assert_eq!(
-            lookup(0x1e30, None).map(|p| p.name),
+            lookup(0x1e30, None).map(|p| p.name()),
             Some("Quadro RTX 6000")
         );
         assert_eq!(row(0x1e78, Some((0x10de, 0x13d8))).fp32_tflops, Some(14.9));
         assert_eq!(names(&find(0x25b6, None)), ["NVIDIA A2", "NVIDIA A16"]);
-        assert_eq!(row(0x25b6, Some((0x10de, 0x14a9))).name, "NVIDIA A16");
+        assert_eq!(row(0x25b6, Some((0x10de, 0x14a9))).name(), "NVIDIA A16");
         // A laptop maker's own subsystem decides only for that maker.
         assert_eq!(
-            row(0x1e90, Some((0x1025, 0x1375))).name,
+            row(0x1e90, Some((0x1025, 0x1375))).name(),
             "NVIDIA GeForce RTX 2080 with Max-Q Design"
         );
         assert!(matches!(
