@@ -128,7 +128,9 @@ pub struct Source {
     /// Replay: the root, open, for the kernel to resolve directories inside it
     /// (`sys::open_dir_in_root`); `None` where it cannot be held open.
     root_dir: OnceLock<Option<std::sync::Arc<crate::sys::Dir>>>,
-    /// Live: the directories files were read from, by path (`read_live_in_dir`).
+    /// Live: the directories files were read from, by path (`read_live_in_dir`). A source is
+    /// one run's reading of the machine (as `meminfo`), so a directory found missing, or
+    /// held open, stays so for the run: every command opens a source of its own.
     live_dirs: Mutex<PathMap<LiveDir>>,
 }
 
