@@ -9,9 +9,6 @@
 //! tie, not a majority.
 
 use std::collections::{BTreeMap, HashMap};
-
-/// Configurations by their facts: hashed once per report, with foldhash's seeded hash.
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -234,7 +231,8 @@ pub fn assemble<T: Send>(
     // Each worker names the configurations it meets by its own numbers; they are made the
     // fleet's below.
     let parts = par_chunks(inputs, |part| {
-        let mut kinds: FastMap<Compared, usize> = FastMap::default();
+        // Configurations by their facts, hashed once per report: foldhash's seeded hash.
+        let mut kinds: foldhash::HashMap<Compared, usize> = foldhash::HashMap::default();
         let mut out = Vec::with_capacity(part.len());
         for item in part {
             out.push(load(item).map(|l| {
@@ -250,7 +248,7 @@ pub fn assemble<T: Send>(
         }
         (out, keys)
     });
-    let mut index: FastMap<Compared, usize> = FastMap::default();
+    let mut index: foldhash::HashMap<Compared, usize> = foldhash::HashMap::default();
     let mut keys: Vec<Compared> = Vec::new();
     let mut hosts = Vec::new();
     for (part, local) in parts {

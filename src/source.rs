@@ -13,7 +13,7 @@
 //! itself resolves it, since Windows (and Wine) can follow links the walk does not see.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::fmt;
 use std::fs;
@@ -99,9 +99,15 @@ pub struct Recording {
     pub answers: BTreeMap<String, Vec<u8>>,
 }
 
-/// A table keyed by a path's bytes, hashed by foldhash: replay looks up a directory for each
-/// of its thousands of reads, where std's SipHash showed in profiles.
-type PathMap<V> = HashMap<OsString, V, foldhash::fast::RandomState>;
+/// Tables keyed by a path's bytes hash with foldhash: replay looks up a directory for each of
+/// its thousands of reads, where std's SipHash showed in profiles.
+type PathMap<V> = foldhash::HashMap<OsString, V>;
+
+/// Directories kept open at most (`Source::dirs`): probes read a directory's files together,
+/// but walk all CPUs once per kind of file (topology, caches, clocks), so every directory of
+/// a large machine is kept (each an open descriptor, well under the usual limit of 1,024),
+/// and all are let go past that.
+const KEPT_DIRS: usize = 256;
 
 /// One root for every read: the live host, or a recorded sysroot.
 pub struct Source {
@@ -121,30 +127,37 @@ pub struct Source {
     /// /proc/meminfo as first read: the memory and limits probes both take from it, and one
     /// read gives them one moment's figures.
     meminfo: OnceLock<Result<String, Unknown>>,
-    /// Replay: directories kept open for reads relative to them (`read_in_dir`), each under
-    /// the root-relative path probes name it by, so a hit costs one comparison of bytes and
-    /// no resolution.
-    dir_fds: Mutex<PathMap<std::sync::Arc<crate::sys::Dir>>>,
+    /// Directories kept open for reads relative to them, each under the path probes name it
+    /// by (root-relative in replay, `read_in_dir`; absolute live, `read_live_in_dir`), so a
+    /// hit costs one comparison of bytes and no resolution. A source is one run's reading of
+    /// the machine (as `meminfo`), so what a directory was found to be stands for the run:
+    /// every command opens a source of its own.
+    dirs: Mutex<PathMap<Kept>>,
     /// Replay: the root, open, for the kernel to resolve directories inside it
     /// (`sys::open_dir_in_root`); `None` where it cannot be held open.
     root_dir: OnceLock<Option<std::sync::Arc<crate::sys::Dir>>>,
-    /// Live: the directories files were read from, by path (`read_live_in_dir`). A source is
-    /// one run's reading of the machine (as `meminfo`), so a directory found missing, or
-    /// held open, stays so for the run: every command opens a source of its own.
-    live_dirs: Mutex<PathMap<LiveDir>>,
 }
 
-/// What a live directory is to reads of its files (`Source::read_live_in_dir`).
-enum LiveDir {
-    /// One file read from it so far, by its whole path.
-    Once,
-    /// Open: its next files are read relative to it.
+/// What a directory is to reads of its files (`Source::dirs`).
+enum Kept {
+    /// Open: its files are read relative to it.
     Open(std::sync::Arc<crate::sys::Dir>),
-    /// Not there: none of its files is.
+    /// Live: one file read from it so far, by its whole path.
+    Once,
+    /// Live: not there, so none of its files is.
     Missing,
-    /// There, but not to be opened (no permission): its files are read by whole path, which
-    /// answers each as it should.
+    /// Live: there, but not to be opened (no permission): its files are read by whole path,
+    /// which answers each as it should.
     Whole,
+}
+
+/// Keeps what `dir` is, letting every kept directory go first where `KEPT_DIRS` are kept and
+/// `dir` is a new one.
+fn keep(dirs: &mut PathMap<Kept>, dir: &Path, kept: Kept) {
+    if dirs.len() >= KEPT_DIRS && !dirs.contains_key(dir.as_os_str()) {
+        dirs.clear();
+    }
+    dirs.insert(dir.as_os_str().to_owned(), kept);
 }
 
 /// The kernel's memory figures (`Source::meminfo`).
@@ -178,9 +191,8 @@ impl Source {
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
-            dir_fds: Mutex::new(PathMap::default()),
+            dirs: Mutex::new(PathMap::default()),
             root_dir: OnceLock::new(),
-            live_dirs: Mutex::new(PathMap::default()),
         }
     }
 
@@ -201,9 +213,8 @@ impl Source {
             denied: OnceLock::new(),
             real_root: OnceLock::new(),
             meminfo: OnceLock::new(),
-            dir_fds: Mutex::new(PathMap::default()),
+            dirs: Mutex::new(PathMap::default()),
             root_dir: OnceLock::new(),
-            live_dirs: Mutex::new(PathMap::default()),
         }
     }
 
@@ -383,29 +394,24 @@ impl Source {
     /// files at once. `None` for the first file of a directory, and where the directory
     /// cannot be opened but is there: the whole path is opened.
     fn read_live_in_dir(&self, path: &Path, budget: Budget) -> Option<Result<Vec<u8>, Unknown>> {
-        // As the open directories of replay (`dir_fd`): every directory of a large machine
-        // is kept, and all let go past that.
-        const KEPT: usize = 256;
         if crate::sys::LIVE != crate::sys::Live::Files || !path.is_absolute() {
             return None;
         }
         let (parent, name) = split_last(path).filter(|(p, _)| !p.as_os_str().is_empty())?;
-        let mut dirs = self.live_dirs.lock().unwrap_or_else(|e| e.into_inner());
+        let missing = || Some(Err(Unknown::NotFound(path.to_path_buf())));
+        let mut dirs = self.dirs.lock().unwrap_or_else(|e| e.into_inner());
         let dir = match dirs.get(parent.as_os_str()) {
+            Some(Kept::Open(dir)) => dir.clone(),
+            Some(Kept::Missing) => return missing(),
+            Some(Kept::Whole) => return None,
             None => {
-                if dirs.len() >= KEPT {
-                    dirs.clear();
-                }
-                dirs.insert(parent.as_os_str().to_owned(), LiveDir::Once);
+                keep(&mut dirs, parent, Kept::Once);
                 return None;
             }
-            Some(LiveDir::Open(dir)) => dir.clone(),
-            Some(LiveDir::Missing) => return Some(Err(Unknown::NotFound(path.to_path_buf()))),
-            Some(LiveDir::Whole) => return None,
-            Some(LiveDir::Once) => match crate::sys::open_dir(parent) {
+            Some(Kept::Once) => match crate::sys::open_dir(parent) {
                 Ok(dir) => {
                     let dir = std::sync::Arc::new(dir);
-                    dirs.insert(parent.as_os_str().to_owned(), LiveDir::Open(dir.clone()));
+                    keep(&mut dirs, parent, Kept::Open(dir.clone()));
                     dir
                 }
                 Err(e)
@@ -414,11 +420,11 @@ impl Source {
                         io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
                     ) =>
                 {
-                    dirs.insert(parent.as_os_str().to_owned(), LiveDir::Missing);
-                    return Some(Err(Unknown::NotFound(path.to_path_buf())));
+                    keep(&mut dirs, parent, Kept::Missing);
+                    return missing();
                 }
                 Err(_) => {
-                    dirs.insert(parent.as_os_str().to_owned(), LiveDir::Whole);
+                    keep(&mut dirs, parent, Kept::Whole);
                     return None;
                 }
             },
@@ -437,16 +443,11 @@ impl Source {
         parent: &Path,
         orig: &Path,
     ) -> Result<Option<std::sync::Arc<crate::sys::Dir>>, Unknown> {
-        // Probes read a directory's files together, but walk all CPUs once per kind of file
-        // (topology, caches, clocks): every directory of a large machine is kept (each an
-        // open descriptor, well under the usual limit of 1,024), and all let go past that.
-        const KEPT: usize = 256;
-        let key = parent.as_os_str();
-        if let Some(fd) = self
-            .dir_fds
+        if let Some(Kept::Open(fd)) = self
+            .dirs
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(key)
+            .get(parent.as_os_str())
         {
             return Ok(Some(fd.clone()));
         }
@@ -461,11 +462,8 @@ impl Source {
                 std::sync::Arc::new(fd)
             }
         };
-        let mut kept = self.dir_fds.lock().unwrap_or_else(|e| e.into_inner());
-        if kept.len() >= KEPT {
-            kept.clear();
-        }
-        kept.insert(key.to_owned(), fd.clone());
+        let mut dirs = self.dirs.lock().unwrap_or_else(|e| e.into_inner());
+        keep(&mut dirs, parent, Kept::Open(fd.clone()));
         Ok(Some(fd))
     }
 
@@ -930,14 +928,20 @@ fn read_open(
     // Live files claim 0 bytes (procfs) or 4096 (sysfs) whatever they hold: a page to start
     // with takes nearly all of them in one read, where an empty buffer would start at 32
     // bytes and double (nine reads of a small /proc/cpuinfo).
-    let mut buf = Vec::with_capacity(if size.is_none() { 4096 } else { 0 });
-    let sysfs = || path.to_str().is_some_and(|p| p.starts_with("/sys/"));
-    if size.is_none() && budget == Budget::Attribute && sysfs() {
-        // Live (no size): a sysfs attribute is made whole by one call of its `show` (at most
-        // a page) and handed out from there: a read that leaves room in the buffer has it
-        // all, and the second read would only find the end. Most hold a few bytes; a longer
-        // one (a large machine's CPU mask) fills the buffer and is read on to the end.
-        const SHORT: usize = 256;
+    // Live (no size), a sysfs attribute is made whole by one call of its `show` (at most a
+    // page) and handed out from there: a read that leaves room in the buffer has it all, and
+    // the second read would only find the end. Most hold a few bytes; a longer one (a large
+    // machine's CPU mask) fills the buffer and is read on to the end.
+    const SHORT: usize = 256;
+    let attribute = size.is_none()
+        && budget == Budget::Attribute
+        && path.to_str().is_some_and(|p| p.starts_with("/sys/"));
+    let mut buf = Vec::with_capacity(match size {
+        Some(_) => 0,
+        None if attribute => SHORT,
+        None => 4096,
+    });
+    if attribute {
         buf.resize(SHORT, 0);
         let n = loop {
             match file.read(&mut buf) {
