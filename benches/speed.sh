@@ -4,14 +4,15 @@
 # replays against `lscpu --sysroot` over the same recorded trees, and `fleet` over 1,000,
 # 10,000 and 100,000 reports with wall time, peak memory and how the time scales.
 #
-# Each comparison runs ROUNDS hyperfine rounds of RUNS runs per command, the order swapped
-# every round, so a change of load on a busy machine falls on both sides; the ratio is the
-# median of the rounds' ratios. Needs hyperfine for the whole-process part and /usr/bin/time
-# (GNU time) for peak memory; whatever is missing is said and skipped.
+# Each comparison runs the two commands alternately, one run of each in turn and the order
+# swapped every pair (benches/alternate.py), ROUNDS × RUNS runs of each, so a change of load
+# on a busy machine falls on both sides; the ratio is that of the two medians. Needs python3
+# for the whole-process part and /usr/bin/time (GNU time) for peak memory; whatever is
+# missing is said and skipped.
 #
 # Usage: benches/speed.sh
 #   BIN=path/to/rigcheck  time that binary (default: build the release one)
-#   ROUNDS=5 RUNS=20      rounds per comparison, runs per command and round
+#   ROUNDS=5 RUNS=20      runs per command: ROUNDS × RUNS
 #   SIZES="1000 10000 100000"  fleet sizes
 #   CPUS=0,1              run fleet on these CPUs only (taskset), e.g. two cores of a big box
 set -euo pipefail
@@ -34,26 +35,15 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "rigcheck: $BIN ($(stat -c %s "$BIN") bytes), $("$BIN" --version)"
 echo
 
-# compare LABEL A B: medians of A and B (ms) and A/B over the rounds.
+# compare LABEL A B: medians of A and B (ms) over alternate runs, and A/B.
 compare() {
-  local label="$1" a="$2" b="$3" r
-  : > "$work/ratios"; : > "$work/a"; : > "$work/b"
-  for ((r = 0; r < rounds; r++)); do
-    if ((r % 2)); then set -- "$b" "$a"; else set -- "$a" "$b"; fi
-    hyperfine -N --warmup 3 --runs "$runs" --style none --export-csv "$work/h.csv" "$@" \
-      > /dev/null 2>&1 || { echo "| $label | failed: $a / $b | | |"; return; }
-    # CSV: command,mean,stddev,median,... in seconds.
-    local ma mb
-    ma=$(awk -F, -v c="$a" 'NR > 1 && $1 == c { print $4 * 1000 }' "$work/h.csv")
-    mb=$(awk -F, -v c="$b" 'NR > 1 && $1 == c { print $4 * 1000 }' "$work/h.csv")
-    echo "$ma" >> "$work/a"; echo "$mb" >> "$work/b"
-    awk -v a="$ma" -v b="$mb" 'BEGIN { print a / b }' >> "$work/ratios"
-  done
-  printf '| %s | %.2f ms | %.2f ms | %.2f × |\n' "$label" "$(median < "$work/a")" \
-    "$(median < "$work/b")" "$(median < "$work/ratios")"
+  local label="$1" a="$2" b="$3" ma mb ratio
+  read -r ma mb ratio < <(benches/alternate.py "$((rounds * runs))" "$a" "$b" 2> /dev/null) ||
+    { echo "| $label | failed: $a / $b | | |"; return; }
+  printf '| %s | %.2f ms | %.2f ms | %.2f × |\n' "$label" "$ma" "$mb" "$ratio"
 }
 
-if command -v hyperfine > /dev/null; then
+if command -v python3 > /dev/null; then
   echo "| rigcheck vs | rigcheck | other | ratio |"
   echo "|---|---|---|---|"
   command -v lscpu > /dev/null && compare "lscpu --json (this machine)" "$BIN -f json" "lscpu --json"
@@ -69,7 +59,7 @@ if command -v hyperfine > /dev/null; then
     command -v "${anchor%% *}" > /dev/null && compare "$anchor" "$BIN -f json" "$anchor"
   done
 else
-  echo "hyperfine is not installed (apt-get install hyperfine): whole-process comparisons skipped"
+  echo "python3 is not installed: whole-process comparisons skipped"
 fi
 echo
 

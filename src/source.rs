@@ -467,6 +467,27 @@ impl Source {
         Ok(Some(fd))
     }
 
+    /// Replay: the names in the directory `path`, opened by the kernel inside the root
+    /// (`open_dir_in_root`): one call where the walk looks up each part of the path. `None`
+    /// where this OS or kernel cannot; then the walk finds it.
+    fn list_in_root(&self, path: &Path) -> Option<io::Result<Vec<std::ffi::OsString>>> {
+        if self.live {
+            return None;
+        }
+        let rel = lexical_inside(path);
+        if rel.as_os_str().is_empty() {
+            return None;
+        }
+        Some(match self.open_dir_in_root(&rel)? {
+            // Just opened, so held nowhere else.
+            Ok(dir) => match std::sync::Arc::try_unwrap(dir) {
+                Ok(dir) => crate::sys::list_dir(dir),
+                Err(_) => return None,
+            },
+            Err(e) => Err(e),
+        })
+    }
+
     /// The directory `rel` (relative to the root) opened by the kernel with the root as
     /// its `/` (`sys::open_dir_in_root`): every link inside followed, none out of it. `None`
     /// where this OS or kernel cannot; then the walk (`resolve_dir`) finds it.
@@ -550,12 +571,20 @@ impl Source {
     /// Lists a directory's entry names, sorted.
     pub fn read_dir(&self, path: impl AsRef<Path>) -> Result<Vec<String>, Unknown> {
         let path = path.as_ref();
-        let real = self.resolve(path, true)?;
-        let rd = fs::read_dir(&real).map_err(|e| io_unknown(path, &e))?;
-        let mut names: Vec<String> = rd
-            .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect();
+        let mut names: Vec<String> = match self.list_in_root(path) {
+            Some(listed) => listed
+                .map_err(|e| io_unknown(path, &e))?
+                .into_iter()
+                .filter_map(|n| n.into_string().ok())
+                .collect(),
+            None => {
+                let real = self.resolve(path, true)?;
+                let rd = fs::read_dir(&real).map_err(|e| io_unknown(path, &e))?;
+                rd.filter_map(|e| e.ok())
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .collect()
+            }
+        };
         names.sort();
         self.record(|r| {
             r.dirs.insert(path.to_path_buf());
@@ -845,6 +874,21 @@ fn already_inside(path: &Path) -> Option<&Path> {
     if std::path::MAIN_SEPARATOR != '/' {
         return None;
     }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        // Most paths have no empty part and no part that starts with a dot: a look at what
+        // follows each `/` says so, without taking the bytes as text. The rest take the
+        // pass below.
+        let bytes = path.as_os_str().as_bytes();
+        if let [b'/', rest @ ..] = bytes {
+            if memchr::memchr_iter(b'/', bytes)
+                .all(|at| !matches!(bytes.get(at + 1), None | Some(b'/' | b'.')))
+            {
+                return Some(Path::new(std::ffi::OsStr::from_bytes(rest)));
+            }
+        }
+    }
     let rest = path.to_str()?.strip_prefix('/')?;
     // One pass over the bytes, counting each part's length and its dots: every read pays
     // for this, so no split into parts and no searcher set up per call.
@@ -868,21 +912,28 @@ fn already_inside(path: &Path) -> Option<&Path> {
 }
 
 /// A root-relative path's directory and last part, as `Path::parent` and `Path::file_name`
-/// give them, split on the last `/` where the path is text.
+/// give them, split on the last `/` (on the bytes: a path need not be text, and checking
+/// that it is costs a pass over it).
+#[cfg(unix)]
 fn split_last(rel: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
-    if std::path::MAIN_SEPARATOR == '/' {
-        if let Some(text) = rel.to_str() {
-            return match text.rsplit_once('/') {
-                Some((parent, name)) if !name.is_empty() && name != ".." => {
-                    Some((Path::new(parent), std::ffi::OsStr::new(name)))
-                }
-                None if !text.is_empty() && text != ".." => {
-                    Some((Path::new(""), std::ffi::OsStr::new(text)))
-                }
-                _ => None,
-            };
-        }
-    }
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = rel.as_os_str().as_bytes();
+    let (parent, name) = match memchr::memrchr(b'/', bytes) {
+        Some(at) => (&bytes[..at], &bytes[at + 1..]),
+        None => (&[][..], bytes),
+    };
+    (!name.is_empty() && name != b"..").then(|| {
+        (
+            Path::new(OsStr::from_bytes(parent)),
+            OsStr::from_bytes(name),
+        )
+    })
+}
+
+/// A root-relative path's directory and last part.
+#[cfg(not(unix))]
+fn split_last(rel: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
     Some((rel.parent()?, rel.file_name()?))
 }
 
@@ -1054,6 +1105,30 @@ mod tests {
         let src = Source::sysroot(root);
         assert_eq!(src.read_value("/proc/abs").unwrap(), "inside");
         assert_eq!(src.read_value("/proc/rel").unwrap(), "inside");
+    }
+
+    /// A directory listed in replay is the sysroot's, through links that point out of it
+    /// (absolute, or climbing past its top), as a file read there is; a missing one and a
+    /// file are errors naming the path asked for.
+    #[cfg(unix)]
+    #[test]
+    fn sysroot_listing_through_links_stays_inside() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("etc/ssh")).unwrap();
+        fs::write(root.join("etc/shadow"), "inside").unwrap();
+        fs::create_dir_all(root.join("sys/class")).unwrap();
+        symlink("/etc", root.join("sys/class/abs")).unwrap();
+        symlink("../../../../../../etc", root.join("sys/class/rel")).unwrap();
+        let src = Source::sysroot(root);
+        for p in ["/sys/class/abs", "/sys/class/rel", "/etc", "/sys/../etc"] {
+            assert_eq!(src.read_dir(p).unwrap(), ["shadow", "ssh"], "{p}");
+        }
+        assert_eq!(src.read_dir("/sys").unwrap(), ["class"]);
+        let missing = src.read_dir("/sys/block").unwrap_err();
+        assert!(matches!(missing, Unknown::NotFound(ref p) if p == Path::new("/sys/block")));
+        let file = src.read_dir("/etc/shadow").unwrap_err();
+        assert!(file.to_string().contains("/etc/shadow"), "{file}");
     }
 
     #[cfg(unix)]

@@ -278,8 +278,8 @@ fn check_cpuinfo(text: &str) {
     for p in &info.processors {
         assert!(p.id.is_some());
         for (k, v) in &p.fields {
-            assert_eq!(k.trim(), k);
-            assert_eq!(v.trim(), v);
+            assert_eq!(k.trim(), *k);
+            assert_eq!(v.trim(), *v);
         }
     }
     if let Some(name) = info.get("model name") {

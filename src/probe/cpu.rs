@@ -63,8 +63,9 @@ pub fn detect_arch(info: &CpuInfo) -> Arch {
 /// Reads processor identity, topology, clocks, caches, NUMA nodes and ISA; `cpuid` is the
 /// run's CPUID answers (the base clock's leaf 0x16 on x86).
 pub fn probe(src: &Source, cpuid: &Cpuid, notes: &mut Notes) -> Cpu {
-    let info = match src.read_string_within("/proc/cpuinfo", crate::bounded::Budget::Large) {
-        Ok(text) => parse_cpuinfo(&text),
+    let text = src.read_string_within("/proc/cpuinfo", crate::bounded::Budget::Large);
+    let info = match &text {
+        Ok(text) => parse_cpuinfo(text),
         Err(e) => {
             notes.add("cpu.model", e);
             CpuInfo::default()
@@ -214,10 +215,10 @@ fn mixed_models(info: &CpuInfo, cpu: &mut Cpu, notes: &mut Notes) {
     let mut by_socket: BTreeMap<u32, String> = BTreeMap::new();
     let mut seen: Vec<&str> = Vec::new();
     for p in &info.processors {
-        let Some(model) = p.fields.get("model name").filter(|m| !m.is_empty()) else {
+        let Some(&model) = p.fields.get("model name").filter(|m| !m.is_empty()) else {
             continue;
         };
-        if !seen.contains(&model.as_str()) {
+        if !seen.contains(&model) {
             seen.push(model);
         }
         if let Some(pkg) = p
@@ -225,7 +226,7 @@ fn mixed_models(info: &CpuInfo, cpu: &mut Cpu, notes: &mut Notes) {
             .get("physical id")
             .and_then(|v| v.parse::<u32>().ok())
         {
-            by_socket.entry(pkg).or_insert_with(|| model.clone());
+            by_socket.entry(pkg).or_insert_with(|| model.to_string());
         }
     }
     if seen.len() < 2 {

@@ -1,39 +1,39 @@
 //! The one parser of meminfo text: /proc/meminfo and a NUMA node's
 //! /sys/devices/system/node/nodeN/meminfo (whose lines start `Node N `).
 
-use std::collections::BTreeMap;
+/// A meminfo file, read where it is asked: each `Key: value` line with its value as
+/// written (`24684084 kB`); where a key is written twice the first line holds. The text is
+/// borrowed and nothing is copied: the probes ask it for four or five of its fifty lines.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Meminfo<'a>(&'a str);
 
-/// A meminfo file: each key with its value as written (`24684084 kB`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Meminfo(BTreeMap<String, String>);
-
-/// Reads every `Key: value` line; a node file's `Node N ` prefix is dropped.
-pub fn parse(text: &str) -> Meminfo {
-    let mut map = BTreeMap::new();
-    for line in text.lines() {
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        let key = key.trim();
-        // `Node 0 MemTotal` → `MemTotal`.
-        let key = match key.strip_prefix("Node ") {
-            Some(rest) => rest
-                .split_once(' ')
-                .filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
-                .map_or(key, |(_, k)| k.trim()),
-            None => key,
-        };
-        map.entry(key.to_string())
-            .or_insert_with(|| value.trim().to_string());
-    }
-    Meminfo(map)
+/// meminfo text; a node file's `Node N ` prefix is passed over when keys are looked up.
+pub fn parse(text: &str) -> Meminfo<'_> {
+    Meminfo(text)
 }
 
-impl Meminfo {
+impl<'a> Meminfo<'a> {
+    /// The value of `key`, trimmed, from its first line.
+    fn value(&self, key: &str) -> Option<&'a str> {
+        self.0.lines().find_map(|line| {
+            let (k, value) = line.split_once(':')?;
+            let k = k.trim();
+            // `Node 0 MemTotal` → `MemTotal`.
+            let k = match k.strip_prefix("Node ") {
+                Some(rest) => rest
+                    .split_once(' ')
+                    .filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+                    .map_or(k, |(_, k)| k.trim()),
+                None => k,
+            };
+            (k == key).then(|| value.trim())
+        })
+    }
+
     /// A size in bytes: the kernel writes `N kB`, where kB is KiB. The error says what is
     /// wrong (missing, not a number, another unit, too large).
     pub fn bytes(&self, key: &str) -> Result<u64, String> {
-        let value = self.0.get(key).ok_or_else(|| format!("no {key} line"))?;
+        let value = self.value(key).ok_or_else(|| format!("no {key} line"))?;
         let mut parts = value.split_whitespace();
         let n: u64 = parts
             .next()
@@ -64,5 +64,9 @@ mod tests {
         assert!(parse("MemTotal: 99999999999999999 kB")
             .bytes("MemTotal")
             .is_err());
+        // The first of two lines of one key holds; a line without a colon is passed over.
+        let twice = parse("garbage\nMemFree: 2 kB\nMemFree: 3 kB\nNode x MemFree: 4 kB\n");
+        assert_eq!(twice.bytes("MemFree"), Ok(2048));
+        assert_eq!(twice.bytes("Node x MemFree"), Ok(4096));
     }
 }

@@ -16,7 +16,7 @@
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`,
 //! `descriptor_path`, `open_dir_in_root`, `canonicalize`; `linux` alone `process_start`, for
 //! the binary's own entry point there. Every POSIX-axis module defines:
-//! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`, `open_dir`, `stat_in`, `open_in`,
+//! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`, `open_dir`, `stat_in`, `list_dir`, `open_in`,
 //! `open_following_in`, `special_file_kind`,
 //! `keep_owner_and_mode`, `create_private_dir`, `set_create_mode`, `file_mode`, `symlink`,
 //! `is_symlink_loop`, `RENAME_REPLACES_EMPTY_DIR`, `WALK_SEES_EVERY_LINK`, `INTERRUPTS`.

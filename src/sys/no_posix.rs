@@ -7,9 +7,9 @@ use std::io;
 use super::answers::unsupported;
 
 pub use super::fallback::{
-    create_private_dir, device_number, file_identity, file_mode, keep_owner_and_mode, machine,
-    open_dir, open_following_in, open_in, set_create_mode, special_file_kind, stat_in, statvfs,
-    symlink, Dir,
+    create_private_dir, device_number, file_identity, file_mode, keep_owner_and_mode, list_dir,
+    machine, open_dir, open_following_in, open_in, set_create_mode, special_file_kind, stat_in,
+    statvfs, symlink, Dir,
 };
 
 /// No signals to hold back.

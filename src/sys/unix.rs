@@ -117,6 +117,22 @@ pub fn open_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<File> {
     Ok(File::from(openat(&dir.0, name, flags, Mode::empty())?))
 }
 
+/// The names in the directory `dir`, `.` and `..` left out, in the order the directory
+/// gives them (`getdents`); the descriptor is used up.
+pub fn list_dir(dir: Dir) -> io::Result<Vec<std::ffi::OsString>> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut names = Vec::new();
+    let mut entries = rustix::fs::Dir::new(dir.0)?;
+    while let Some(entry) = entries.read() {
+        let entry = entry?;
+        let name = entry.file_name().to_bytes();
+        if name != b"." && name != b".." {
+            names.push(std::ffi::OsStr::from_bytes(name).to_owned());
+        }
+    }
+    Ok(names)
+}
+
 /// Opens `name` in `dir` for reading as opening the whole path would: through a link.
 pub fn open_following_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<File> {
     use rustix::fs::{openat, Mode, OFlags};

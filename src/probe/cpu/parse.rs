@@ -3,31 +3,32 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-/// One `processor` block of /proc/cpuinfo.
+/// One `processor` block of /proc/cpuinfo, borrowing the text it was parsed from (a big
+/// machine's cpuinfo is thousands of lines, each once two small copies).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Processor {
+pub struct Processor<'a> {
     /// Logical CPU number (`processor : N`, or s390's `processor N: ...`).
     pub id: Option<u32>,
     /// Every `key : value` of the block, keys and values trimmed.
-    pub fields: BTreeMap<String, String>,
+    pub fields: BTreeMap<&'a str, &'a str>,
 }
 
 /// /proc/cpuinfo split into per-CPU blocks and the lines outside them (ppc's trailer,
 /// s390's header, old arm's trailing `CPU ...` keys).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CpuInfo {
-    pub processors: Vec<Processor>,
-    pub global: BTreeMap<String, String>,
+pub struct CpuInfo<'a> {
+    pub processors: Vec<Processor<'a>>,
+    pub global: BTreeMap<&'a str, &'a str>,
 }
 
-impl CpuInfo {
+impl<'a> CpuInfo<'a> {
     /// The value of `key` in the first CPU that has it, else in the lines outside CPU blocks.
-    pub fn get(&self, key: &str) -> Option<&str> {
+    pub fn get(&self, key: &str) -> Option<&'a str> {
         self.processors
             .iter()
             .find_map(|p| p.fields.get(key))
             .or_else(|| self.global.get(key))
-            .map(String::as_str)
+            .copied()
             .filter(|v| !v.is_empty())
     }
 
@@ -49,8 +50,8 @@ impl CpuInfo {
         for p in &self.processors {
             let pkg = p.fields.get("physical id")?;
             let core = p.fields.get("core id")?;
-            sockets.insert(pkg.clone());
-            cores.insert((pkg.clone(), core.clone()));
+            sockets.insert(pkg);
+            cores.insert((pkg, core));
         }
         if cores.is_empty() {
             return None;
@@ -61,7 +62,7 @@ impl CpuInfo {
 
 /// Parses /proc/cpuinfo of any architecture: `key<tabs>: value`, split at the first colon,
 /// blocks separated by blank lines; a block with a `processor` key is one CPU.
-pub fn parse_cpuinfo(text: &str) -> CpuInfo {
+pub fn parse_cpuinfo(text: &str) -> CpuInfo<'_> {
     let mut info = CpuInfo::default();
     // memchr's search for the blank lines: str's own split showed in replays of big machines.
     let ends = memchr::memmem::find_iter(text.as_bytes(), b"\n\n").chain([text.len()]);
@@ -79,15 +80,15 @@ pub fn parse_cpuinfo(text: &str) -> CpuInfo {
             // s390 lists CPUs one per line: `processor 1: version = 00, ..., machine = 2817`.
             if let Some(n) = k.strip_prefix("processor ") {
                 if let Ok(id) = n.trim().parse::<u32>() {
-                    s390_cpus.push((id, v.to_string()));
+                    s390_cpus.push((id, v));
                     continue;
                 }
             }
-            fields.entry(k.to_string()).or_insert_with(|| v.to_string());
+            fields.entry(k).or_insert(v);
         }
         for (id, line) in s390_cpus {
             let mut f = BTreeMap::new();
-            f.insert("s390 processor".to_string(), line);
+            f.insert("s390 processor", line);
             info.processors.push(Processor {
                 id: Some(id),
                 fields: f,

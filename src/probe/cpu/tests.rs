@@ -185,14 +185,8 @@ fn cpuinfo_power7() {
         Some("POWER7 (architected), altivec supported")
     );
     // The trailer is not a CPU.
-    assert_eq!(
-        info.global.get("platform").map(String::as_str),
-        Some("pSeries")
-    );
-    assert_eq!(
-        info.global.get("model").map(String::as_str),
-        Some("IBM,8233-E8B")
-    );
+    assert_eq!(info.global.get("platform").copied(), Some("pSeries"));
+    assert_eq!(info.global.get("model").copied(), Some("IBM,8233-E8B"));
 }
 
 #[test]
