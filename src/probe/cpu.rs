@@ -312,14 +312,19 @@ fn shared_map(src: &Source, dir: &str) -> Option<Vec<u32>> {
 }
 
 /// The CPUs sharing the cache in `dir`: `map` (`shared_cpu_map`), else `shared_cpu_list`.
-/// Where both are readable and name different CPUs, the directory and both answers are
-/// added to `disagree`.
+/// In a recorded tree, where both are readable and name different CPUs, the directory and
+/// both answers are added to `disagree`.
 fn shared_cpus(
     src: &Source,
     dir: &str,
     map: Option<Vec<u32>>,
     disagree: &mut Vec<String>,
 ) -> Option<Vec<u32>> {
+    // A live kernel prints both files from the one mask (drivers/base/cacheinfo.c), so
+    // they cannot disagree there; only a tree recorded or edited elsewhere can.
+    if src.is_live() && map.is_some() {
+        return map;
+    }
     let list = src
         .read_value(format!("{dir}/shared_cpu_list"))
         .ok()

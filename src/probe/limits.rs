@@ -10,6 +10,7 @@
 
 use crate::cpulist::parse_cpulist;
 use crate::probe::meminfo;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -48,18 +49,19 @@ pub struct Space {
     pub available_bytes: u64,
 }
 
-/// One line of /proc/self/mountinfo (proc_pid_mountinfo(5)).
+/// One line of /proc/self/mountinfo (proc_pid_mountinfo(5)), borrowing the text: a path
+/// is copied only where it holds an octal escape (`\040` for a space).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MountInfo {
+pub struct MountInfo<'a> {
     /// `major:minor` of the device.
-    pub device: String,
+    pub device: &'a str,
     /// Root of the mount within its filesystem (`/docker/abc` for a v1 cgroup in a container).
-    pub root: String,
-    pub mount_point: String,
-    pub fstype: String,
-    pub source: String,
+    pub root: Cow<'a, str>,
+    pub mount_point: Cow<'a, str>,
+    pub fstype: &'a str,
+    pub source: Cow<'a, str>,
     /// Per-superblock options (`rw,cpu,cpuacct` for a v1 cgroup).
-    pub super_options: String,
+    pub super_options: &'a str,
 }
 
 /// Reads every limit of this process.
@@ -90,9 +92,9 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
         ),
     }
 
-    let mounts = match src.read_string_within("/proc/self/mountinfo", crate::bounded::Budget::Large)
-    {
-        Ok(t) => parse_mountinfo(&t),
+    let mountinfo = src.read_string_within("/proc/self/mountinfo", crate::bounded::Budget::Large);
+    let mounts = match &mountinfo {
+        Ok(t) => parse_mountinfo(t),
         Err(e) => {
             notes.add("limits.filesystems", e);
             Vec::new()
@@ -187,7 +189,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
                 None => {
                     // Only the size is in the mount options, and only when not the default
                     // of half of RAM (mm/shmem.c shmem_show_options).
-                    fs.total_bytes = tmpfs_size(&m.super_options)
+                    fs.total_bytes = tmpfs_size(m.super_options)
                         .or_else(|| limits.mem_total_bytes.map(|t| t / 2));
                 }
             }
@@ -201,7 +203,7 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
 
     let mut seen = BTreeMap::new();
     for m in &mounts {
-        if LOCAL_FSTYPES.contains(&m.fstype.as_str()) || m.source.starts_with("/dev/") {
+        if LOCAL_FSTYPES.contains(&m.fstype) || m.source.starts_with("/dev/") {
             if m.fstype == "tmpfs" || m.fstype == "devtmpfs" {
                 continue;
             }
@@ -284,7 +286,7 @@ pub fn probe_path(src: &Source, path: &Path) -> Result<Filesystem, Unknown> {
         answers
             .statvfs
             .get(real.to_string_lossy().as_ref())
-            .or_else(|| answers.statvfs.get(&m.mount_point))
+            .or_else(|| answers.statvfs.get(m.mount_point.as_ref()))
             .copied()
     };
     if let Some(s) = space {
@@ -296,10 +298,10 @@ pub fn probe_path(src: &Source, path: &Path) -> Result<Filesystem, Unknown> {
 
 /// The mount whose mount point is the longest prefix of `path` (the last such mount wins,
 /// as it hides earlier ones).
-pub fn mount_of<'a>(mounts: &'a [MountInfo], path: &str) -> Option<&'a MountInfo> {
+pub fn mount_of<'a, 'b>(mounts: &'a [MountInfo<'b>], path: &str) -> Option<&'a MountInfo<'b>> {
     let mut best: Option<&MountInfo> = None;
     for m in mounts {
-        let mp = m.mount_point.as_str();
+        let mp = m.mount_point.as_ref();
         let inside = mp == "/"
             || path == mp
             || (path.starts_with(mp) && path.as_bytes().get(mp.len()) == Some(&b'/'));
@@ -332,10 +334,10 @@ fn recorded_answers(src: &Source, notes: &mut Notes) -> HostAnswers {
 /// A `Filesystem` for a mount, with the disk under it when it is on a block device.
 fn filesystem(src: &Source, m: &MountInfo) -> Filesystem {
     Filesystem {
-        mount_point: m.mount_point.clone(),
-        fstype: m.fstype.clone(),
-        source: m.source.clone(),
-        device: Some(m.device.clone()),
+        mount_point: m.mount_point.to_string(),
+        fstype: m.fstype.to_string(),
+        source: m.source.to_string(),
+        device: Some(m.device.to_string()),
         disk: whole_disk(src, m),
         total_bytes: None,
         available_bytes: None,
@@ -564,7 +566,7 @@ pub fn cgroup_place<'a>(
         Some(line.path.as_str())
     } else {
         line.path
-            .strip_prefix(mount.root.as_str())
+            .strip_prefix(mount.root.as_ref())
             .filter(|r| r.is_empty() || r.starts_with('/'))
     };
     let levels = rel
@@ -608,26 +610,29 @@ pub fn walk_cgroup(
 }
 
 /// Parses /proc/self/mountinfo. Octal escapes (`\040` for space) in paths are decoded.
-pub fn parse_mountinfo(text: &str) -> Vec<MountInfo> {
+pub fn parse_mountinfo(text: &str) -> Vec<MountInfo<'_>> {
     text.lines()
         .filter_map(|line| {
             let (left, right) = line.split_once(" - ")?;
-            let l: Vec<&str> = left.split(' ').collect();
-            let r: Vec<&str> = right.split(' ').collect();
+            let mut l = left.split(' ').skip(2);
+            let mut r = right.split(' ');
             Some(MountInfo {
-                device: l.get(2)?.to_string(),
-                root: unescape(l.get(3)?),
-                mount_point: unescape(l.get(4)?),
-                fstype: r.first()?.to_string(),
-                source: unescape(r.get(1)?),
-                super_options: r.get(2).unwrap_or(&"").to_string(),
+                device: l.next()?,
+                root: unescape(l.next()?),
+                mount_point: unescape(l.next()?),
+                fstype: r.next()?,
+                source: unescape(r.next()?),
+                super_options: r.next().unwrap_or(""),
             })
         })
         .collect()
 }
 
 /// Decodes the kernel's `\ooo` escapes in mount paths.
-fn unescape(s: &str) -> String {
+fn unescape(s: &str) -> Cow<'_, str> {
+    if !s.contains('\\') {
+        return Cow::Borrowed(s);
+    }
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -643,7 +648,7 @@ fn unescape(s: &str) -> String {
         out.push(b[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    Cow::Owned(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// `cpu.max`: `max 100000` (no quota) or `200000 100000` → quota and period in µs.
@@ -752,19 +757,13 @@ mod tests {
         assert_eq!(root.mount_point, "/");
         assert_eq!(root.fstype, "ext4");
         assert_eq!(root.source, "/dev/vda");
-        assert_eq!(tmpfs_size(&m[2].super_options), Some(24_684_084 * 1024));
+        assert_eq!(tmpfs_size(m[2].super_options), Some(24_684_084 * 1024));
+        assert_eq!(mount_of(&m, "/dev/shm/x").map(|m| m.device), Some("0:27"));
         assert_eq!(
-            mount_of(&m, "/dev/shm/x").map(|m| m.device.as_str()),
-            Some("0:27")
-        );
-        assert_eq!(
-            mount_of(&m, "/devx").map(|m| m.mount_point.as_str()),
+            mount_of(&m, "/devx").map(|m| m.mount_point.as_ref()),
             Some("/")
         );
-        assert_eq!(
-            mount_of(&m, "/data/set").map(|m| m.fstype.as_str()),
-            Some("ext4")
-        );
+        assert_eq!(mount_of(&m, "/data/set").map(|m| m.fstype), Some("ext4"));
     }
 
     #[test]
