@@ -10,6 +10,11 @@
 # for the whole-process part and /usr/bin/time (GNU time) for peak memory; whatever is
 # missing is said and skipped.
 #
+# rigcheck is timed as installed: a copy of the binary (as `cargo install`, the .deb and the
+# tarball put it), as lscpu is timed as its package installed it. The linker's own output
+# file starts slower until the page cache forgets it (written in small pieces, it is cached
+# in small ones: more page faults at every start; docs/performance.md has the figures).
+#
 # Usage: benches/speed.sh
 #   BIN=path/to/rigcheck  time that binary (default: build the release one)
 #   ROUNDS=5 RUNS=20      runs per command: ROUNDS × RUNS
@@ -26,13 +31,16 @@ runs="${RUNS:-20}"
 sizes="${SIZES:-1000 10000 100000}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+built="$BIN"
+BIN="$work/rigcheck"
+cp "$built" "$BIN"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'),"\
   "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), Linux $(uname -r)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "rigcheck: $BIN ($(stat -c %s "$BIN") bytes), $("$BIN" --version)"
+echo "rigcheck: $built, installed as a copy ($(stat -c %s "$BIN") bytes), $("$BIN" --version)"
 echo
 
 # compare LABEL A B: medians of A and B (ms) over alternate runs, and A/B.
