@@ -31,12 +31,20 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Listed<Drive> {
     // Grouped by reason, so eight loop devices read as one phrase.
     let mut skipped: Vec<(&'static str, Vec<String>)> = Vec::new();
     for name in names {
-        let base = format!("{SYS_BLOCK}/{name}");
-        let canonical = src.canonical(&base).ok();
-        let canon = canonical
-            .as_deref()
-            .map(|p| p.to_string_lossy().into_owned());
-        if let Some(why) = skip_reason(src, &name, canon.as_deref(), &base) {
+        // Most entries say by their name what they are (a machine with snaps has dozens of
+        // loop devices): those are passed over without resolving their link.
+        let (why, canon) = match virtual_by_name(&name) {
+            Some(why) => (Some(why), None),
+            None => {
+                let base = format!("{SYS_BLOCK}/{name}");
+                let canon = src
+                    .canonical(&base)
+                    .ok()
+                    .map(|p| p.to_string_lossy().into_owned());
+                (skip_reason(src, canon.as_deref(), &base), canon)
+            }
+        };
+        if let Some(why) = why {
             match skipped.iter_mut().find(|(w, _)| *w == why) {
                 Some((_, names)) => names.push(name),
                 None => skipped.push((why, vec![name])),
@@ -80,8 +88,8 @@ pub fn read_ahead(src: &Source) {
     }
 }
 
-/// Why a /sys/block entry is not a physical drive, if it is not.
-fn skip_reason(src: &Source, name: &str, canon: Option<&str>, base: &str) -> Option<&'static str> {
+/// Why a /sys/block entry is not a physical drive, where its name says so.
+fn virtual_by_name(name: &str) -> Option<&'static str> {
     const VIRTUAL_PREFIXES: &[(&str, &str)] = &[
         ("loop", "loop device"),
         ("zram", "compressed RAM"),
@@ -92,10 +100,16 @@ fn skip_reason(src: &Source, name: &str, canon: Option<&str>, base: &str) -> Opt
         ("nbd", "network block device"),
         ("fd", "floppy"),
     ];
-    if let Some((_, why)) = VIRTUAL_PREFIXES.iter().find(|(p, _)| name.starts_with(p)) {
-        // nbd and md only count as virtual; "mmcblk" must not match "md".
-        return Some(why);
-    }
+    // nbd and md only count as virtual; "mmcblk" must not match "md".
+    VIRTUAL_PREFIXES
+        .iter()
+        .find(|(p, _)| name.starts_with(p))
+        .map(|(_, why)| *why)
+}
+
+/// Why a /sys/block entry whose name does not say is not a physical drive, if it is not:
+/// `canon` is where its link leads.
+fn skip_reason(src: &Source, canon: Option<&str>, base: &str) -> Option<&'static str> {
     if src.read_value(format!("{base}/hidden")).ok().as_deref() == Some("1") {
         return Some("hidden NVMe multipath path");
     }
