@@ -136,18 +136,7 @@ pub struct Source {
     /// Replay: the root, open, for the kernel to resolve directories inside it
     /// (`sys::open_dir_in_root`); `None` where it cannot be held open.
     root_dir: OnceLock<Option<std::sync::Arc<crate::sys::Dir>>>,
-    /// Live: files being read on threads of their own (`read_ahead`), each taken by its
-    /// first read.
-    ahead: Mutex<PathMap<std::thread::JoinHandle<io::Result<Head>>>>,
 }
-
-/// What a read ahead brings back: the open file and its first `HEAD` bytes (all of it where
-/// fewer came), read into the thread's stack so that the thread allocates nothing.
-type Head = (fs::File, [u8; HEAD], usize);
-
-/// The first read of a file read ahead: a sysfs attribute is whole in one read of this size
-/// (as `read_open` takes it).
-const HEAD: usize = 256;
 
 /// What a directory is to reads of its files (`Source::dirs`).
 enum Kept {
@@ -204,7 +193,6 @@ impl Source {
             meminfo: OnceLock::new(),
             dirs: Mutex::new(PathMap::default()),
             root_dir: OnceLock::new(),
-            ahead: Mutex::new(PathMap::default()),
         }
     }
 
@@ -227,7 +215,6 @@ impl Source {
             meminfo: OnceLock::new(),
             dirs: Mutex::new(PathMap::default()),
             root_dir: OnceLock::new(),
-            ahead: Mutex::new(PathMap::default()),
         }
     }
 
@@ -342,11 +329,6 @@ impl Source {
     }
 
     fn read_bytes_resolved(&self, path: &Path, budget: Budget) -> Result<Vec<u8>, Unknown> {
-        if self.live {
-            if let Some(read) = self.take_ahead(path, budget) {
-                return read;
-            }
-        }
         let read = if self.live {
             self.read_live_in_dir(path, budget)
         } else {
@@ -402,74 +384,6 @@ impl Source {
         Some(match crate::sys::open_in(&dir, name) {
             Ok(file) => read_open(file, Some(size), path, budget),
             Err(e) => Err(io(e)),
-        })
-    }
-
-    /// Live: starts reading `path` on a thread of its own, for a file whose read waits on a
-    /// device (a virtio disk's `serial` is a request to the host, answered in 50 µs to a
-    /// third of a millisecond): the probes that run before it is asked for go on meanwhile,
-    /// and its first read (`read_bytes_within` and the readers over it) takes what the
-    /// thread read, recorded as any other. Nothing in replay, nothing where no thread can be
-    /// had (the file is then read when asked, as any other).
-    pub fn read_ahead(&self, path: impl Into<PathBuf>) {
-        if !self.live {
-            return;
-        }
-        let path = path.into();
-        let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
-        if ahead.contains_key(path.as_os_str()) {
-            return;
-        }
-        let reading = path.clone();
-        let thread = std::thread::Builder::new()
-            .name("read-ahead".into())
-            // The thread's work is one open and one read into a buffer on its stack.
-            .stack_size(64 * 1024)
-            .spawn(move || {
-                let mut file = fs::File::open(&reading)?;
-                let mut head = [0; HEAD];
-                let n = loop {
-                    match file.read(&mut head) {
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        other => break other?,
-                    }
-                };
-                Ok((file, head, n))
-            });
-        if let Ok(thread) = thread {
-            ahead.insert(path.into_os_string(), thread);
-        }
-    }
-
-    /// The read of `path` a thread started (`read_ahead`), made whole as `read_open` makes a
-    /// read: the rest of the file where the first read filled its buffer, then `budget`.
-    /// `None` where none was started (or its thread died): the file is read here.
-    fn take_ahead(&self, path: &Path, budget: Budget) -> Option<Result<Vec<u8>, Unknown>> {
-        let thread = {
-            let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
-            if ahead.is_empty() {
-                return None;
-            }
-            ahead.remove(path.as_os_str())?
-        };
-        let (file, head, n) = match thread.join().ok()? {
-            Ok(read) => read,
-            Err(e) => return Some(Err(io_unknown(path, &e))),
-        };
-        let mut bytes = head[..n].to_vec();
-        if n == HEAD {
-            let rest = budget.bytes().saturating_sub(HEAD as u64) + 1;
-            if let Err(e) = file.take(rest).read_to_end(&mut bytes) {
-                return Some(Err(io_unknown(path, &e)));
-            }
-        }
-        Some(if bytes.len() as u64 > budget.bytes() {
-            Err(Unknown::Refused {
-                path: path.to_path_buf(),
-                detail: budget.refusal(),
-            })
-        } else {
-            Ok(bytes)
         })
     }
 
@@ -1392,57 +1306,5 @@ mod tests {
         if Path::new("/sys/devices/system/cpu/online").exists() {
             assert!(checked > 1);
         }
-    }
-
-    /// A file read ahead on a thread reads as it would have without: short, longer than the
-    /// thread's first read, past its budget, missing; recorded for a capture; and a second
-    /// read of it is a plain read again.
-    #[test]
-    fn live_read_ahead_answers_as_a_plain_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let long: String = "0123456789abcdef".repeat(40); // 640 bytes, past the first read
-        let files = [
-            ("short", "overlayblk".to_string()),
-            ("exact", "x".repeat(HEAD)),
-            ("long", long),
-            ("huge", "y".repeat(Budget::Attribute.bytes() as usize + 10)),
-        ];
-        for (name, text) in &files {
-            fs::write(dir.path().join(name), text).unwrap();
-        }
-        let plain = Source::live();
-        let ahead = Source::live_recording();
-        for name in ["short", "exact", "long", "huge", "missing"] {
-            ahead.read_ahead(dir.path().join(name));
-        }
-        for name in ["short", "exact", "long", "huge", "missing"] {
-            let path = dir.path().join(name);
-            let want = plain.read_bytes_within(&path, Budget::Attribute);
-            let got = ahead.read_bytes_within(&path, Budget::Attribute);
-            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{name}");
-            let again = ahead.read_bytes_within(&path, Budget::Attribute);
-            assert_eq!(
-                format!("{again:?}"),
-                format!("{want:?}"),
-                "{name}, read again"
-            );
-        }
-        assert!(matches!(
-            ahead.read_bytes_within(dir.path().join("huge"), Budget::Attribute),
-            Err(Unknown::Refused { .. })
-        ));
-        let recording = ahead.take_recording().unwrap();
-        assert_eq!(
-            recording.files[&dir.path().join("long")],
-            files[2].1.as_bytes()
-        );
-        assert!(recording
-            .unreadable
-            .contains_key(&dir.path().join("missing")));
-        // Nothing is read ahead in replay: the file is read from the tree when asked.
-        let replay = Source::sysroot(dir.path());
-        replay.read_ahead("/short");
-        assert!(replay.ahead.lock().unwrap().is_empty());
-        assert_eq!(replay.read_value("/short").unwrap(), "overlayblk");
     }
 }

@@ -87,14 +87,6 @@ impl Backend {
         }
     }
 
-    /// Starts the reads of the drives' probe that wait on a device (`drives::read_ahead`),
-    /// before the probes that run ahead of it; the OS's answers have none.
-    pub fn read_ahead(&self, src: &Source) {
-        if let Backend::Files = self {
-            drives::read_ahead(src);
-        }
-    }
-
     /// The drives: sysfs block devices, or the disks the OS listed.
     pub fn drives(&self, src: &Source, notes: &mut Notes) -> Listed<Drive> {
         match self {

@@ -72,22 +72,6 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Listed<Drive> {
     Listed::read(drives)
 }
 
-/// Starts reading what makes the drives' probe wait on a device, so that the probes before
-/// it run meanwhile: a virtio disk's `serial` is a request to the host each time it is read
-/// (`Source::read_ahead`). Live only; the probe itself lists and reads as ever.
-pub fn read_ahead(src: &Source) {
-    if !src.is_live() {
-        return;
-    }
-    let Ok(names) = src.read_dir(SYS_BLOCK) else {
-        return;
-    };
-    // virtio_blk names its disks vda, vdb, ...
-    for name in names.iter().filter(|n| n.starts_with("vd")) {
-        src.read_ahead(format!("{SYS_BLOCK}/{name}/serial"));
-    }
-}
-
 /// Why a /sys/block entry is not a physical drive, where its name says so.
 fn virtual_by_name(name: &str) -> Option<&'static str> {
     const VIRTUAL_PREFIXES: &[(&str, &str)] = &[

@@ -34,7 +34,6 @@ use cpuid::Cpuid;
 pub fn inventory(src: &Source) -> Spec {
     let mut notes = Notes::default();
     let backend = Backend::open(src, &mut notes);
-    backend.read_ahead(src);
     let cpuid = Cpuid::open(src);
     let tables = firmware::read(src);
     let walked = tables.as_ref().map(firmware::Tables::walk);
