@@ -4,7 +4,10 @@
 //! their own arithmetic. The commit comes from `RIGCHECK_COMMIT` where the builder sets it
 //! (scripts/dist.sh builds the release artefacts from an export of the commit, which has no
 //! .git), else from git when building in a clone. Built from a source tarball, or where git is
-//! missing or refuses the directory, the version is the package version alone.
+//! missing or refuses the directory, the version is the package version alone. A release
+//! build for Linux also gets a linker script that places the functions of everyday runs
+//! together at the start of the program's text (`link/hot-text.txt`), and one for Linux
+//! with glibc links GCC's unwinder in (`libgcc_eh.a`) instead of loading libgcc_s.so.1.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -38,6 +41,171 @@ fn main() {
         }
         std::process::exit(1);
     }
+    hot_text(&dir);
+    static_unwinder();
+}
+
+/// The list of functions everyday runs execute (written by benches/hot-text.sh).
+const HOT_TEXT: &str = "link/hot-text.txt";
+
+/// Hands the linker a script that places the functions of `link/hot-text.txt` in an output
+/// section of their own (`.text.hot`) before the rest of the text. A run executes about a
+/// megabyte of a 6 MB text; spread over it in the compiler's order, starting the inventory
+/// faulted in 44 windows of 64 KB, each a page fault and more pages to map and unmap, and
+/// placed together it faults in 4 (docs/performance.md). Only for release builds of Linux
+/// binaries: the script is ELF's (GNU ld, lld, and zig's lld as cargo-zigbuild runs it).
+/// gold has no `INSERT` and mold no `SECTIONS`: a build that names either, or sets
+/// `RIGCHECK_HOT_TEXT=0`, links in the compiler's order, which only costs the start its speed.
+fn hot_text(dir: &str) {
+    println!("cargo:rerun-if-changed={HOT_TEXT}");
+    println!("cargo:rerun-if-env-changed=RIGCHECK_HOT_TEXT");
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    if var("CARGO_CFG_TARGET_OS") != "linux"
+        || var("PROFILE") != "release"
+        || var("RIGCHECK_HOT_TEXT") == "0"
+    {
+        return;
+    }
+    let linker = format!("{} {}", var("CARGO_ENCODED_RUSTFLAGS"), var("RUSTC_LINKER"));
+    if linker.contains("gold") || linker.contains("mold") {
+        return;
+    }
+    let list = match std::fs::read_to_string(Path::new(dir).join(HOT_TEXT)) {
+        Ok(list) => list,
+        Err(e) => {
+            println!("cargo:warning={HOT_TEXT}: {e}; the text is linked in the compiler's order");
+            return;
+        }
+    };
+    let script = Path::new(&var("OUT_DIR")).join("hot-text.ld");
+    // `-Wl,` splits its argument at commas.
+    let arg = format!("-Wl,-T,{}", script.display());
+    if arg.matches(',').count() != 2 {
+        return;
+    }
+    if let Err(e) = std::fs::write(&script, hot_text_script(&list)) {
+        println!("cargo:warning={}: {e}", script.display());
+        return;
+    }
+    println!("cargo:rustc-link-arg-bins={arg}");
+}
+
+/// Links the unwinder std's panics and backtraces use (`_Unwind_*`) from GCC's static
+/// `libgcc_eh.a` into a release binary for Linux with glibc, as Rust does for a static binary,
+/// instead of loading `libgcc_s.so.1` at every start: that library's mapping, relocation and
+/// constructor (which runs CPUID a few times, about 5 µs each in a virtual machine) cost a
+/// start about 0.15 ms, more than the rest of what it loads (docs/performance.md). The
+/// library comes before std's `-lgcc_s` on the link line, so the linker takes the symbols from
+/// it and, as it links shared libraries only where needed, leaves libgcc_s out. Skipped where
+/// cargo was given a linker of its own (`RUSTC_LINKER`: a cross linker, or cargo-zigbuild's
+/// zig, which links an unwinder of its own anyway), where `cc` does not know the file, or with
+/// `RIGCHECK_STATIC_UNWINDER=0`; the binary then loads libgcc_s as any Rust program does.
+fn static_unwinder() {
+    println!("cargo:rerun-if-env-changed=RIGCHECK_STATIC_UNWINDER");
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    if var("CARGO_CFG_TARGET_OS") != "linux"
+        || var("CARGO_CFG_TARGET_ENV") != "gnu"
+        || var("PROFILE") != "release"
+        || var("RIGCHECK_STATIC_UNWINDER") == "0"
+        || std::env::var_os("RUSTC_LINKER").is_some()
+    {
+        return;
+    }
+    // rustc links with `cc` on these targets; `-print-file-name` answers the bare name when
+    // the compiler has no such file.
+    let Ok(out) = Command::new("cc")
+        .arg("-print-file-name=libgcc_eh.a")
+        .output()
+    else {
+        return;
+    };
+    let path = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    let Some(dir) = path
+        .parent()
+        .filter(|_| path.is_absolute() && path.is_file())
+    else {
+        return;
+    };
+    println!("cargo:rustc-link-search=native={}", dir.display());
+    println!("cargo:rustc-link-lib=static:-bundle=gcc_eh");
+}
+
+/// The linker script for a list of mangled names. Each name is first given as it is, save the
+/// `.llvm.N` suffix ThinLTO adds to a promoted local (N changes with the module's code);
+/// then again with the hashes left open that name the crate's build (`17h<16 hex digits>E`
+/// of a legacy name, `Cs<base 62>_` of a v0 one), which a new toolchain or dependency update
+/// changes: a stale list still gathers the same functions, with their sibling instances of
+/// a generic, behind the exact ones. A function LLVM takes for cold (`#[cold]`, a path that
+/// ends in a panic) is in `.text.unlikely.<name>`, and some of those run at every start
+/// (`OnceLock::initialize`, a `Vec`'s growth). `INSERT BEFORE .text` keeps the linker's own
+/// layout for everything else. A line that is not a plain symbol name (a comment, or anything with a
+/// character the script would read as a pattern or a token) is left out.
+fn hot_text_script(list: &str) -> String {
+    let names: Vec<&str> = list
+        .lines()
+        .map(str::trim)
+        .filter(|n| {
+            !n.is_empty()
+                && n.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.')
+        })
+        .collect();
+    let exact = names.iter().map(|n| without_llvm_suffix(n));
+    let open = names.iter().map(|n| open_hashes(&without_llvm_suffix(n)));
+    let mut seen = HashSet::new();
+    let mut script = String::from("SECTIONS\n{\n  .text.hot :\n  {\n");
+    for pattern in exact.chain(open) {
+        if seen.insert(pattern.clone()) {
+            let _ = writeln!(script, "    *(.text.{pattern} .text.unlikely.{pattern})");
+        }
+    }
+    script.push_str("  }\n}\nINSERT BEFORE .text;\n");
+    script
+}
+
+/// `name.llvm.123` → `name.llvm.*`.
+fn without_llvm_suffix(name: &str) -> String {
+    match name.find(".llvm.") {
+        Some(i) => format!("{}.llvm.*", &name[..i]),
+        None => name.to_string(),
+    }
+}
+
+/// The build's hashes in a mangled name left open: `17h0123456789abcdefE` → `17h*E` (legacy),
+/// `Cs4fqI2P2rA04_4core` → `Cs*_4core` (v0).
+fn open_hashes(name: &str) -> String {
+    let b = name.as_bytes();
+    let mut out = String::with_capacity(name.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i..].starts_with(b"17h")
+            && b.len() >= i + 20
+            && b[i + 3..i + 19].iter().all(u8::is_ascii_hexdigit)
+            && b[i + 19] == b'E'
+        {
+            out.push_str("17h*E");
+            i += 20;
+            continue;
+        }
+        if b[i..].starts_with(b"Cs") {
+            let len = b[i + 2..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .count();
+            let end = i + 2 + len;
+            if len > 0
+                && b.get(end) == Some(&b'_')
+                && b.get(end + 1).is_some_and(u8::is_ascii_digit)
+            {
+                out.push_str("Cs*_");
+                i = end + 1;
+                continue;
+            }
+        }
+        out.push(b[i] as char);
+        i += 1;
+    }
+    out
 }
 
 /// `RIGCHECK_COMMIT` as the version shows it: one line of printable text (`870fee5

@@ -46,3 +46,48 @@ extern "C" fn main(
         .find(|&c| ExitCode::from(c) == code)
         .map_or(1, std::ffi::c_int::from)
 }
+
+/// The C maths library's functions that rigcheck's code and its dependencies call (seven), defined
+/// here from the `libm` crate (a port of musl's, within an ulp of glibc's) so that the
+/// linker, which adds libm.so only where a symbol needs it (`--as-needed`), leaves it out:
+/// loading a shared library costs each start about 0.1 ms on a 2-core virtual machine (its
+/// mapping, relocation and page faults; docs/performance.md), and the inventory calls none
+/// of these. They are called by `bench cpu`'s image filters (fast_image_resize's Lanczos,
+/// Hamming and Gaussian kernels, the synthetic JPEG), indicatif's rate and the spec sheet's
+/// diagram. A call to a libm function not listed here brings libm.so back; `tests/linkage.rs`
+/// says which.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+mod maths {
+    /// `extern "C" fn name(x: f64, ...) -> f64`, the C library's signature, answered by
+    /// the `libm` crate's function of the same name.
+    macro_rules! from_libm {
+        ($($name:ident($($arg:ident),+);)+) => {$(
+            #[unsafe(no_mangle)]
+            extern "C" fn $name($($arg: f64),+) -> f64 {
+                libm::$name($($arg),+)
+            }
+        )+};
+    }
+
+    from_libm! {
+        sin(x);
+        cos(x);
+        exp(x);
+        log(x);
+        log2(x);
+        pow(x, y);
+    }
+
+    /// GNU's: LLVM joins `sin(x)` and `cos(x)` of one `x` into one call.
+    #[unsafe(no_mangle)]
+    extern "C" fn sincos(x: f64, sin: *mut f64, cos: *mut f64) {
+        let (s, c) = libm::sincos(x);
+        // SAFETY: the caller (code LLVM generated for `x.sin_cos()`, or C calling glibc's
+        // `sincos`) passes two valid, aligned, writable doubles.
+        unsafe {
+            sin.write(s);
+            cos.write(c);
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! The operating system's own calls, one module per OS behind one set of functions: every
 //! `unsafe` block of the crate is here, but for the GPU libraries' entry points (NVML's in
-//! `probe::gpu::live`, CUDA's in `bench::gpu`; the binary's C `main` on Linux is marked
-//! `unsafe(no_mangle)` in `main.rs`), and so is every choice of code by OS. A
+//! `probe::gpu::live`, CUDA's in `bench::gpu`; the binary's C `main` on Linux and its
+//! seven C maths functions are marked `unsafe(no_mangle)` in `main.rs`), and so is every
+//! choice of code by OS. A
 //! caller asks what it needs (`statvfs`, `cpu_affinity`, `smbios_tables`, ...) and gets the
 //! answer or the reason there is none, never a `cfg` of its own.
 //!
