@@ -47,8 +47,8 @@ extern "C" fn main(
         .map_or(1, std::ffi::c_int::from)
 }
 
-/// The C maths library's functions that rigcheck's code and its dependencies call (seven), defined
-/// here from the `libm` crate (a port of musl's, within an ulp of glibc's) so that the
+/// The seven C maths library functions that rigcheck's code and its dependencies call,
+/// defined here from the `libm` crate (a port of musl's, within an ulp of glibc's) so that the
 /// linker, which adds libm.so only where a symbol needs it (`--as-needed`), leaves it out:
 /// loading a shared library costs each start about 0.1 ms on a 2-core virtual machine (its
 /// mapping, relocation and page faults; docs/performance.md), and the inventory calls none

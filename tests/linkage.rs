@@ -2,7 +2,8 @@
 //! library it names is loaded at every start, before any of its own code runs, and costs the
 //! start about 0.1 ms on a small virtual machine (docs/performance.md). The C maths library is
 //! not among them (the functions of it that rigcheck calls are defined in src/main.rs), and
-//! nothing outside glibc is.
+//! nothing outside glibc is. And the linker script a release build gets (link/script.rs,
+//! written by build.rs) lists each hot function as named, then with its hashes left open.
 #![cfg(all(target_os = "linux", target_env = "gnu"))]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -85,5 +86,65 @@ fn the_binary_loads_glibc_and_not_its_maths_library() {
             ALLOWED.iter().any(|a| lib.starts_with(a)),
             "rigcheck needs {lib}, outside glibc ({libs:?})"
         );
+    }
+}
+
+#[path = "../link/script.rs"]
+mod script;
+
+#[test]
+fn the_hot_text_script_gives_each_name_then_its_hashes_left_open() {
+    let list = "\
+# a comment line
+_ZN8rigcheck3cli3Cli5plain17h1d6560d86cb1a3ccE
+_ZN5alloc7raw_vec11finish_grow17h3d7dcdcee161b79dE.llvm.5747611347231538407
+_RNvMNtCsgEmfK2I1SDS_4core3stre12trim_matchesCsjrHSEGnQ3l9_3std
+main
+main
+not*a)name
+";
+    let script = script::hot_text_script(list);
+    let lines: Vec<&str> = script.lines().map(str::trim).collect();
+    let exact = [
+        "_ZN8rigcheck3cli3Cli5plain17h1d6560d86cb1a3ccE",
+        "_ZN5alloc7raw_vec11finish_grow17h3d7dcdcee161b79dE.llvm.*",
+        "_RNvMNtCsgEmfK2I1SDS_4core3stre12trim_matchesCsjrHSEGnQ3l9_3std",
+        "main",
+    ];
+    let open = [
+        "_ZN8rigcheck3cli3Cli5plain17h*E",
+        "_ZN5alloc7raw_vec11finish_grow17h*E.llvm.*",
+        "_RNvMNtCs*_4core3stre12trim_matchesCs*_3std",
+    ];
+    let wanted: Vec<String> = exact
+        .iter()
+        .chain(&open)
+        .map(|p| format!("*(.text.{p} .text.unlikely.{p})"))
+        .collect();
+    // The exact names first, in the list's order, then the open ones; `main` once, the
+    // comment and the line with pattern characters left out.
+    assert_eq!(lines[..4], ["SECTIONS", "{", ".text.hot :", "{"]);
+    assert_eq!(lines[4..lines.len() - 3], wanted[..]);
+    assert_eq!(lines[lines.len() - 3..], ["}", "}", "INSERT BEFORE .text;"]);
+}
+
+#[test]
+fn gold_and_mold_are_told_from_paths_that_merely_contain_the_words() {
+    for arg in [
+        "-Clink-arg=-fuse-ld=mold",
+        "link-arg=-fuse-ld=gold",
+        "-Clinker=/usr/bin/ld.gold",
+        "/usr/local/bin/mold",
+        "mold",
+    ] {
+        assert!(script::names_gold_or_mold(arg), "{arg}");
+    }
+    for arg in [
+        "--remap-path-prefix=/home/goldberg/src=/src",
+        "/opt/moldy/bin/cc",
+        "-Copt-level=3",
+        "",
+    ] {
+        assert!(!script::names_gold_or_mold(arg), "{arg}");
     }
 }
