@@ -41,25 +41,9 @@ echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f
   "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), Linux $(uname -r)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "rigcheck: $built, installed as a copy ($(stat -c %s "$BIN") bytes), $("$BIN" --version)"
-# How the binary was linked (build.rs): the shared libraries every start loads, and the
-# functions of link/hot-text.txt at the start of the text. A list gone stale (a new toolchain
-# or a changed dependency renames most functions) shows as few of its names found; build.rs
-# then places them by their names with the hashes left open, less tightly, until
-# benches/hot-text.sh writes the list again.
-if command -v readelf > /dev/null; then
-  echo "loads: $(readelf -d "$BIN" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
-  hot=$(readelf -S -W "$BIN" | awk '$2 == ".text.hot" { print $6 }')
-  if [ -z "$hot" ]; then
-    echo "hot text: none (linked in the compiler's order)"
-  elif command -v nm > /dev/null && nm "$BIN" > "$work/nm" 2> /dev/null; then
-    # ThinLTO's `.llvm.N` suffix of a promoted local changes with the code: not compared.
-    grep -v '^#' link/hot-text.txt | sed 's/\.llvm\.[0-9]*$//' | sort -u > "$work/listed"
-    awk '{ sub(/\.llvm\.[0-9]+$/, "", $3); print $3 }' "$work/nm" | sort -u |
-      comm -12 - "$work/listed" > "$work/found"
-    echo "hot text: $((16#$hot / 1024)) KB; $(wc -l < "$work/found") of the $(wc -l < "$work/listed") functions of link/hot-text.txt found by name"
-  else
-    echo "hot text: $((16#$hot / 1024)) KB"
-  fi
+# How the binary was linked (build.rs): the libraries a start loads, and its hot text.
+if command -v python3 > /dev/null && command -v readelf > /dev/null; then
+  benches/linkage.py "$BIN" || true
 fi
 echo
 

@@ -49,7 +49,7 @@ pub fn hot_text_script(list: &str) -> String {
 }
 
 /// `name.llvm.123` → `name.llvm.*`.
-pub fn without_llvm_suffix(name: &str) -> String {
+fn without_llvm_suffix(name: &str) -> String {
     match name.find(".llvm.") {
         Some(i) => format!("{}.llvm.*", &name[..i]),
         None => name.to_string(),
@@ -58,7 +58,7 @@ pub fn without_llvm_suffix(name: &str) -> String {
 
 /// The build's hashes in a mangled name left open: `17h0123456789abcdefE` → `17h*E` (legacy),
 /// `Cs4fqI2P2rA04_4core` → `Cs*_4core` (v0).
-pub fn open_hashes(name: &str) -> String {
+fn open_hashes(name: &str) -> String {
     let b = name.as_bytes();
     let mut out = String::with_capacity(name.len());
     let mut i = 0;
