@@ -4,19 +4,13 @@
 //! their own arithmetic. The commit comes from `RIGCHECK_COMMIT` where the builder sets it
 //! (scripts/dist.sh builds the release artefacts from an export of the commit, which has no
 //! .git), else from git when building in a clone. Built from a source tarball, or where git is
-//! missing or refuses the directory, the version is the package version alone. A release
-//! build for Linux also gets a linker script that places the functions of everyday runs
-//! together at the start of the program's text (`link/hot-text.txt`), and one for Linux
-//! with glibc links GCC's unwinder in (`libgcc_eh.a`) instead of loading libgcc_s.so.1.
+//! missing or refuses the directory, the version is the package version alone.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-#[path = "link/script.rs"]
-mod script;
-use script::{hot_text_script, names_gold_or_mold};
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -45,97 +39,6 @@ fn main() {
         }
         std::process::exit(1);
     }
-    // Both below shape how a release binary for Linux starts; nothing else is linked so.
-    let var = |k: &str| std::env::var(k).unwrap_or_default();
-    if var("CARGO_CFG_TARGET_OS") == "linux" && var("PROFILE") == "release" {
-        hot_text(&dir);
-        if var("CARGO_CFG_TARGET_ENV") == "gnu" {
-            static_unwinder();
-        }
-    }
-}
-
-/// The list of functions everyday runs execute (written by benches/hot-text.sh).
-const HOT_TEXT: &str = "link/hot-text.txt";
-
-/// Hands the linker a script that places the functions of `link/hot-text.txt` in an output
-/// section of their own (`.text.hot`) before the rest of the text. A run executes about a
-/// megabyte of a 6 MB text; spread over it in the compiler's order, starting the inventory
-/// faulted in 44 windows of 64 KB, each a page fault and more pages to map and unmap, and
-/// placed together in 5 to 7 (docs/performance.md). Only for release builds of Linux
-/// binaries: the script is ELF's (GNU ld, lld, and zig's lld as cargo-zigbuild runs it).
-/// gold has no `INSERT` and mold no `SECTIONS`: a build that names either, or sets
-/// `RIGCHECK_HOT_TEXT=0`, links in the compiler's order, which only costs the start its speed.
-fn hot_text(dir: &str) {
-    println!("cargo:rerun-if-changed={HOT_TEXT}");
-    println!("cargo:rerun-if-env-changed=RIGCHECK_HOT_TEXT");
-    let var = |k: &str| std::env::var(k).unwrap_or_default();
-    if var("RIGCHECK_HOT_TEXT") == "0" {
-        return;
-    }
-    let flags = var("CARGO_ENCODED_RUSTFLAGS");
-    let linker = var("RUSTC_LINKER");
-    if flags
-        .split('\x1f')
-        .chain([linker.as_str()])
-        .any(names_gold_or_mold)
-    {
-        return;
-    }
-    let list = match std::fs::read_to_string(Path::new(dir).join(HOT_TEXT)) {
-        Ok(list) => list,
-        Err(e) => {
-            println!("cargo:warning={HOT_TEXT}: {e}; the text is linked in the compiler's order");
-            return;
-        }
-    };
-    let script = Path::new(&var("OUT_DIR")).join("hot-text.ld");
-    // `-Wl,` splits its argument at commas.
-    let arg = format!("-Wl,-T,{}", script.display());
-    if arg.matches(',').count() != 2 {
-        return;
-    }
-    if let Err(e) = std::fs::write(&script, hot_text_script(&list)) {
-        println!("cargo:warning={}: {e}", script.display());
-        return;
-    }
-    println!("cargo:rustc-link-arg-bins={arg}");
-}
-
-/// Links the unwinder std's panics and backtraces use (`_Unwind_*`) from GCC's static
-/// `libgcc_eh.a` into a release binary for Linux with glibc, as Rust does for a static binary,
-/// instead of loading `libgcc_s.so.1` at every start: that library's mapping, relocation and
-/// constructor (which runs CPUID a few times, about 5 µs each in a virtual machine) cost a
-/// start about 0.15 ms, more than the rest of what it loads (docs/performance.md). The
-/// library comes before std's `-lgcc_s` on the link line, so the linker takes the symbols from
-/// it and, as it links shared libraries only where needed, leaves libgcc_s out. Skipped where
-/// cargo was given a linker of its own (`RUSTC_LINKER`: a cross linker, or cargo-zigbuild's
-/// zig, which links an unwinder of its own anyway), where `cc` does not know the file, or with
-/// `RIGCHECK_STATIC_UNWINDER=0`; the binary then loads libgcc_s as any Rust program does.
-fn static_unwinder() {
-    println!("cargo:rerun-if-env-changed=RIGCHECK_STATIC_UNWINDER");
-    if std::env::var("RIGCHECK_STATIC_UNWINDER").is_ok_and(|v| v == "0")
-        || std::env::var_os("RUSTC_LINKER").is_some()
-    {
-        return;
-    }
-    // rustc links with `cc` on these targets; `-print-file-name` answers the bare name when
-    // the compiler has no such file.
-    let Ok(out) = Command::new("cc")
-        .arg("-print-file-name=libgcc_eh.a")
-        .output()
-    else {
-        return;
-    };
-    let path = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    let Some(dir) = path
-        .parent()
-        .filter(|_| path.is_absolute() && path.is_file())
-    else {
-        return;
-    };
-    println!("cargo:rustc-link-search=native={}", dir.display());
-    println!("cargo:rustc-link-lib=static:-bundle=gcc_eh");
 }
 
 /// `RIGCHECK_COMMIT` as the version shows it: one line of printable text (`870fee5

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The speed table of docs/performance.md, in one run: whole-process medians of rigcheck
 # against lscpu (and lshw, hwinfo, inxi, dmidecode, lstopo where installed) on this machine,
-# replays against `lscpu --sysroot` over the same recorded trees, and `fleet` over 1,000,
-# 10,000 and 100,000 reports with wall time, peak memory and how the time scales.
+# replays against `lscpu --sysroot` over the same recorded trees, and `fleet` (alone and with
+# `--profile`) over 1,000, 10,000 and 100,000 reports with wall time, peak memory and how the
+# time scales.
 #
 # Each comparison runs the two commands alternately, one run of each in turn and the order
 # swapped every pair (benches/alternate.py), ROUNDS × RUNS runs of each, so a change of load
@@ -41,10 +42,6 @@ echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f
   "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), Linux $(uname -r)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "rigcheck: $built, installed as a copy ($(stat -c %s "$BIN") bytes), $("$BIN" --version)"
-# How the binary was linked (build.rs): the libraries a start loads, and its hot text.
-if command -v python3 > /dev/null && command -v readelf > /dev/null; then
-  benches/linkage.py "$BIN" || true
-fi
 echo
 
 # compare LABEL A B: medians of A and B (ms) over alternate runs, and A/B.
@@ -75,37 +72,47 @@ else
 fi
 echo
 
-echo "| fleet reports | wall (median of 3) | peak RSS | ms per 1,000 | time × / size × |"
-echo "|---|---|---|---|---|"
+# fleet alone, and fleet checking every host against the reference order (what a delivery
+# of many machines is checked with).
+echo "| fleet reports | command | wall (median of 3) | peak RSS | ms per 1,000 | time × / size × |"
+echo "|---|---|---|---|---|---|"
 pin=()
 [ -n "${CPUS:-}" ] && pin=(taskset -c "$CPUS")
-prev_n="" prev_t=""
+declare -A prev_t
+prev_n=""
 for n in $sizes; do
   dir="$work/fleet-$n"
   benches/make-fleet.sh "$n" "$dir"
   "${pin[@]}" "$BIN" fleet "$dir" --format json > /dev/null || true
-  : > "$work/t"; : > "$work/m"
-  for _ in 1 2 3; do
-    if [ -x /usr/bin/time ]; then
-      /usr/bin/time -o "$work/one" -f "%e %M" "${pin[@]}" "$BIN" fleet "$dir" --format json \
-        > /dev/null || true
-      read -r t m < "$work/one"
-    else
-      s=$(date +%s.%N)
-      "${pin[@]}" "$BIN" fleet "$dir" --format json > /dev/null || true
-      t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { print e - s }'); m=""
-    fi
-    echo "$t" >> "$work/t"; echo "${m:-0}" >> "$work/m"
+  for mode in plain profile; do
+    args=(fleet "$dir" --format json)
+    [ "$mode" = profile ] && args+=(--profile hp-z8-g4-dual-rtx6000)
+    : > "$work/t"; : > "$work/m"
+    for _ in 1 2 3; do
+      if [ -x /usr/bin/time ]; then
+        /usr/bin/time -o "$work/one" -f "%e %M" "${pin[@]}" "$BIN" "${args[@]}" \
+          > /dev/null || true
+        read -r t m < <(tail -1 "$work/one")
+      else
+        s=$(date +%s.%N)
+        "${pin[@]}" "$BIN" "${args[@]}" > /dev/null || true
+        t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { print e - s }'); m=""
+      fi
+      echo "$t" >> "$work/t"; echo "${m:-0}" >> "$work/m"
+    done
+    t=$(median < "$work/t")
+    m=$(sort -g "$work/m" | tail -1)
+    scale="-"
+    [ -n "$prev_n" ] && scale=$(awk -v t="$t" -v pt="${prev_t[$mode]}" -v n="$n" -v pn="$prev_n" \
+      'BEGIN { printf "%.2f", (t / pt) / (n / pn) }')
+    label="fleet"
+    [ "$mode" = profile ] && label="fleet --profile"
+    printf '| %s | %s | %.2f s | %s | %.0f | %s |\n' "$n" "$label" "$t" \
+      "$([ "$m" != 0 ] && awk -v m="$m" 'BEGIN { printf "%.0f MiB", m / 1024 }' || echo "-")" \
+      "$(awk -v t="$t" -v n="$n" 'BEGIN { print t * 1000 / (n / 1000) }')" "$scale"
+    prev_t[$mode]="$t"
   done
-  t=$(median < "$work/t")
-  m=$(sort -g "$work/m" | tail -1)
-  scale="-"
-  [ -n "$prev_n" ] && scale=$(awk -v t="$t" -v pt="$prev_t" -v n="$n" -v pn="$prev_n" \
-    'BEGIN { printf "%.2f", (t / pt) / (n / pn) }')
-  printf '| %s | %.2f s | %s | %.0f | %s |\n' "$n" "$t" \
-    "$([ "$m" != 0 ] && awk -v m="$m" 'BEGIN { printf "%.0f MiB", m / 1024 }' || echo "-")" \
-    "$(awk -v t="$t" -v n="$n" 'BEGIN { print t * 1000 / (n / 1000) }')" "$scale"
-  prev_n="$n" prev_t="$t"
+  prev_n="$n"
   rm -rf "$dir"
 done
 echo

@@ -112,41 +112,6 @@ fn sysfs_link(path: &Path) -> Option<std::path::PathBuf> {
     named.then_some(out)
 }
 
-/// What std's runtime start does for a Rust `main` that rigcheck needs, for the binary's own C
-/// entry point, which skips that start: a standard descriptor (0, 1, 2) that is closed is
-/// opened on /dev/null, so no file opened later takes its number and receives the report;
-/// and SIGPIPE is ignored, so a write to a closed pipe (`rigcheck | head -1`) fails with EPIPE,
-/// which `io::emit` ends quietly, instead of the signal ending the process.
-#[allow(unsafe_code)]
-pub fn process_start() {
-    let mut fds = [0, 1, 2].map(|fd| libc::pollfd {
-        fd,
-        events: 0,
-        revents: 0,
-    });
-    // SAFETY: `fds` is three initialised pollfd owned by this frame, and the count says three;
-    // a zero timeout only asks which descriptors are open (POLLNVAL: closed).
-    let polled = unsafe { libc::poll(fds.as_mut_ptr(), 3, 0) };
-    if polled >= 0 {
-        for p in fds.iter().filter(|p| p.revents & libc::POLLNVAL != 0) {
-            // Descriptors are handed out lowest first: with 0..2 checked in order, /dev/null
-            // lands on the closed one.
-            if let Ok(null) = std::fs::OpenOptions::new()
-                .read(p.fd == 0)
-                .write(p.fd != 0)
-                .open("/dev/null")
-            {
-                std::mem::forget(null);
-            }
-        }
-    }
-    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler code and touches
-    // no memory of this process.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
-}
-
 /// sched_getaffinity(0): the CPUs this process may run on.
 #[allow(unsafe_code)]
 pub fn cpu_affinity() -> Option<Vec<u32>> {

@@ -1,8 +1,6 @@
 //! The operating system's own calls, one module per OS behind one set of functions: every
 //! `unsafe` block of the crate is here, but for the GPU libraries' entry points (NVML's in
-//! `probe::gpu::live`, CUDA's in `bench::gpu`; the binary's C `main` on Linux and its
-//! seven C maths functions are marked `unsafe(no_mangle)` in `main.rs`), and so is every
-//! choice of code by OS. A
+//! `probe::gpu::live`, CUDA's in `bench::gpu`), and so is every choice of code by OS. A
 //! caller asks what it needs (`statvfs`, `cpu_affinity`, `smbios_tables`, ...) and gets the
 //! answer or the reason there is none, never a `cfg` of its own.
 //!
@@ -15,8 +13,7 @@
 //!
 //! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`,
-//! `descriptor_path`, `open_dir_in_root`, `canonicalize`; `linux` alone `process_start`, for
-//! the binary's own entry point there. Every POSIX-axis module defines:
+//! `descriptor_path`, `open_dir_in_root`, `canonicalize`. Every POSIX-axis module defines:
 //! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`, `open_dir`, `stat_in`, `list_dir`, `open_in`,
 //! `open_following_in`, `special_file_kind`,
 //! `keep_owner_and_mode`, `create_private_dir`, `set_create_mode`, `file_mode`, `symlink`,
