@@ -1,24 +1,14 @@
-//! Command-line definitions (clap), and the reading of the commonest command lines without
-//! building them (`Cli::from_args`); no other logic lives here.
+//! Command-line definitions (clap); no other logic lives here.
 //!
-//! The output formats and benchmark kinds are plain enums of the modules that use them
-//! (`render`, `bench`); this file teaches clap their names and help, so nothing below the
-//! command layer depends on clap.
+//! The output formats and benchmark kinds are plain enums of the library modules that use
+//! them (`render`, `bench`); this file has a copy of each that clap knows by name and help,
+//! converted into the library's, so the library does not depend on clap.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Arg, Args, Parser, Subcommand, ValueEnum, ValueHint};
-
-pub use crate::bench::BenchKind;
-pub use crate::render::bench::BenchFormat;
-pub use crate::render::diff::DiffFormat;
-pub use crate::render::fleet::FleetFormat;
-pub use crate::render::preflight::PreflightFormat;
-pub use crate::render::sheet::SheetFormat;
-pub use crate::render::verify::VerifyFormat;
-pub use crate::render::{Format, Part};
 
 /// Inventory a workstation or GPU server, check it against its order, and say what it can do.
 #[derive(Debug, Parser)]
@@ -48,69 +38,9 @@ pub struct Cli {
 }
 
 impl Cli {
-    /// This process's command line. The inventory's plain forms (`rigcheck`, `-f json`,
-    /// `--sysroot DIR`, `--color WHEN`, `--redact`, `-v`) are read here directly: clap
-    /// builds its definition of every command before it reads a word, which costs more than
-    /// most inventories take to probe. Anything else (a command, help, a mistake) goes to
-    /// clap, and for the plain forms clap's answer is the same (tested).
+    /// This process's command line, as clap reads it.
     pub fn from_args() -> Result<Cli, clap::Error> {
-        let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-        match Cli::plain(&args) {
-            Some(cli) => Ok(cli),
-            None => Cli::try_parse(),
-        }
-    }
-
-    /// `args` (after the program's name) as clap reads them, where they are only the
-    /// inventory's plain options, each once, in any order, with values that are neither empty
-    /// nor start with `-`; `None` for anything else, which clap then reads.
-    pub fn plain(args: &[OsString]) -> Option<Cli> {
-        let mut global = GlobalArgs::default();
-        let mut view = ViewArgs::default();
-        let mut seen: Vec<&str> = Vec::new();
-        let mut words = args.iter();
-        while let Some(word) = words.next() {
-            let word = word.to_str()?;
-            let (name, inline) = match word.split_once('=') {
-                Some((name, value)) if name.starts_with("--") => (name, Some(value)),
-                _ => (word, None),
-            };
-            let key = match name {
-                "-f" | "--format" => "format",
-                "--sysroot" => "sysroot",
-                "--color" => "color",
-                "--redact" => "redact",
-                "-v" | "--verbose" => "verbose",
-                _ => return None,
-            };
-            if seen.contains(&key) {
-                return None;
-            }
-            seen.push(key);
-            let takes_value = matches!(key, "format" | "sysroot" | "color");
-            let value = match (takes_value, inline) {
-                (true, Some(value)) => value,
-                (true, None) => words.next()?.to_str()?,
-                (false, Some(_)) => return None,
-                (false, None) => "",
-            };
-            if takes_value && (value.is_empty() || value.starts_with('-')) {
-                return None;
-            }
-            match key {
-                "format" => global.format = Some(AnyFormat::from_str(value, false).ok()?),
-                "sysroot" => global.sysroot = Some(PathBuf::from(value)),
-                "color" => global.color = ColorChoice::from_str(value, false).ok()?,
-                "redact" => global.redact = true,
-                _ => view.verbose = true,
-            }
-        }
-        Some(Cli {
-            global,
-            profile: None,
-            view,
-            command: None,
-        })
+        Cli::try_parse()
     }
 }
 
@@ -438,23 +368,23 @@ pub struct PreflightArgs {
     #[arg(long, value_name = "N")]
     pub gpus: Option<u32>,
     /// Free VRAM each GPU must have, e.g. '20 GiB'. Default: warn when over 10% is in use.
-    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_bytes_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = rigcheck::units::parse_bytes_arg)]
     pub min_free_vram: Option<u64>,
     /// Highest GPU temperature to start a job at, in °C.
     #[arg(long, value_name = "CELSIUS", default_value_t = 80)]
     pub max_gpu_temp: u32,
     /// Lowest NVIDIA driver version accepted, e.g. '535.104'.
-    #[arg(long, value_name = "VERSION", value_parser = crate::preflight::gpu::parse_min_version)]
+    #[arg(long, value_name = "VERSION", value_parser = rigcheck::preflight::gpu::parse_min_version)]
     pub min_driver: Option<String>,
     /// Lowest CUDA version the driver must support, e.g. '12.2'.
-    #[arg(long, value_name = "VERSION", value_parser = crate::preflight::gpu::parse_min_version)]
+    #[arg(long, value_name = "VERSION", value_parser = rigcheck::preflight::gpu::parse_min_version)]
     pub min_cuda: Option<String>,
     /// Dataset directory: its filesystem's free space, drive and kind are checked.
     #[arg(long, value_name = "PATH")]
     pub data: Option<PathBuf>,
     /// Free space the --data filesystem must have, e.g. '500 GB'. Default: fail under 5%
     /// free, warn under 10%.
-    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_bytes_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = rigcheck::units::parse_bytes_arg)]
     pub min_free_disk: Option<u64>,
     /// Data-loader workers per GPU process (PyTorch num_workers). Default: suggest a number.
     #[arg(long, value_name = "N")]
@@ -504,7 +434,7 @@ impl TypedValueParser for ProfileName {
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(
-            crate::profile::BUILTIN
+            rigcheck::profile::BUILTIN
                 .iter()
                 .map(|(name, _)| PossibleValue::new(*name)),
         ))
@@ -523,10 +453,16 @@ pub enum ColorChoice {
     Never,
 }
 
-/// Implements `clap::ValueEnum` for an enum defined outside the command line, with the name
-/// and help of each variant.
+/// The command line's copy of an enum the library defines (same name, same variants), with
+/// clap's name and help for each variant and the conversion into the library's: the library
+/// knows nothing of clap.
 macro_rules! value_enum {
-    ($ty:ty { $($variant:ident => $name:literal: $help:literal,)* }) => {
+    ($lib:path => $ty:ident { $($variant:ident => $name:literal: $help:literal,)* }) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $ty {
+            $($variant,)*
+        }
+
         impl ValueEnum for $ty {
             fn value_variants<'a>() -> &'a [Self] {
                 &[$(Self::$variant),*]
@@ -538,16 +474,63 @@ macro_rules! value_enum {
                 })
             }
         }
+
+        impl From<$ty> for $lib {
+            fn from(v: $ty) -> Self {
+                use $lib as Lib;
+                match v {
+                    $($ty::$variant => Lib::$variant,)*
+                }
+            }
+        }
+
+        impl From<$lib> for $ty {
+            fn from(v: $lib) -> Self {
+                use $lib as Lib;
+                match v {
+                    $(Lib::$variant => $ty::$variant,)*
+                }
+            }
+        }
     };
 }
 
-value_enum!(Format {
+value_enum!(rigcheck::render::Format => Format {
     Table => "table": "Readable text table.",
     Json => "json": "The JSON contract (schema_version, base units, notes).",
     Markdown => "markdown": "GitHub-flavoured Markdown.",
     Prometheus => "prometheus": "Prometheus text format, for node_exporter's textfile collector.",
     Nfd => "nfd": "Kubernetes node-feature-discovery feature file (name=value labels).",
 });
+
+/// `--section` parts (the library's `render::Part`), with aliases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Glance,
+    System,
+    Gpus,
+    Cpu,
+    Memory,
+    Drives,
+    Headroom,
+    Notes,
+}
+
+impl From<Part> for rigcheck::render::Part {
+    fn from(p: Part) -> Self {
+        use rigcheck::render::Part as Lib;
+        match p {
+            Part::Glance => Lib::Glance,
+            Part::System => Lib::System,
+            Part::Gpus => Lib::Gpus,
+            Part::Cpu => Lib::Cpu,
+            Part::Memory => Lib::Memory,
+            Part::Drives => Lib::Drives,
+            Part::Headroom => Lib::Headroom,
+            Part::Notes => Lib::Notes,
+        }
+    }
+}
 
 impl ValueEnum for Part {
     fn value_variants<'a>() -> &'a [Self] {
@@ -588,36 +571,36 @@ impl ValueEnum for Part {
     }
 }
 
-value_enum!(VerifyFormat {
+value_enum!(rigcheck::render::verify::VerifyFormat => VerifyFormat {
     Table => "table": "Readable table with a summary line.",
     Json => "json": "The report as JSON.",
     Markdown => "markdown": "Markdown table (for tickets and pull requests).",
     Junit => "junit": "JUnit XML: one test case per requirement, for CI systems.",
 });
 
-value_enum!(FleetFormat {
+value_enum!(rigcheck::render::fleet::FleetFormat => FleetFormat {
     Table => "table": "Readable tables.",
     Json => "json": "One JSON document: hosts, configurations, odd ones out, errors.",
     Markdown => "markdown": "Markdown tables (for tickets and wikis).",
     Prometheus => "prometheus": "Prometheus text format, every sample labelled with its host.",
 });
 
-value_enum!(DiffFormat {
+value_enum!(rigcheck::render::diff::DiffFormat => DiffFormat {
     Table => "table": "Readable table.",
     Json => "json": "JSON list of changes.",
 });
 
-value_enum!(SheetFormat {
+value_enum!(rigcheck::render::sheet::SheetFormat => SheetFormat {
     Html => "html": "One self-contained HTML file (inline CSS and SVG), printable on A4 or Letter.",
     Markdown => "markdown": "GitHub-flavoured Markdown.",
 });
 
-value_enum!(PreflightFormat {
+value_enum!(rigcheck::render::preflight::PreflightFormat => PreflightFormat {
     Table => "table": "One aligned line per check.",
     Json => "json": "{status, exit_code, checks: [{id, subject, status, found, expected, advice}]}.",
 });
 
-value_enum!(BenchKind {
+value_enum!(rigcheck::bench::BenchKind => BenchKind {
     Cpu => "cpu": "Data-loader augmentation pipeline on 1, 2, 4 … N threads.",
     Memory => "memory": "STREAM copy and triad, one thread and all threads.",
     Disk => "disk": "Sequential read with direct I/O.",
@@ -625,7 +608,50 @@ value_enum!(BenchKind {
     All => "all": "All of the above.",
 });
 
-value_enum!(BenchFormat {
+value_enum!(rigcheck::render::bench::BenchFormat => BenchFormat {
     Table => "table": "Readable text.",
     Json => "json": "The inventory JSON with a `bench` section.",
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    /// Every command line copy of a library enum converts both ways without loss, so the
+    /// names clap shows are the library's variants.
+    #[test]
+    fn command_line_enums_round_trip_through_the_library() {
+        for f in Format::value_variants() {
+            assert_eq!(Format::from(rigcheck::render::Format::from(*f)), *f);
+        }
+        for f in SheetFormat::value_variants() {
+            let lib = rigcheck::render::sheet::SheetFormat::from(*f);
+            assert_eq!(SheetFormat::from(lib), *f);
+        }
+        for k in BenchKind::value_variants() {
+            assert_eq!(BenchKind::from(rigcheck::bench::BenchKind::from(*k)), *k);
+        }
+        let names: Vec<String> = Format::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        assert_eq!(names, ["table", "json", "markdown", "prometheus", "nfd"]);
+    }
+
+    /// The inventory's own options after no command, and a stray one before a command.
+    #[test]
+    fn plain_inventory_lines_parse_as_the_inventory() {
+        let cli = Cli::try_parse_from(["rigcheck", "-f", "json", "--redact", "-v"]).unwrap();
+        assert!(cli.command.is_none());
+        assert_eq!(cli.global.format, Some(AnyFormat::Json));
+        assert!(cli.global.redact && cli.view.verbose);
+        assert!(Cli::try_parse_from(["rigcheck", "-f", "xml"]).is_err());
+    }
+}

@@ -67,7 +67,7 @@ pub fn describe(e: &io::Error) -> String {
         K::NotFound => "no such file or directory; check the path".into(),
         K::PermissionDenied => format!(
             "permission denied; {} or make it readable (or writable) for this user",
-            crate::spec::windows::ELEVATE
+            crate::sys::ELEVATE
         ),
         K::IsADirectory => "is a directory; give a file".into(),
         K::NotADirectory => "a part of the path is not a directory".into(),

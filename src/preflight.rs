@@ -13,8 +13,6 @@
 pub mod check;
 pub mod gpu;
 pub mod host;
-pub mod rules;
-pub mod workers;
 
 pub use check::{Check, Options, Report, Status};
 

@@ -77,6 +77,71 @@ pub struct Requirement {
     pub at: (usize, usize),
 }
 
+/// A GPU model as an order names it, compiled once when the profile is read: its words,
+/// and whether it names one product (`model = { exact = "NVIDIA H200" }`, what `profile new`
+/// writes) or a family (`model = "A100"`: every board whose name holds those words, in that
+/// order). Names are compared as words, not characters: `L40` is not `L40S`, `H200` is a
+/// family that holds the `H200 NVL`, and `NVIDIA H200` exactly is only the H200. Case,
+/// punctuation, (R)/(TM) marks and the `NVIDIA` that newer drivers put first do not count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Model {
+    /// As the order wrote it.
+    pub text: String,
+    /// One product, not a family.
+    pub exact: bool,
+    words: Vec<String>,
+}
+
+impl Model {
+    pub fn new(text: &str, exact: bool) -> Model {
+        Model {
+            text: text.to_string(),
+            exact,
+            words: model_words(text).map(str::to_ascii_lowercase).collect(),
+        }
+    }
+
+    /// Whether a board named `name` is this model.
+    pub fn matches(&self, name: &str) -> bool {
+        let mut name_words = model_words(name);
+        if self.exact {
+            let mut ours = self.words.iter();
+            loop {
+                match (ours.next(), name_words.next()) {
+                    (None, None) => return true,
+                    (Some(a), Some(b)) if b.eq_ignore_ascii_case(a) => {}
+                    _ => return false,
+                }
+            }
+        }
+        if self.words.is_empty() {
+            return false;
+        }
+        let have: Vec<&str> = name_words.collect();
+        have.windows(self.words.len()).any(|w| {
+            w.iter()
+                .zip(&self.words)
+                .all(|(h, want)| h.eq_ignore_ascii_case(want))
+        })
+    }
+}
+
+/// The words of a product name: split at anything but a letter or digit, without the
+/// (R)/(TM) marks and without a first `NVIDIA`.
+fn model_words(name: &str) -> impl Iterator<Item = &str> {
+    let mut words = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("r") && !w.eq_ignore_ascii_case("tm"))
+        .peekable();
+    if words
+        .peek()
+        .is_some_and(|w| w.eq_ignore_ascii_case("nvidia"))
+    {
+        words.next();
+    }
+    words
+}
+
 /// Which GPUs or drives a group of requirements applies to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Filter {
@@ -84,8 +149,8 @@ pub struct Filter {
     pub section: Section,
     /// Group index in the profile.
     pub group: usize,
-    /// GPU model (contains) the group selects; None = all.
-    pub model: Option<String>,
+    /// GPU model the group selects (a family, or one product with `exact`); None = all.
+    pub model: Option<Model>,
     /// Drive kind the group selects; None = all.
     pub kind: Option<DriveKind>,
 }
@@ -377,9 +442,51 @@ impl Builder<'_> {
     /// One `[[gpus]]` or `[[drives]]` group: its selector, then its requirements.
     fn group(&mut self, section: Section, i: usize, t: &DeTable<'_>) -> Result<(), ProfileError> {
         let selector = section.selector().and_then(|k| t.get_key_value(k));
+        // `model = "A100"` (a family) or `model = { exact = "NVIDIA H200" }` (one product).
+        let mut exact = false;
         let chosen = match selector {
             Some((k, v)) => match v.get_ref() {
                 DeValue::String(s) => Some((s.to_string(), v.span())),
+                DeValue::Table(inner) if section == Section::Gpus => {
+                    let mut one = None;
+                    for (ik, iv) in in_file_order(inner) {
+                        match (ik.get_ref().as_ref(), iv.get_ref()) {
+                            ("exact", DeValue::String(s)) if one.is_none() => {
+                                one = Some((s.to_string(), iv.span()));
+                            }
+                            ("exact", other) => {
+                                return Err(self.err(
+                                    Some(iv.span()),
+                                    format!(
+                                        "model: exact takes one product name as text, found {}",
+                                        other.type_str()
+                                    ),
+                                ))
+                            }
+                            (other, _) => {
+                                return Err(self.err(
+                                    Some(ik.span()),
+                                    format!(
+                                        "model: '{other}' is not how a model is named; write \
+                                         model = \"A100\" (every board of that name) or \
+                                         model = {{ exact = \"NVIDIA A100-SXM4-80GB\" }} (that \
+                                         product only)"
+                                    ),
+                                ))
+                            }
+                        }
+                    }
+                    exact = true;
+                    match one {
+                        Some(m) => Some(m),
+                        None => {
+                            return Err(self.err(
+                                Some(v.span()),
+                                "model: { exact = \"...\" } needs the product's name".to_string(),
+                            ))
+                        }
+                    }
+                }
                 other => {
                     return Err(self.err(
                         Some(v.span()),
@@ -406,10 +513,10 @@ impl Builder<'_> {
                 },
                 None => (None, None),
             },
-            _ => (chosen.map(|(m, _)| m), None),
+            _ => (chosen.map(|(m, _)| Model::new(&m, exact)), None),
         };
         let which = match (&model, kind) {
-            (Some(m), _) => format!(" ('{m}')"),
+            (Some(m), _) => format!(" ('{}')", m.text),
             (None, Some(k)) => format!(" ({})", k.as_str()),
             (None, None) => String::new(),
         };
@@ -571,7 +678,7 @@ impl Builder<'_> {
                 format!("{key}: expected {want}, found {}", v.type_str()),
             )
         };
-        let parse = |f: fn(&str) -> Result<u64, String>| {
+        let parse = |f: fn(&str) -> Result<u64, units::UnitError>| {
             let written = match v {
                 Value::String(s) => s.clone(),
                 Value::Integer(i) if *i >= 0 => i.to_string(),
@@ -722,7 +829,8 @@ pub fn from_spec(spec: &Spec, name: &str) -> String {
     }
     for (model, members) in &gpus {
         let lines = suggest_lines(spec, Section::Gpus, members, &mut skipped);
-        let _ = write!(t, "\n[[gpus]]\nmodel = {}\n{lines}", q(model));
+        // The product, exactly: `model = "NVIDIA H200"` alone would also take the H200 NVL.
+        let _ = write!(t, "\n[[gpus]]\nmodel = {{ exact = {} }}\n{lines}", q(model));
     }
     let mut drives: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, d) in spec

@@ -7,7 +7,7 @@
 //! Pure: readers look at the `Spec` only, and an unknown fact reads as `Found::Unknown` with
 //! the reason the probe noted.
 
-use crate::preflight::rules::card_width;
+use crate::rules::card_width;
 use crate::spec::{names, Drive, Gpu, ListState, Spec};
 use crate::units::{bytes_bin, bytes_dec};
 
@@ -359,7 +359,7 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
         (Some(t), Some("dimms")) => Reading {
             items: vec![Found::Num(t, bytes_bin(t))],
             // Installed as ordered, but the OS may not see it all: say so on the line.
-            note: m.unseen_note(),
+            note: crate::rules::memory_unseen(m),
             slack_below: 0.0,
         },
         (Some(t), source) => Reading {

@@ -313,37 +313,6 @@ pub struct Memory {
     pub slots: Vec<MemorySlot>,
 }
 
-/// Usable memory further than this fraction under the installed DIMMs is not firmware and
-/// kernel reservations (1.5–4 %) but memory the OS does not see.
-pub const MEMORY_UNSEEN_FRACTION: f64 = 0.10;
-
-impl Memory {
-    /// When the OS sees far less than the DIMMs installed (MemTotal more than
-    /// `MEMORY_UNSEEN_FRACTION` under their sum), the sentence saying so and what to check;
-    /// `None` when it does not, or when either figure is unknown.
-    pub fn unseen_note(&self) -> Option<String> {
-        let installed = self
-            .total_bytes
-            .filter(|_| self.total_source.as_deref() == Some("dimms"))?;
-        let usable = self.usable_bytes?;
-        if usable as f64 >= installed as f64 * (1.0 - MEMORY_UNSEEN_FRACTION) {
-            return None;
-        }
-        let gib = |b: u64| {
-            let g = b as f64 / (1u64 << 30) as f64;
-            format!("{} GiB", (g * 10.0).round() / 10.0)
-        };
-        Some(format!(
-            "the OS sees {} (MemTotal) of the {} of DIMMs installed: a module may be disabled \
-             by the firmware or failing training, or the kernel was started with mem=; check \
-             the firmware's memory settings and event log, `dmesg | grep -i -e memory -e edac` \
-             and /proc/cmdline",
-            gib(usable),
-            gib(installed)
-        ))
-    }
-}
-
 /// One DIMM slot as the firmware lists it, placed on its socket.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MemorySlot {
@@ -826,22 +795,6 @@ pub struct CpuSocket {
     pub populated: bool,
     /// CPU name when populated.
     pub model: Option<String>,
-}
-
-/// GPU use below this share counts as idle for the link's generation.
-const IDLE_UTILIZATION_PERCENT: u32 = 10;
-
-impl Gpu {
-    /// True when the link runs below its top generation while the GPU is idle or its load
-    /// is unknown: power saving, not a fault (a busy GPU's slow link is one).
-    pub fn link_gen_idle(&self) -> bool {
-        let below = matches!((self.pcie.gen, self.pcie.max_gen), (Some(a), Some(b)) if a < b);
-        below
-            && self
-                .state
-                .utilization_percent
-                .is_none_or(|u| u < IDLE_UTILIZATION_PERCENT)
-    }
 }
 
 /// Memory slots per socket and the largest upgrades they allow.

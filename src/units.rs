@@ -6,19 +6,55 @@
 //! `parse_bytes` takes the SI reading; `parse_bytes_jedec` the memory one. `GiB`/`TiB` and
 //! friends are binary in both.
 
+/// Why a quantity as written is not one: each says what was written and how to write it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum UnitError {
+    #[error(
+        "'{text}': unknown unit '{unit}'; use B, KiB, MiB, GiB, TiB, kB, MB, GB, TB, or K, M, G, T"
+    )]
+    SizeUnit { text: String, unit: String },
+    #[error("'{text}': unknown clock unit '{unit}'; use MHz or GHz")]
+    ClockUnit { text: String, unit: String },
+    #[error("'{text}': unknown rate unit '{unit}'; use MT/s")]
+    RateUnit { text: String, unit: String },
+    #[error("'{text}': not a percentage; write one such as '3%'")]
+    NotPercent { text: String },
+    #[error("'{text}': out of range; give 0% to 100%")]
+    PercentRange { text: String },
+    #[error("'{text}': does not start with a number; write the number, then its unit")]
+    NoNumber { text: String },
+    #[error(
+        "'{text}': a comma is ambiguous (decimal or thousands?); write '{suggestion}' with a \
+         point for decimals and no thousands separator"
+    )]
+    Comma { text: String, suggestion: String },
+    #[error("'{text}': not a number; write digits, a point for decimals")]
+    NotNumber { text: String },
+    #[error(
+        "'{text}' has no unit, so it means {bytes} bytes; write it with one, e.g. '{number} GB'"
+    )]
+    NoUnit {
+        text: String,
+        bytes: u64,
+        number: f64,
+    },
+    #[error("'{text}': out of range; give a smaller number")]
+    Range { text: String },
+}
+
 /// Parses a size with the SI reading of `kB`/`MB`/`GB`/`TB` (drives, disks).
 /// A bare number is bytes. `K`/`M`/`G`/`T` alone (as in `64M`, `size=64m`) are binary, like
 /// `dd`, `tmpfs size=` and Docker's `--shm-size`.
-pub fn parse_bytes(text: &str) -> Result<u64, String> {
+pub fn parse_bytes(text: &str) -> Result<u64, UnitError> {
     parse_size(text, false)
 }
 
 /// Parses a size with the JEDEC reading of `GB` (= GiB), as memory is sold.
-pub fn parse_bytes_jedec(text: &str) -> Result<u64, String> {
+pub fn parse_bytes_jedec(text: &str) -> Result<u64, UnitError> {
     parse_size(text, true)
 }
 
-fn parse_size(text: &str, jedec: bool) -> Result<u64, String> {
+fn parse_size(text: &str, jedec: bool) -> Result<u64, UnitError> {
     let (num, unit) = number_and_unit(text)?;
     let si = |p: i32| {
         if jedec {
@@ -40,49 +76,52 @@ fn parse_size(text: &str, jedec: bool) -> Result<u64, String> {
         "t" | "tib" => 1024f64.powi(4),
         "p" | "pib" => 1024f64.powi(5),
         _ => {
-            return Err(format!(
-            "'{text}': unknown unit '{unit}'; use B, KiB, MiB, GiB, TiB, kB, MB, GB, TB, or K, M, G, T"
-        ))
+            return Err(UnitError::SizeUnit {
+                text: text.into(),
+                unit,
+            })
         }
     };
     to_u64(num * mult, text)
 }
 
 /// Parses a clock to MHz: "3.1 GHz", "3100 MHz", "3100" (MHz).
-pub fn parse_mhz(text: &str) -> Result<u64, String> {
+pub fn parse_mhz(text: &str) -> Result<u64, UnitError> {
     let (num, unit) = number_and_unit(text)?;
     let mult = match unit.to_ascii_lowercase().as_str() {
         "" | "mhz" => 1.0,
         "ghz" => 1000.0,
         "khz" => 0.001,
         _ => {
-            return Err(format!(
-                "'{text}': unknown clock unit '{unit}'; use MHz or GHz"
-            ))
+            return Err(UnitError::ClockUnit {
+                text: text.into(),
+                unit,
+            })
         }
     };
     to_u64(num * mult, text)
 }
 
 /// Parses a memory transfer rate to MT/s: "2933 MT/s", "2933", "DDR4-2933" is not accepted.
-pub fn parse_mts(text: &str) -> Result<u64, String> {
+pub fn parse_mts(text: &str) -> Result<u64, UnitError> {
     let (num, unit) = number_and_unit(text)?;
     match unit.to_ascii_lowercase().as_str() {
         "" | "mt/s" | "mts" | "mhz" => to_u64(num, text),
-        _ => Err(format!("'{text}': unknown rate unit '{unit}'; use MT/s")),
+        _ => Err(UnitError::RateUnit {
+            text: text.into(),
+            unit,
+        }),
     }
 }
 
 /// Parses a relative tolerance "3%" to a fraction (0.03).
-pub fn parse_percent(text: &str) -> Result<f64, String> {
+pub fn parse_percent(text: &str) -> Result<f64, UnitError> {
     let (num, unit) = number_and_unit(text)?;
     if unit != "%" {
-        return Err(format!(
-            "'{text}': not a percentage; write one such as '3%'"
-        ));
+        return Err(UnitError::NotPercent { text: text.into() });
     }
     if !(0.0..=100.0).contains(&num) {
-        return Err(format!("'{text}': out of range; give 0% to 100%"));
+        return Err(UnitError::PercentRange { text: text.into() });
     }
     Ok(num / 100.0)
 }
@@ -90,7 +129,7 @@ pub fn parse_percent(text: &str) -> Result<f64, String> {
 /// The number and the unit of a quantity as written: `"3.1 GHz"` → `(3.1, "GHz")`, `"80"` →
 /// `(80.0, "")`. A comma is refused: "3,5 GHz" is 3.5 GHz to half the world and 35 GHz to the
 /// other half, and a wrong guess is a silently wrong order.
-pub fn number_and_unit(text: &str) -> Result<(f64, String), String> {
+pub fn number_and_unit(text: &str) -> Result<(f64, String), UnitError> {
     let t = text.trim();
     let end = t
         .char_indices()
@@ -98,24 +137,24 @@ pub fn number_and_unit(text: &str) -> Result<(f64, String), String> {
         .map_or(t.len(), |(i, _)| i);
     let (n, unit) = t.split_at(end);
     if n.is_empty() {
-        return Err(format!(
-            "'{text}': does not start with a number; write the number, then its unit"
-        ));
+        return Err(UnitError::NoNumber { text: text.into() });
     }
     if n.contains(',') {
         let point = n.replacen(',', ".", 1).replace(',', "");
-        return Err(format!(
-            "'{text}': a comma is ambiguous (decimal or thousands?); write '{}{}{}' with a \
-             point for decimals and no thousands separator",
-            point.trim_end_matches('.'),
-            if unit.trim().is_empty() { "" } else { " " },
-            unit.trim()
-        ));
+        return Err(UnitError::Comma {
+            text: text.into(),
+            suggestion: format!(
+                "{}{}{}",
+                point.trim_end_matches('.'),
+                if unit.trim().is_empty() { "" } else { " " },
+                unit.trim()
+            ),
+        });
     }
     let n: String = n.chars().filter(|c| *c != '_').collect();
     let num: f64 = n
         .parse()
-        .map_err(|_| format!("'{text}': not a number; write digits, a point for decimals"))?;
+        .map_err(|_| UnitError::NotNumber { text: text.into() })?;
     Ok((num, unit.trim().to_string()))
 }
 
@@ -125,20 +164,22 @@ pub const MIN_BARE_BYTES: u64 = 1 << 20;
 
 /// Parses a size typed on the command line (`--min-free-disk 500GB`): as `parse_bytes`, but
 /// a bare number under `MIN_BARE_BYTES` is refused with the unit it probably lacks.
-pub fn parse_bytes_arg(text: &str) -> Result<u64, String> {
+pub fn parse_bytes_arg(text: &str) -> Result<u64, UnitError> {
     let (num, unit) = number_and_unit(text)?;
     let bytes = parse_bytes(text)?;
     if unit.is_empty() && bytes < MIN_BARE_BYTES {
-        return Err(format!(
-            "'{text}' has no unit, so it means {bytes} bytes; write it with one, e.g. '{num} GB'"
-        ));
+        return Err(UnitError::NoUnit {
+            text: text.into(),
+            bytes,
+            number: num,
+        });
     }
     Ok(bytes)
 }
 
-fn to_u64(v: f64, text: &str) -> Result<u64, String> {
+fn to_u64(v: f64, text: &str) -> Result<u64, UnitError> {
     if !v.is_finite() || v < 0.0 || v > u64::MAX as f64 {
-        return Err(format!("'{text}': out of range; give a smaller number"));
+        return Err(UnitError::Range { text: text.into() });
     }
     Ok(v.round() as u64)
 }
@@ -203,9 +244,13 @@ mod tests {
         assert_eq!(parse_bytes_jedec("96 GB").unwrap(), 96 << 30);
         assert_eq!(parse_bytes_jedec("24GB").unwrap(), 24 << 30);
         assert_eq!(parse_bytes("1.5 TB").unwrap(), 1_500_000_000_000);
-        assert!(parse_bytes("12 bananas")
-            .unwrap_err()
-            .contains("unknown unit 'bananas'"));
+        assert_eq!(
+            parse_bytes("12 bananas").unwrap_err(),
+            UnitError::SizeUnit {
+                text: "12 bananas".into(),
+                unit: "bananas".into()
+            }
+        );
         assert!(parse_bytes("GB").is_err());
     }
 
@@ -221,16 +266,16 @@ mod tests {
 
     #[test]
     fn commas_are_refused_not_guessed() {
-        let e = parse_mhz("3,5 GHz").unwrap_err();
+        let e = parse_mhz("3,5 GHz").unwrap_err().to_string();
         assert!(e.contains("write '3.5 GHz'"), "{e}");
-        let e = parse_bytes("1,000 GB").unwrap_err();
+        let e = parse_bytes("1,000 GB").unwrap_err().to_string();
         assert!(e.contains("comma is ambiguous"), "{e}");
         assert_eq!(parse_bytes("1_000 GB").unwrap(), 1_000_000_000_000);
     }
 
     #[test]
     fn bare_sizes_on_the_command_line_need_a_unit_when_small() {
-        let e = parse_bytes_arg("20").unwrap_err();
+        let e = parse_bytes_arg("20").unwrap_err().to_string();
         assert!(e.contains("means 20 bytes") && e.contains("'20 GB'"), "{e}");
         assert_eq!(parse_bytes_arg("20 GiB").unwrap(), 20 << 30);
         assert_eq!(parse_bytes_arg("21474836480").unwrap(), 20 << 30);

@@ -206,7 +206,7 @@ fn fold_missing_models(spec: &Spec, reqs: &[Requirement], lines: Vec<Line>) -> V
         };
         let (_, skipped) = folded.entry(f.group).or_insert_with(|| {
             let (count, vram) = asked.get(&f.group).copied().unwrap_or_default();
-            let model = f.model.as_deref().unwrap_or_default();
+            let model = f.model.as_ref().map_or("", |m| m.text.as_str());
             out.push(wrong_model(spec, req, model, count, vram));
             (out.len() - 1, Vec::new())
         });
@@ -742,7 +742,7 @@ fn matching_gpus<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usi
 /// (`Gpu::is_model`).
 fn model_match(f: &Filter, g: &Gpu) -> Option<bool> {
     match &f.model {
-        Some(m) => g.is_model(|n| norm_text(n).contains(&norm_text(m))),
+        Some(m) => g.is_model(|n| m.matches(n)),
         None => Some(true),
     }
 }

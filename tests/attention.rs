@@ -1,5 +1,5 @@
 //! The inventory's Attention line and preflight say the same of every recorded machine:
-//! both judge by `preflight::rules`, so a GPU on a narrow link, held-down clocks, memory
+//! both judge by `rules`, so a GPU on a narrow link, held-down clocks, memory
 //! errors or memory the OS does not see are in one exactly when they are in the other.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -7,9 +7,9 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use rigcheck::preflight::rules::{attention, Rule};
 use rigcheck::preflight::{self, Options, Status};
 use rigcheck::probe;
+use rigcheck::rules::{attention, Rule};
 use rigcheck::source::Source;
 
 #[test]

@@ -399,7 +399,7 @@ fn run_memory_only_caps_arrays_by_usable_memory() {
     spec.memory.usable_bytes = Some(256 << 20);
     let r = bench::run(
         &spec,
-        rigcheck::cli::BenchKind::Memory,
+        rigcheck::bench::BenchKind::Memory,
         0.2,
         Some(dir.path()),
     );

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rigcheck::cli::SheetFormat;
 use rigcheck::render::sheet;
+use rigcheck::render::sheet::SheetFormat;
 use rigcheck::spec::Spec;
 
 fn artifacts() -> PathBuf {
@@ -118,7 +118,7 @@ fn render(bin: &Path, name: &str, spec: &Spec) -> String {
     let mut buf = Vec::new();
     sheet::write(
         spec,
-        &rigcheck::preflight::rules::attention(spec),
+        &rigcheck::rules::attention(spec),
         None,
         SheetFormat::Html,
         &mut buf,

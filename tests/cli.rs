@@ -54,65 +54,6 @@ fn exit_codes_come_through_the_entry_point() {
 }
 
 #[test]
-fn cli_definition_is_consistent() {
-    use clap::CommandFactory;
-    rigcheck::cli::Cli::command().debug_assert();
-}
-
-/// The plain command lines `Cli::from_args` reads without clap come out as clap reads them,
-/// and every other one (a command, help, a mistake, a repeat) is left to clap.
-#[test]
-fn plain_command_lines_read_as_clap_reads_them() {
-    use clap::Parser;
-    use rigcheck::cli::Cli;
-    let os = |args: &[&str]| -> Vec<std::ffi::OsString> { args.iter().map(Into::into).collect() };
-    let plain: &[&[&str]] = &[
-        &[],
-        &["-f", "json"],
-        &["--format", "json"],
-        &["--format=markdown"],
-        &["-f", "table", "--sysroot", "fixtures/x86_64-epyc_7451"],
-        &["--sysroot=some dir", "--color", "never", "--redact", "-v"],
-        &["--color=always", "--verbose", "-f", "nfd"],
-        &["--redact", "--format", "prometheus"],
-        &["-f", "junit"],
-        &["--color", "auto", "--format=html"],
-    ];
-    for args in plain {
-        let ours = Cli::plain(&os(args)).unwrap_or_else(|| panic!("{args:?} not read plainly"));
-        let by_clap = Cli::try_parse_from(std::iter::once("rigcheck").chain(args.iter().copied()))
-            .unwrap_or_else(|e| panic!("{args:?}: {e}"));
-        assert_eq!(format!("{ours:?}"), format!("{by_clap:?}"), "{args:?}");
-    }
-    let to_clap: &[&[&str]] = &[
-        &["inventory"],
-        &["verify", "--profile", "x"],
-        &["--help"],
-        &["-V"],
-        &["--version"],
-        &["-fjson"],
-        &["-f=json"],
-        &["-f"],
-        &["-f", "json", "-f", "json"],
-        &["-f", "xml"],
-        &["--format=JSON"],
-        &["--sysroot"],
-        &["--sysroot", ""],
-        &["--sysroot", "-x"],
-        &["--redact=yes"],
-        &["--color", "sometimes"],
-        &["--profile", "x"],
-        &["-s", "gpu"],
-        &["--", "-f"],
-        &["-v", "-v"],
-        &["-vv"],
-    ];
-    for args in to_clap {
-        assert!(Cli::plain(&os(args)).is_none(), "{args:?} read plainly");
-    }
-}
-
-#[test]
 fn missing_sysroot_exits_2_with_one_line() {
     let out = rigcheck()
         .args(["--sysroot", "/nonexistent/rig"])

@@ -457,13 +457,13 @@ fn check_report(text: &str) {
         let _ = rigcheck::diff::Compared::of(&spec).configuration();
         let _ = rigcheck::diff::diff(z8_spec(), &spec);
         let _ = rigcheck::diff::diff(&spec, &spec);
-        let attention = rigcheck::preflight::rules::attention(&spec);
+        let attention = rigcheck::rules::attention(&spec);
         for format in [
-            rigcheck::cli::Format::Table,
-            rigcheck::cli::Format::Json,
-            rigcheck::cli::Format::Markdown,
-            rigcheck::cli::Format::Prometheus,
-            rigcheck::cli::Format::Nfd,
+            rigcheck::render::Format::Table,
+            rigcheck::render::Format::Json,
+            rigcheck::render::Format::Markdown,
+            rigcheck::render::Format::Prometheus,
+            rigcheck::render::Format::Nfd,
         ] {
             let mut buf = Vec::new();
             rigcheck::render::inventory_report(&spec, &attention, format, None, false, &mut buf)
@@ -474,7 +474,7 @@ fn check_report(text: &str) {
             &spec,
             &attention,
             None,
-            rigcheck::cli::SheetFormat::Html,
+            rigcheck::render::sheet::SheetFormat::Html,
             &mut html,
         );
     }

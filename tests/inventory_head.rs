@@ -2,11 +2,10 @@
 //! terminal shows them, on recorded machines: snapshots, and the values a reader relies on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use clap::ValueEnum;
-use rigcheck::cli::Format;
-use rigcheck::preflight::rules::attention;
 use rigcheck::probe;
+use rigcheck::render::Format;
 use rigcheck::render::{self, Part, Term, View};
+use rigcheck::rules::attention;
 use rigcheck::source::Source;
 use rigcheck::spec::Spec;
 
@@ -195,7 +194,7 @@ fn gpus_in(spec: &Spec, format: Format) -> String {
 
 #[test]
 fn an_idle_link_below_its_generation_says_it_rises_under_load() {
-    use rigcheck::preflight::rules::IDLE_LINK_GEN;
+    use rigcheck::rules::IDLE_LINK_GEN;
     // Both RTX 6000s (one table) idle at Gen1 of Gen3: the inventory says why, in
     // preflight's words.
     let z8 = spec("hp-z8-g4-dual-rtx6000");
@@ -223,7 +222,7 @@ fn all_in(spec: &Spec, format: Format) -> String {
             color: false,
             width: None,
         },
-        parts: Part::value_variants().to_vec(),
+        parts: Part::ALL.to_vec(),
         verbose: true,
     };
     let mut buf = Vec::new();

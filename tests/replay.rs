@@ -4,10 +4,10 @@
 
 mod common;
 
-use rigcheck::cli::Format;
-use rigcheck::preflight::rules::attention;
 use rigcheck::probe;
 use rigcheck::render;
+use rigcheck::render::Format;
+use rigcheck::rules::attention;
 use rigcheck::source::Source;
 
 #[test]
@@ -103,8 +103,8 @@ fn every_unknown_contract_field_has_a_note() {
 
 #[test]
 fn spec_sheets_of_recorded_machines_match_their_snapshots() {
-    use rigcheck::cli::SheetFormat;
     use rigcheck::render::sheet;
+    use rigcheck::render::sheet::SheetFormat;
     // The reference workstation with its order checked, and a laptop-size machine
     // (the i7-1165G7 dump: one socket, no GPU).
     for (name, profile) in [

@@ -5,10 +5,10 @@
 mod sheet_specs;
 
 use assert_cmd::Command;
-use rigcheck::cli::{Format, SheetFormat};
 use rigcheck::outcome::Outcome;
-use rigcheck::preflight::rules::attention;
 use rigcheck::render::sheet::{self, Verify, VerifyRow};
+use rigcheck::render::{sheet::SheetFormat, Format};
+use rigcheck::rules::attention;
 use rigcheck::spec::{MemorySlot, Spec};
 use rigcheck::verify::Status;
 
@@ -196,6 +196,11 @@ fn verify_rows_are_shown_with_their_status() {
             },
         ],
         outcome: Outcome::Fail,
+        summary: rigcheck::verify::Summary {
+            pass: 1,
+            fail: 1,
+            unknown: 0,
+        },
     };
     let spec = sheet_specs::reference();
     let md = sheet_text(&spec, Some(&v), SheetFormat::Markdown);

@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = rigcheck::render::inventory_report(
             &spec,
             &rigcheck::preflight::rules::attention(&spec),
-            rigcheck::cli::Format::Table,
+            rigcheck::render::Format::Table,
             None,
             false,
             &mut out,

@@ -14,7 +14,7 @@ use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer
 
 use super::progress::Progress;
 use super::rng::SplitMix;
-use crate::preflight::workers;
+use crate::rules::workers;
 use crate::spec::Spec;
 
 /// ImageNet channel means and standard deviations, as torchvision's `Normalize` uses them.
@@ -61,7 +61,7 @@ pub fn thread_counts(max: u32) -> Vec<u32> {
 /// Measures the pipeline at each thread count of `params`, within `params.budget`: each
 /// count's share ends at a fixed point, so a worker's last image past one share comes out of
 /// the next, and the run ends at most one image per worker after the budget. The suggested
-/// workers are preflight's rule (`preflight::workers`) on the machine `spec` describes, with
+/// workers are preflight's rule (`rules::workers`) on the machine `spec` describes, with
 /// the GPUs `visible_devices` (CUDA_VISIBLE_DEVICES) lets through.
 pub fn run(
     params: &CpuParams,

@@ -2,14 +2,14 @@
 
 use std::process::ExitCode;
 
-use crate::bench::{self, BenchKind};
 use crate::cli::{BenchArgs, GlobalArgs};
-use crate::error::Error;
-use crate::io::{emit, error_line};
-use crate::outcome::EXIT_INCOMPLETE;
-use crate::render::bench::{write_table, BenchFormat};
-use crate::source::Source;
-use crate::{probe, redact};
+use rigcheck::bench::{self, BenchKind};
+use rigcheck::error::Error;
+use rigcheck::io::{emit, error_line};
+use rigcheck::outcome::EXIT_INCOMPLETE;
+use rigcheck::render::bench::{write_table, BenchFormat};
+use rigcheck::source::Source;
+use rigcheck::{probe, redact};
 
 /// Runs the benchmarks asked for; refuses a sysroot (exit 2); exit 3 when the one benchmark
 /// asked for by name measured nothing.
@@ -34,14 +34,15 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
             bench::MAX_SECONDS
         )));
     }
-    if args.which == BenchKind::Gpu && !cfg!(feature = "gpu-bench") {
+    let which = BenchKind::from(args.which);
+    if which == BenchKind::Gpu && !cfg!(feature = "gpu-bench") {
         return Err(Error::Usage(
             "bench gpu: this rigcheck was built without the GPU benchmark; rebuild it with \
              `cargo build --release --features gpu-bench`"
                 .into(),
         ));
     }
-    if args.which == BenchKind::Disk && args.data.is_none() {
+    if which == BenchKind::Disk && args.data.is_none() {
         return Err(Error::Usage(
             "bench disk: no --data; give --data DIR (a temporary file of at most 1 GiB is \
              written there, read and deleted) or --data FILE (an existing file, only read)"
@@ -49,7 +50,7 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         ));
     }
     let mut spec = probe::inventory(&Source::live());
-    let report = bench::run(&spec, args.which, args.seconds, args.data.as_deref());
+    let report = bench::run(&spec, which, args.seconds, args.data.as_deref());
     // A GPU section whose every multiply failed (out of memory, a kernel error, a wrong
     // product) measured no more than a missing one.
     let gpu_measured = |g: &bench::gpu::GpuBench| {
@@ -59,7 +60,7 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
                 .iter()
                 .any(|m| m.fp32_tflops.is_some() || m.fp16_tflops.is_some())
     };
-    let nothing = match args.which {
+    let nothing = match which {
         BenchKind::Disk => report.disk.is_none().then_some("bench.disk"),
         BenchKind::Gpu => (!report.gpu.as_ref().is_some_and(gpu_measured)).then_some("bench.gpu"),
         _ => None,
@@ -78,7 +79,7 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
             if global.redact {
                 redact::redact(&mut spec);
             }
-            crate::render::json::write(&spec, &mut buf).map_err(Error::output)?;
+            rigcheck::render::json::write(&spec, &mut buf).map_err(Error::output)?;
         }
     }
     emit(&buf)?;

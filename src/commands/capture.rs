@@ -3,10 +3,10 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::capture;
 use crate::cli::{CaptureArgs, GlobalArgs};
-use crate::error::Error;
-use crate::io::emit;
+use rigcheck::capture;
+use rigcheck::error::Error;
+use rigcheck::io::emit;
 
 /// Records the live machine into the directory given.
 pub fn exec(args: &CaptureArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {

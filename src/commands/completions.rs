@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use clap_complete::Shell;
 
 use crate::cli::{self, CompletionsArgs, GlobalArgs};
-use crate::error::Error;
-use crate::io::emit;
-use crate::profile::BUILTIN;
+use rigcheck::error::Error;
+use rigcheck::io::emit;
+use rigcheck::profile::BUILTIN;
 
 /// Prints the completion script of `args.shell`. It names no machine, so `--redact` holds
 /// as it is.

@@ -4,11 +4,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{DiffArgs, GlobalArgs};
-use crate::diff;
-use crate::error::Error;
-use crate::io::emit_colored;
-use crate::render::diff::DiffFormat;
-use crate::{redact, render};
+use rigcheck::diff;
+use rigcheck::error::Error;
+use rigcheck::io::emit_colored;
+use rigcheck::render::diff::DiffFormat;
+use rigcheck::{redact, render};
 
 /// Compares the two reports; exit 1 when hardware changed, 3 when nothing changed that both
 /// reports know but hardware facts are known in one only.
@@ -25,8 +25,8 @@ pub fn exec(args: &DiffArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
                 .into(),
         ));
     }
-    let a = super::load_report(&args.before)?;
-    let b = super::load_report(&args.after)?;
+    let a = rigcheck::load_report(&args.before)?;
+    let b = rigcheck::load_report(&args.after)?;
     let mut d = diff::diff(&a, &b);
     if global.redact {
         let secrets = redact::secrets([&a, &b]);

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::cli::{FleetArgs, GlobalArgs};
-use crate::error::Error;
-use crate::fleet::{self, BadReport, Loaded};
-use crate::io::{emit_colored, error_line};
-use crate::render::fleet::FleetFormat;
-use crate::{profile, redact, render};
+use rigcheck::error::Error;
+use rigcheck::fleet::{self, BadReport, Loaded};
+use rigcheck::io::{emit_colored, error_line};
+use rigcheck::render::fleet::FleetFormat;
+use rigcheck::{profile, redact, render};
 
 /// Reads, checks and prints the fleet; exit 1 when a host fails or a report is unreadable,
 /// 3 when none does but a host's check is incomplete, 2 when a path given does not exist.
@@ -174,7 +174,7 @@ impl Seen {
     fn of(meta: &std::fs::Metadata) -> Seen {
         Seen {
             dir: meta.is_dir(),
-            id: crate::sys::file_identity(meta),
+            id: rigcheck::sys::file_identity(meta),
         }
     }
 }
@@ -195,7 +195,7 @@ fn collect(
         Err(e) => {
             errors.push(BadReport {
                 file: path.into(),
-                error: crate::error::describe(&e),
+                error: rigcheck::error::describe(&e),
             });
             return;
         }
@@ -218,7 +218,7 @@ fn collect(
         Err(e) => {
             errors.push(BadReport {
                 file: path.into(),
-                error: crate::error::describe(&e),
+                error: rigcheck::error::describe(&e),
             });
             return;
         }

@@ -3,10 +3,10 @@
 use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, InventoryArgs};
-use crate::error::Error;
-use crate::io::emit_colored;
-use crate::render::{Format, View};
-use crate::{preflight, probe, profile, redact, render, verify};
+use rigcheck::error::Error;
+use rigcheck::io::emit_colored;
+use rigcheck::render::{Format, View};
+use rigcheck::{probe, profile, redact, render, verify};
 
 /// Runs the inventory; exit 0 unless the run cannot start.
 pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
@@ -15,7 +15,7 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         return Err(Error::Usage(format!(
             "--section: picks parts of the table and markdown reports, not of --format {}; \
              leave it out (or filter the JSON with jq)",
-            super::value_name(&format)
+            super::value_name(&crate::cli::Format::from(format))
         )));
     }
     // Only the prometheus and nfd formats carry a check's result; any other format would
@@ -44,10 +44,10 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
     }
     let view = View {
         term: super::term(global.color),
-        parts: args.view.section.clone(),
+        parts: args.view.section.iter().map(|&p| p.into()).collect(),
         verbose: args.view.verbose,
     };
-    let attention = preflight::rules::attention(&spec);
+    let attention = rigcheck::rules::attention(&spec);
     let mut buf = Vec::new();
     render::inventory_report(
         &spec,

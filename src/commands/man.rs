@@ -5,9 +5,9 @@
 use std::process::ExitCode;
 
 use crate::cli::{self, GlobalArgs, ManArgs};
-use crate::error::Error;
-use crate::io::emit;
-use crate::outcome::{EXIT_ERROR, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
+use rigcheck::error::Error;
+use rigcheck::io::emit;
+use rigcheck::outcome::{EXIT_ERROR, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 
 /// Prints `rigcheck(1)`, `rigcheck-COMMAND(1)`, or `rigcheck-COMMAND-SUB(1)` for a command
 /// under another (each page's SEE ALSO names its commands' pages, so a packager follows them

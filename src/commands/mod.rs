@@ -16,78 +16,15 @@ pub mod profiles;
 pub mod sheet;
 pub mod verify;
 
-use std::path::Path;
-
 use clap::ValueEnum;
 
 use crate::cli::{ColorChoice, GlobalArgs};
-use crate::error::Error;
-use crate::fleet::{parse_report, Preflight};
-use crate::io::read_input_into;
-use crate::probe;
-use crate::render::Term;
-use crate::source::Source;
-use crate::spec::Spec;
+use rigcheck::error::Error;
+use std::process::ExitCode;
 
-/// The live host, or the recorded machine under `sysroot` after checking it is one.
-pub fn open_source(sysroot: Option<&Path>) -> Result<Source, Error> {
-    let Some(dir) = sysroot else {
-        return Ok(Source::live());
-    };
-    match std::fs::metadata(dir) {
-        Err(_) => return Err(Error::SysrootMissing(dir.into())),
-        Ok(m) if !m.is_dir() => return Err(Error::SysrootNotDir(dir.into())),
-        Ok(_) => {}
-    }
-    if !is_capture(dir) {
-        return Err(Error::SysrootEmpty(dir.into()));
-    }
-    Ok(Source::sysroot(dir))
-}
-
-/// Whether `dir` is a recorded machine `--sysroot` replays: Linux captures hold proc/ and
-/// sys/, Windows and macOS ones the OS's answers (native.json).
-pub fn is_capture(dir: &Path) -> bool {
-    dir.join("proc").exists()
-        || dir.join("sys").exists()
-        || dir.join(probe::native::NATIVE_FILE).exists()
-}
-
-/// A report for `diff`, `sheet --report` and `fleet`: a JSON file written by `--format json`
-/// (bare, or wrapped by Ansible's `setup` module; `-` reads standard input), or a sysroot
-/// directory, which is probed.
-pub fn read_report(path: &Path) -> Result<(Spec, Option<Preflight>), Error> {
-    let bad = |detail: String| Error::Report {
-        path: path.into(),
-        detail,
-    };
-    // One buffer per thread: fleet's workers read thousands of reports each, and a fresh
-    // allocation of a report's size per file showed in its profile.
-    thread_local! {
-        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    BUF.with_borrow_mut(|bytes| {
-        match read_input_into(path, bytes) {
-            Ok(()) => {}
-            // A directory is a capture, replayed. Asked only when the read fails (a directory
-            // opens but does not read on Unix, and does not open on Windows): fleet reads
-            // thousands of files, and a `stat` of each before its read would be one call in
-            // five.
-            Err(_) if path != Path::new("-") && path.is_dir() => {
-                return Ok((probe::inventory(&open_source(Some(path))?), None));
-            }
-            Err(e) => return Err(bad(crate::error::describe(&e))),
-        }
-        let text = std::str::from_utf8(bytes).map_err(|e| bad(format!("not UTF-8: {e}")))?;
-        // A stranger's report may carry escape sequences in any string: cleaned before use.
-        parse_report(&crate::text::clean_json(text)).map_err(bad)
-    })
-}
-
-/// The machine of a report (see `read_report`), without any preflight result it carries.
-pub fn load_report(path: &Path) -> Result<Spec, Error> {
-    read_report(path).map(|(spec, _)| spec)
-}
+use crate::cli::{Cli, Command};
+use rigcheck::render::Term;
+pub use rigcheck::report_file::{is_capture, open_source, read_report};
 
 /// Whether to colour: `--color always` or `never` as asked; `auto` colours a terminal
 /// unless `NO_COLOR` is set (not empty), `CLICOLOR=0` or `TERM=dumb` (outside CI: with `CI`
@@ -107,7 +44,7 @@ pub fn use_color(choice: ColorChoice) -> bool {
                 return var("NO_COLOR").is_none()
                     && clicolor.as_ref().is_none_or(|v| v != "0")
                     && std::io::IsTerminal::is_terminal(&std::io::stdout())
-                    && (cfg!(windows)
+                    && (!rigcheck::sys::COLOR_NEEDS_TERM
                         || var("TERM").is_some_and(|t| t != "dumb")
                         || clicolor.is_some()
                         || var("CI").is_some());
@@ -140,12 +77,13 @@ pub fn term(choice: ColorChoice) -> Term {
 /// The output format of `command`: given after its name (`own`), or before it (`rigcheck
 /// -f json verify`), where it must be one of the command's formats; `default` when neither.
 /// Given in both places with different values, it is refused rather than one silently won.
-pub fn pick_format<F: ValueEnum + Copy + PartialEq>(
+/// Answered as the library's format (`F` is the command line's copy of it).
+pub fn pick_format<F: ValueEnum + Copy + PartialEq + Into<L>, L>(
     command: &str,
     global: &GlobalArgs,
     own: Option<F>,
-    default: F,
-) -> Result<F, Error> {
+    default: L,
+) -> Result<L, Error> {
     let before = match global.format {
         None => None,
         Some(any) => {
@@ -168,7 +106,7 @@ pub fn pick_format<F: ValueEnum + Copy + PartialEq>(
             value_name(&b),
             value_name(&a)
         ))),
-        (b, a) => Ok(a.or(b).unwrap_or(default)),
+        (b, a) => Ok(a.or(b).map_or(default, Into::into)),
     }
 }
 
@@ -214,5 +152,63 @@ pub fn no_color(command: &str, global: &GlobalArgs) -> Result<(), Error> {
             "--color always: {command} writes no colour; leave --color out"
         ))),
         _ => Ok(()),
+    }
+}
+
+/// Runs one command line: dispatches to the command's `exec`.
+pub fn run(cli: &Cli) -> Result<ExitCode, Error> {
+    let g = &cli.global;
+    // `--profile` before a command is the inventory's; another command's own `--profile`
+    // goes after its name, so a stray one is refused rather than ignored.
+    // So do `--section` and `--verbose`.
+    if let Some(cmd) = &cli.command {
+        let stray = [
+            ("--profile", cli.profile.is_some()),
+            ("--section", !cli.view.section.is_empty()),
+            ("--verbose", cli.view.verbose),
+        ];
+        if let Some((flag, _)) = stray.iter().find(|(_, given)| *given) {
+            if !matches!(cmd, Command::Inventory(_)) {
+                return Err(Error::Usage(format!(
+                    "{flag}: before a command it belongs to the inventory; write it after \
+                     the command's name"
+                )));
+            }
+        }
+    }
+    match &cli.command {
+        Some(Command::Inventory(args)) => {
+            let mut args = args.clone();
+            if args.profile.is_some() && cli.profile.is_some() && args.profile != cli.profile {
+                return Err(Error::Usage(
+                    "--profile: given twice with different values; give it once".into(),
+                ));
+            }
+            args.profile = args.profile.or_else(|| cli.profile.clone());
+            if args.view.section.is_empty() {
+                args.view.section = cli.view.section.clone();
+            }
+            args.view.verbose |= cli.view.verbose;
+            inventory::exec(&args, g)
+        }
+        Some(Command::Capture(args)) => capture::exec(args, g),
+        Some(Command::Verify(args)) => verify::exec(args, g),
+        Some(Command::Profiles(args)) => profiles::exec(args, g),
+        Some(Command::Profile(args)) => profile::exec(args, g),
+        Some(Command::Diff(args)) => diff::exec(args, g),
+        Some(Command::Preflight(args)) => preflight::exec(args, g),
+        Some(Command::Sheet(args)) => sheet::exec(args, g),
+        Some(Command::Fleet(args)) => fleet::exec(args, g),
+        Some(Command::Bench(args)) => bench::exec(args, g),
+        Some(Command::Completions(args)) => completions::exec(args, g),
+        Some(Command::Man(args)) => man::exec(args, g),
+        None => inventory::exec(
+            &crate::cli::InventoryArgs {
+                format: None,
+                profile: cli.profile.clone(),
+                view: cli.view.clone(),
+            },
+            g,
+        ),
     }
 }

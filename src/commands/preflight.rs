@@ -3,11 +3,11 @@
 use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, PreflightArgs};
-use crate::error::Error;
-use crate::io::emit_colored;
-use crate::preflight::{self, Options};
-use crate::render::preflight::PreflightFormat;
-use crate::{probe, redact, render};
+use rigcheck::error::Error;
+use rigcheck::io::emit_colored;
+use rigcheck::preflight::{self, Options};
+use rigcheck::render::preflight::PreflightFormat;
+use rigcheck::{probe, redact, render};
 
 /// The thresholds of the command line and the caller's CUDA_VISIBLE_DEVICES.
 fn options(args: &PreflightArgs) -> Options {

@@ -3,9 +3,9 @@
 use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, ProfileAction, ProfileArgs};
-use crate::error::Error;
-use crate::io::write_output;
-use crate::{probe, profile, redact};
+use rigcheck::error::Error;
+use rigcheck::io::write_output;
+use rigcheck::{probe, profile, redact};
 
 /// Writes a profile from the machine (or `--sysroot`) to stdout or a file.
 pub fn exec(args: &ProfileArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
@@ -27,7 +27,7 @@ pub fn exec(args: &ProfileArgs, global: &GlobalArgs) -> Result<ExitCode, Error> 
                 .or_else(|| spec.hostname.clone().filter(|_| !global.redact))
                 .unwrap_or_else(|| "my-machine".into());
             // The name heads every verify of this profile: one line, whatever the host said.
-            let name = crate::text::one_line(&name).into_owned();
+            let name = rigcheck::text::one_line(&name).into_owned();
             let text = profile::from_spec(&spec, &name);
             write_output(output.as_deref(), text.as_bytes(), *force)?;
         }

@@ -3,9 +3,9 @@
 use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, ProfilesAction, ProfilesArgs};
-use crate::error::Error;
-use crate::io::emit;
-use crate::profile;
+use rigcheck::error::Error;
+use rigcheck::io::emit;
+use rigcheck::profile;
 
 /// Lists the built-in profiles, or prints one. Their text names no machine, so `--redact`
 /// holds as it is.

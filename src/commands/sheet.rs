@@ -5,10 +5,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, SheetArgs};
-use crate::error::Error;
-use crate::io::write_output;
-use crate::render::sheet::{self, SheetFormat, Verify};
-use crate::{preflight, probe, profile, redact, verify};
+use rigcheck::error::Error;
+use rigcheck::io::write_output;
+use rigcheck::render::sheet::{self, SheetFormat, Verify};
+use rigcheck::{probe, profile, redact, verify};
 
 /// Writes the sheet to `-o FILE`, or to stdout when it is not a terminal (or `--stdout`).
 /// A file's format follows its name (`.md` Markdown, `.html` HTML) unless `--format` says
@@ -56,7 +56,7 @@ pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     }
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
     let mut spec = match &args.report {
-        Some(path) => super::load_report(path)?,
+        Some(path) => rigcheck::load_report(path)?,
         None => probe::inventory(&super::open_source(global.sysroot.as_deref())?),
     };
     // The order is checked before redaction: serials are never part of an order, but the
@@ -72,13 +72,13 @@ pub fn exec(args: &SheetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         redact::redact(&mut spec);
     }
     let mut buf = Vec::new();
-    let attention = preflight::rules::attention(&spec);
+    let attention = rigcheck::rules::attention(&spec);
     sheet::write(&spec, &attention, checked.as_ref(), format, &mut buf).map_err(Error::output)?;
     write_output(args.output.as_deref(), &buf, args.force)?;
     if let Some(path) = file {
         eprintln!(
             "{}",
-            crate::io::error_line(&format!(
+            rigcheck::io::error_line(&format!(
                 "wrote {} ({}, {} bytes)",
                 path.display(),
                 format_name(format),
@@ -106,7 +106,7 @@ fn format_of(path: &Path, given: Option<SheetFormat>) -> Result<SheetFormat, Err
             "{}: the name says {} but --format is {}; name it .{} or leave --format out",
             path.display(),
             format_name(n),
-            super::value_name(&g),
+            super::value_name(&crate::cli::SheetFormat::from(g)),
             extension(g)
         ))),
         (Some(n), _) => Ok(n),

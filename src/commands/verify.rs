@@ -3,11 +3,11 @@
 use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, VerifyArgs};
-use crate::error::Error;
-use crate::io::emit_colored;
-use crate::render::verify::VerifyFormat;
-use crate::verify::Unknowns;
-use crate::{probe, profile, redact, render, verify};
+use rigcheck::error::Error;
+use rigcheck::io::emit_colored;
+use rigcheck::render::verify::VerifyFormat;
+use rigcheck::verify::Unknowns;
+use rigcheck::{probe, profile, redact, render, verify};
 
 /// The verify policy of `--strict` and `--allow-unknown` (clap keeps them apart).
 pub fn unknowns(strict: bool, allow_unknown: bool) -> Unknowns {

@@ -5,32 +5,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-/// Outcome of one check: the words verify and fleet use too. Ordered from best to worst,
-/// so the worst of a run is its `max`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Holds.
-    Pass,
-    /// Will work, but slower or less safe than it should; exit code stays 0.
-    Warn,
-    /// The fact could not be read: not a pass. With no failure the run is INCOMPLETE (exit 3).
-    Unknown,
-    /// The job will fail or crawl; exit code 1.
-    Fail,
-}
-
-impl Status {
-    /// The word printed for it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Pass => "pass",
-            Status::Warn => "warn",
-            Status::Unknown => "unknown",
-            Status::Fail => "fail",
-        }
-    }
-}
+pub use crate::rules::Status;
 
 /// One line of the report.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -2,7 +2,7 @@
 //! on a full-width link, free of memory errors, and kept initialised.
 
 use crate::preflight::check::{Check, Options, Status};
-use crate::preflight::rules::{self, throttle_severity};
+use crate::rules::{self, throttle_severity};
 use crate::spec::{Gpu, Spec};
 use crate::units::bytes_bin;
 
@@ -10,40 +10,7 @@ use crate::units::bytes_bin;
 /// is given: an idle driver context takes 300–600 MiB, a few % of any training GPU.
 const MAX_IDLE_USED_PERCENT: u64 = 10;
 
-/// The GPUs a CUDA program started now would see, in NVML index order.
-///
-/// CUDA_VISIBLE_DEVICES lists indices or UUIDs (a unique prefix such as `GPU-8f1a` is
-/// enough); CUDA stops at the first entry it cannot resolve and ignores the rest, and an
-/// empty value hides every GPU. Indices here are NVML's (PCI bus order), the same as
-/// CUDA's only with CUDA_DEVICE_ORDER=PCI_BUS_ID. MIG entries are not resolved.
-pub fn visible<'a>(gpus: &'a [Gpu], cvd: Option<&str>) -> Vec<&'a Gpu> {
-    let mut answering: Vec<&Gpu> = gpus.iter().filter(|g| g.index.is_some()).collect();
-    answering.sort_by_key(|g| g.index);
-    let Some(cvd) = cvd else {
-        return answering;
-    };
-    let mut out: Vec<&Gpu> = Vec::new();
-    for entry in cvd.split(',').map(str::trim) {
-        let hit = if let Ok(i) = entry.parse::<u32>() {
-            answering.iter().find(|g| g.index == Some(i)).copied()
-        } else if entry.len() > 4 && entry.starts_with("GPU-") {
-            let mut m = answering
-                .iter()
-                .filter(|g| g.uuid.as_deref().is_some_and(|u| u.starts_with(entry)));
-            match (m.next(), m.next()) {
-                (Some(g), None) => Some(*g),
-                _ => None,
-            }
-        } else {
-            None
-        };
-        match hit {
-            Some(g) if !out.iter().any(|o| o.index == g.index) => out.push(g),
-            _ => break,
-        }
-    }
-    out
-}
+pub use crate::rules::workers::visible;
 
 /// All GPU checks: the count, then per visible GPU, then driver and CUDA versions.
 pub fn checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {

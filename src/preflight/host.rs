@@ -74,7 +74,7 @@ pub fn cpu_checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {
     ]
 }
 
-pub use crate::preflight::workers::usable_cpus;
+pub use crate::rules::workers::usable_cpus;
 
 fn fmt_cpus(n: f64) -> String {
     if n.fract() == 0.0 {
@@ -105,7 +105,7 @@ fn workers(spec: &Spec, l: &Limits, visible: &[&Gpu], opts: &Options) -> Check {
     let found = format!("{} usable CPUs ({})", fmt_cpus(usable), parts.join("; "));
     // One training process per GPU (DDP), each with its own loader workers.
     let procs = visible.len().max(1) as u32;
-    let suggested = crate::preflight::workers::per_process(usable, procs);
+    let suggested = crate::rules::workers::per_process(usable, procs);
     let Some(w) = opts.workers else {
         let c = Check::new("cpu.workers", Status::Pass, found).advise(format!(
             "suggest --workers {suggested} (num_workers per GPU process: usable CPUs ÷ {procs} \
@@ -254,9 +254,9 @@ fn installed(spec: &Spec) -> Option<Check> {
     );
     let expected = format!(
         "≥ {:.0}% of installed",
-        (1.0 - crate::spec::MEMORY_UNSEEN_FRACTION) * 100.0
+        (1.0 - crate::rules::MEMORY_UNSEEN_FRACTION) * 100.0
     );
-    Some(match m.unseen_note() {
+    Some(match crate::rules::memory_unseen(m) {
         Some(why) => Check::new("mem.installed", Status::Warn, found)
             .expect(expected)
             .advise(why),

@@ -264,12 +264,8 @@ fn nvml_pointless(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Option<S
 /// not list.
 #[cfg(feature = "nvml")]
 fn open_live(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Result<Box<dyn Access>, String> {
-    if cfg!(target_os = "macos") {
-        return Err(
-            "macOS has no NVML (NVIDIA's driver ends at macOS 10.13); Apple GPUs \
-                    are not inventoried"
-                .into(),
-        );
+    if let Some(why) = crate::sys::NVML_ABSENT {
+        return Err(why.into());
     }
     if let Some(why) = nvml_pointless(src, pci) {
         return Err(why);

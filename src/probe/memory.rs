@@ -259,7 +259,7 @@ fn assemble(
             format!("neither a DIMM list nor {} could be read", usable.read_from),
         ),
     }
-    if let Some(why) = mem.unseen_note() {
+    if let Some(why) = crate::rules::memory_unseen(&mem) {
         notes.add("memory.usable_bytes", why);
     }
     (mem, state)

@@ -4,11 +4,11 @@
 //! offline CPUs).
 //!
 //! It paints what it is given: the facts that need a look are found by preflight's rules
-//! (`preflight::rules::attention`), so the Attention line and preflight say the same.
+//! (`rules::attention`), so the Attention line and preflight say the same.
 
-use crate::preflight::rules::Finding;
 use crate::render::layout::Section;
 use crate::render::unknown::{show, show_str};
+use crate::rules::Finding;
 use crate::spec::{Dimm, DriveKind, Gpu, Spec};
 use crate::units::{bytes_bin, bytes_dec};
 

@@ -1,5 +1,5 @@
 //! Renderers: turn a `Spec` into text. Nothing here reads the machine or decides pass/fail:
-//! what the checks found (a verify report, the findings of `preflight::rules`) is handed in.
+//! what the checks found (a verify report, the findings of `rules`) is handed in.
 //!
 //! Every fact a person reads is turned into a label and a cell in one place, `rows`; the
 //! inventory report (`report`: table and Markdown) and the spec sheet (`sheet`: Markdown and
@@ -31,7 +31,7 @@ pub use view::{Part, Term, View};
 
 use std::io::{self, Write};
 
-use crate::preflight::rules::Finding;
+use crate::rules::Finding;
 use crate::spec::Spec;
 
 /// Inventory report formats.
@@ -50,7 +50,7 @@ pub enum Format {
 }
 
 /// Writes the inventory report of `spec` in `format`: the human formats as `view` says, with
-/// the facts that need a look (`attention`, from `preflight::rules::attention`) under the
+/// the facts that need a look (`attention`, from `rules::attention`) under the
 /// glance, and the result of a profile check where the format carries one (Prometheus: the
 /// verify gauges; NFD: `verified=<profile>`).
 pub fn inventory_report(

@@ -2,7 +2,6 @@
 //! (`rows`) each part shows, the GPUs grouped by model, the headroom and the notes.
 
 use crate::cpulist::format_cpulist;
-use crate::preflight::rules::Finding;
 use crate::render::glance::{glance, gpu_label};
 use crate::render::gpu_figures;
 use crate::render::layout::{Grid, Section};
@@ -11,6 +10,7 @@ use crate::render::rows::{self, add_fields, GpuKind, SlotRow};
 use crate::render::unknown::{show, show_str};
 use crate::render::verdict::plural;
 use crate::render::view::Part;
+use crate::rules::Finding;
 use crate::spec::{names, Gpu, Headroom, Spec};
 use crate::units::{bytes_bin, mhz};
 
@@ -54,7 +54,7 @@ pub fn sections_for(
         out.extend(gpus(spec));
     }
     if want(Part::Cpu) {
-        out.push(cpu(spec));
+        out.push(cpu_section(spec, "CPU", CpuDetail::Inventory));
     }
     if want(Part::Memory) {
         out.push(memory(spec));
@@ -124,14 +124,21 @@ fn system(spec: &Spec) -> Section {
     sec
 }
 
-fn cpu(spec: &Spec) -> Section {
+/// How much of the CPU a section shows: everything (the inventory), or what a spec sheet
+/// hands on (counts, clocks, ISA, the FP64 peak, caches and NUMA nodes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CpuDetail {
+    Inventory,
+    Sheet,
+}
+
+/// The CPU section, titled `title`, for the inventory and the sheet alike.
+pub fn cpu_section(spec: &Spec, title: &str, detail: CpuDetail) -> Section {
     let c = &spec.cpu;
-    let mut sec = Section::new("CPU");
+    let mut sec = Section::new(title);
     add_fields(&mut sec, spec, &rows::CPU_COUNTS);
-    add_fields(
-        &mut sec,
-        spec,
-        &[
+    let fields: &[&rows::Row<Spec>] = match detail {
+        CpuDetail::Inventory => &[
             &rows::CPUS_ONLINE,
             &rows::CPUS_OFFLINE,
             &rows::BASE_CLOCK,
@@ -142,8 +149,15 @@ fn cpu(spec: &Spec) -> Section {
             &rows::FMA_UNITS,
             &rows::FP64_PEAK,
         ],
-    );
-    if !c.core_types.is_empty() {
+        CpuDetail::Sheet => &[
+            &rows::BASE_CLOCK,
+            &rows::MAX_CLOCK,
+            &rows::ISA,
+            &rows::FP64_PEAK,
+        ],
+    };
+    add_fields(&mut sec, spec, fields);
+    if detail == CpuDetail::Inventory && !c.core_types.is_empty() {
         let mut g = Grid::new(&["Core type", "Cores", "Threads", "Max clock"]);
         for t in &c.core_types {
             g.rows.push(vec![

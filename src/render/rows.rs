@@ -526,8 +526,8 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
         // of where the board sits, which a spec sheet shows too.
         gpu(Model, names::GPU_PCIE_NOW.label, "Link now", |g| {
             let now = link(g.pcie.gen, g.pcie.width);
-            if g.link_gen_idle() {
-                format!("{now} ({})", crate::preflight::rules::IDLE_LINK_GEN)
+            if crate::rules::link_gen_idle(g) {
+                format!("{now} ({})", crate::rules::IDLE_LINK_GEN)
             } else {
                 now
             }

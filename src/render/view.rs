@@ -39,6 +39,20 @@ pub enum Part {
     Notes,
 }
 
+impl Part {
+    /// Every part, in the order the report prints them.
+    pub const ALL: [Part; 8] = [
+        Part::Glance,
+        Part::System,
+        Part::Gpus,
+        Part::Cpu,
+        Part::Memory,
+        Part::Drives,
+        Part::Headroom,
+        Part::Notes,
+    ];
+}
+
 /// How a human-format inventory is shown.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct View {

@@ -49,13 +49,6 @@ pub fn os_shown(name: &str, build: &str) -> String {
     }
 }
 
-/// How to get the rights a read needs, in this OS's words.
-pub const ELEVATE: &str = if cfg!(windows) {
-    "run as administrator"
-} else {
-    "run as root"
-};
-
 /// What the usable-memory figure is called where it was read (`memory.total_source`):
 /// Linux's `MemTotal`, or the physical memory Windows and macOS report (`os`).
 pub fn usable_name(source: Option<&str>) -> &'static str {

@@ -13,7 +13,9 @@
 //!
 //! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`,
-//! `descriptor_path`, `open_dir_in_root`, `canonicalize`. Every POSIX-axis module defines:
+//! `descriptor_path`, `open_dir_in_root`, `canonicalize`, `native_answers`, `nvml_elsewhere`,
+//! `persistence_mode` (with the nvml feature), `ELEVATE`, `NVML_ABSENT`, `NVML_NO_PERMISSION`,
+//! `NVML_FILE_NAMED`, `COLOR_NEEDS_TERM`. Every POSIX-axis module defines:
 //! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`, `open_dir`, `stat_in`, `list_dir`, `open_in`,
 //! `open_following_in`, `special_file_kind`,
 //! `keep_owner_and_mode`, `create_private_dir`, `set_create_mode`, `file_mode`, `symlink`,
@@ -44,6 +46,12 @@ pub use elsewhere::*;
 
 #[cfg(any(windows, target_os = "macos"))]
 mod sysinfo_calls;
+
+// The OS's own answers where there is no /proc or /sys (`native_answers`).
+#[cfg(any(windows, target_os = "macos"))]
+mod native;
+#[cfg(windows)]
+mod native_windows;
 
 #[cfg(unix)]
 mod unix;

@@ -236,3 +236,40 @@ pub fn read_exact_at(f: &File, mut buf: &mut [u8], mut offset: u64) -> io::Resul
 pub fn is_symlink_loop(e: &io::Error) -> bool {
     e.raw_os_error() == Some(CANT_RESOLVE_FILENAME)
 }
+
+/// How to get the rights a read needs, in this OS's words.
+pub const ELEVATE: &str = "run as administrator";
+
+/// What NVML answers when it lets this user see no GPU.
+pub const NVML_NO_PERMISSION: &str = "NVML: no permission (run as administrator)";
+
+/// Windows consoles colour without `TERM`.
+pub const COLOR_NEEDS_TERM: bool = false;
+
+/// The loader's error is named for the file Windows looked for.
+pub const NVML_FILE_NAMED: Option<&str> = Some("nvml.dll");
+
+/// Current drivers install nvml.dll into System32, which the loader searches; older ones left
+/// it only in `NVIDIA Corporation\NVSMI` under Program Files: there, where it is.
+pub fn nvml_elsewhere() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("ProgramW6432").or_else(|| std::env::var_os("ProgramFiles"))?;
+    let path = std::path::Path::new(&dir).join(r"NVIDIA Corporation\NVSMI\nvml.dll");
+    path.is_file().then_some(path)
+}
+
+/// The OS's answers, asked now (sysinfo, the processor layout and the physical disks).
+pub fn native_answers() -> Option<crate::native::NativeAnswers> {
+    Some(super::native::collect())
+}
+
+/// Why NVML cannot be here at all: it can.
+pub const NVML_ABSENT: Option<&str> = None;
+
+/// Persistence mode is a Linux driver setting (Windows has driver models instead): not
+/// asked here.
+#[cfg(feature = "nvml")]
+pub fn persistence_mode(
+    _d: &nvml_wrapper::Device<'_>,
+) -> Option<Result<bool, nvml_wrapper::error::NvmlError>> {
+    None
+}

@@ -54,10 +54,7 @@ impl CallError {
                  installing the driver"
                     .into()
             }
-            "NoPermission" if cfg!(windows) => "NVML: no permission (run as administrator)".into(),
-            "NoPermission" => "NVML: no permission (run as root, or give this user access \
-                 to /dev/nvidiactl)"
-                .into(),
+            "NoPermission" => crate::sys::NVML_NO_PERMISSION.into(),
             "LibRmVersionMismatch" => "NVML library and kernel module versions differ: \
                  reboot after the driver upgrade"
                 .into(),

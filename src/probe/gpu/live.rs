@@ -149,39 +149,27 @@ fn system_call(nvml: &Nvml, call: &str) -> Answer {
     }
 }
 
-#[cfg(not(windows))]
-fn load() -> Result<Nvml, CallError> {
-    Nvml::init().map_err(|e| call_error(&e))
-}
-
-/// Current drivers install nvml.dll into System32, which the loader searches; older ones
-/// left it only in `NVIDIA Corporation\NVSMI` under Program Files, so that is tried next.
-#[cfg(windows)]
+/// NVML as the loader finds it, else where this OS's older drivers left it
+/// (`sys::nvml_elsewhere`).
 fn load() -> Result<Nvml, CallError> {
     let first = match Nvml::init() {
         Ok(n) => return Ok(n),
         Err(e) => e,
     };
-    let Some(dir) = std::env::var_os("ProgramW6432").or_else(|| std::env::var_os("ProgramFiles"))
-    else {
-        return Err(dll_error(&first));
+    let Some(path) = crate::sys::nvml_elsewhere() else {
+        return Err(loader_error(&first));
     };
-    let path = std::path::Path::new(&dir).join(r"NVIDIA Corporation\NVSMI\nvml.dll");
-    if !path.is_file() {
-        return Err(dll_error(&first));
-    }
     Nvml::builder()
         .lib_path(path.as_os_str())
         .init()
         .map_err(|e| call_error(&e))
 }
 
-/// The loader's error, named for the file Windows looked for.
-#[cfg(windows)]
-fn dll_error(e: &NvmlError) -> CallError {
+/// The loader's error, named for the file this OS looked for where its text does not.
+fn loader_error(e: &NvmlError) -> CallError {
     let mut err = call_error(e);
-    if err.code == "LibloadingError" {
-        err.detail = Some(format!("nvml.dll: {e}"));
+    if let (Some(file), "LibloadingError") = (crate::sys::NVML_FILE_NAMED, err.code.as_str()) {
+        err.detail = Some(format!("{file}: {e}"));
     }
     err
 }
@@ -361,15 +349,15 @@ fn device_call(nvml: &Nvml, d: &Device<'_>, call: &str) -> Answer {
             d.utilization_rates(),
             |u| json!({"gpu": u.gpu, "memory": u.memory}),
         ),
-        #[cfg(target_os = "linux")]
-        "persistence_mode" => answer(d.is_in_persistent_mode(), Value::from),
         // Persistence mode is a Linux driver setting (Windows has driver models instead), and
         // nvml-wrapper offers the call only there; NVML itself answers NotSupported elsewhere.
-        #[cfg(not(target_os = "linux"))]
-        "persistence_mode" => Err(CallError {
-            code: "NotSupported".into(),
-            detail: Some(format!("persistence mode {}", super::access::LINUX_ONLY)),
-        }),
+        "persistence_mode" => match crate::sys::persistence_mode(d) {
+            Some(r) => answer(r, Value::from),
+            None => Err(CallError {
+                code: "NotSupported".into(),
+                detail: Some(format!("persistence mode {}", super::access::LINUX_ONLY)),
+            }),
+        },
         "ecc_mode" => answer(
             d.is_ecc_enabled(),
             |e| json!({"current": e.currently_enabled, "pending": e.pending_enabled}),

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use super::record::{Disk, GroupMask, NativeAnswers, Processors};
 use crate::cpulist::format_cpulist;
+use crate::native::{Disk, GroupMask, NativeAnswers, Processors};
 use crate::probe::cpu::{self, Arch, CpuInfo};
 use crate::probe::cpuid::CpuidFacts;
 use crate::probe::smbios::Processor;

@@ -1,25 +1,19 @@
 //! The machine as the OS's own APIs describe it where there is no /proc or /sys (Windows,
 //! macOS): the `native.json` record, how a run gets it, and how it becomes `Spec` facts.
 //!
-//! Like NVML's `GpuAccess`, the answers come live (`collect`, on Windows and macOS), from a
-//! capture (`native.json` in a sysroot, on any host) or live while a capture records them.
-//! The record holds answers as the APIs gave them, not `Spec` facts: replay maps them with
-//! the same code as a live run (`map`), and a better mapping later applies to old captures
-//! too. What each field is and which call answers it is documented on the types in
-//! `record` and in docs/native-json.md.
+//! Like NVML's `GpuAccess`, the answers come live (`sys::native_answers`, on Windows and
+//! macOS), from a capture (`native.json` in a sysroot, on any host) or live while a capture
+//! records them. The record holds answers as the APIs gave them, not `Spec` facts: replay
+//! maps them with the same code as a live run (`map`), and a better mapping later applies to
+//! old captures too. What each field is and which call answers it is documented on the types
+//! in `crate::native` and in docs/native-json.md.
 
-#[cfg(any(windows, target_os = "macos"))]
-mod collect;
-pub mod layout;
 pub mod map;
-pub mod record;
-#[cfg(windows)]
-mod windows;
 
 use crate::source::{Source, Unknown};
 
-pub use record::{
-    CpuAnswers, Disk, GroupMask, MemoryAnswers, NativeAnswers, OsAnswers, ProcessorCache,
+pub use crate::native::{
+    layout, CpuAnswers, Disk, GroupMask, MemoryAnswers, NativeAnswers, OsAnswers, ProcessorCache,
     ProcessorCore, ProcessorGroup, ProcessorNode, Processors, Volume, FORMAT, NATIVE_FILE,
 };
 
@@ -41,19 +35,14 @@ pub fn answers(src: &Source) -> Option<Result<NativeAnswers, String>> {
     }
 }
 
-#[cfg(any(windows, target_os = "macos"))]
+/// The OS's answers asked now (Windows and macOS; none on Linux, which is read from /proc
+/// and /sys), kept for `capture` while it records.
 fn live(src: &Source) -> Option<Result<NativeAnswers, String>> {
-    let a = collect::collect();
+    let a = crate::sys::native_answers()?;
     if src.is_recording() {
         src.store_answer(NATIVE_FILE, a.to_json());
     }
     Some(Ok(a))
-}
-
-/// Linux is read from /proc and /sys: there are no OS answers to ask.
-#[cfg(not(any(windows, target_os = "macos")))]
-fn live(_src: &Source) -> Option<Result<NativeAnswers, String>> {
-    None
 }
 
 #[cfg(test)]
@@ -162,7 +151,7 @@ mod tests {
     #[cfg(any(windows, target_os = "macos"))]
     #[test]
     fn collect_answers_here() {
-        let a = collect::collect();
+        let a = crate::sys::native_answers().unwrap();
         assert!(a.os.name.is_some(), "{a:?}");
         assert!(a.cpu.logical_cpus.is_some_and(|n| n > 0), "{a:?}");
         assert_eq!(NativeAnswers::from_json(&a.to_json()), Ok(a));

@@ -9,10 +9,10 @@ use super::order::{verify_section, Verify};
 use super::sections::{byline, detail_sections, glance, heading, notes_section};
 use super::topology::topology;
 use super::words::topology_lines;
-use crate::preflight::rules::Finding;
 use crate::render::layout::{Grid, Section};
 use crate::render::style::Tone;
 use crate::render::unknown::UNKNOWN;
+use crate::rules::Finding;
 use crate::spec::Spec;
 use crate::text::escape_markup as escape;
 

@@ -6,8 +6,8 @@ use super::order::{verify_section, Verify};
 use super::sections::{byline, detail_sections, glance, heading, notes_section};
 use super::topology::topology;
 use super::words::topology_lines;
-use crate::preflight::rules::Finding;
 use crate::render::markdown::{escape, write_section};
+use crate::rules::Finding;
 use crate::spec::Spec;
 
 /// Writes the sheet as GitHub-flavoured Markdown: tables, and the topology as a nested list.

@@ -21,7 +21,7 @@ pub use sections::{byline, detail_sections, glance, heading, notes_section};
 pub use topology::{topology, Device, DeviceKind, NodeTopo, Slot, SocketTopo, Topology};
 pub use words::topology_lines;
 
-use crate::preflight::rules::Finding;
+use crate::rules::Finding;
 use crate::spec::Spec;
 
 /// Spec sheet formats.
@@ -34,7 +34,7 @@ pub enum SheetFormat {
 }
 
 /// Writes the sheet of `spec` in `format`, with the facts that need a look (`attention`,
-/// from `preflight::rules::attention`) and the order check, if given.
+/// from `rules::attention`) and the order check, if given.
 pub fn write(
     spec: &Spec,
     attention: &[Finding],

@@ -5,7 +5,7 @@ use crate::outcome::Outcome;
 use crate::render::layout::{Grid, Section, StatusColumn};
 use crate::render::verdict::{rank, CHECK, EXPECTED, FOUND, STATUS};
 use crate::render::verify::{self, tone};
-use crate::verify::{Status, VerifyReport};
+use crate::verify::{Status, Summary, VerifyReport};
 
 /// One line of an order check (`verify --profile`), as the sheet shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +28,8 @@ pub struct Verify {
     pub rows: Vec<VerifyRow>,
     /// The verdict of `verify`: pass, fail, or incomplete when a line could not be read.
     pub outcome: Outcome,
+    /// verify's own counts of the rows, as its summary line gives them.
+    pub summary: Summary,
 }
 
 impl Verify {
@@ -46,6 +48,7 @@ impl Verify {
                 })
                 .collect(),
             outcome: report.outcome,
+            summary: report.summary.clone(),
         }
     }
 }
@@ -53,7 +56,6 @@ impl Verify {
 /// The order check as a section: the summary line of `verify` in the fields, then the check
 /// table, failures first, with the column names every check table uses.
 pub fn verify_section(v: &Verify) -> Section {
-    let count = |s: Status| v.rows.iter().filter(|r| r.status == s).count();
     let mut rows: Vec<&VerifyRow> = v.rows.iter().collect();
     rows.sort_by_key(|r| rank(tone(r.status)));
     let mut g = Grid::new(&[STATUS, CHECK, EXPECTED, FOUND]);
@@ -68,12 +70,7 @@ pub fn verify_section(v: &Verify) -> Section {
         tones.push(tone(r.status));
     }
     g.status = Some(StatusColumn { column: 0, tones });
-    let n = crate::verify::Summary {
-        pass: count(Status::Pass),
-        fail: count(Status::Fail),
-        unknown: count(Status::Unknown),
-    };
-    let summary = verify::counts(v.outcome, &n, None);
+    let summary = verify::counts(v.outcome, &v.summary, None);
     let mut sec = Section::new("Order check");
     sec.field("Profile", v.profile.clone())
         .field("Result", summary.line(false));

@@ -55,25 +55,6 @@ fn system_section(spec: &Spec) -> Section {
     sec
 }
 
-fn cpu_section(spec: &Spec) -> Section {
-    let c = &spec.cpu;
-    let mut sec = Section::new("CPUs");
-    add_fields(&mut sec, spec, &rows::CPU_COUNTS);
-    add_fields(
-        &mut sec,
-        spec,
-        &[
-            &rows::BASE_CLOCK,
-            &rows::MAX_CLOCK,
-            &rows::ISA,
-            &rows::FP64_PEAK,
-        ],
-    );
-    sec.grids.extend(rows::cache_grid(&c.caches));
-    sec.grids.extend(rows::numa_grid(&c.numa_nodes));
-    sec
-}
-
 /// Memory, with every slot the firmware lists (empty ones too), by socket where there are
 /// several.
 fn memory_section(spec: &Spec, topo: &Topology) -> Section {
@@ -146,7 +127,7 @@ fn gpu_section(spec: &Spec) -> Section {
 pub fn detail_sections(spec: &Spec, topo: &Topology) -> Vec<Section> {
     let mut out = vec![
         system_section(spec),
-        cpu_section(spec),
+        crate::render::report::cpu_section(spec, "CPUs", crate::render::report::CpuDetail::Sheet),
         memory_section(spec, topo),
         gpu_section(spec),
         report::drives(spec),

@@ -1,8 +1,43 @@
 //! The data-loader worker rule: one answer to "how many workers per training process", given
-//! by `preflight` (check `cpu.workers`) and by `bench cpu` alike.
+//! by `preflight` (check `cpu.workers`) and by `bench cpu` alike, and which GPUs a job sees
+//! (CUDA_VISIBLE_DEVICES).
 
-use crate::preflight::gpu::visible;
-use crate::spec::{Limits, Spec};
+use crate::spec::{Gpu, Limits, Spec};
+
+/// The GPUs a CUDA program started now would see, in NVML index order.
+///
+/// CUDA_VISIBLE_DEVICES lists indices or UUIDs (a unique prefix such as `GPU-8f1a` is
+/// enough); CUDA stops at the first entry it cannot resolve and ignores the rest, and an
+/// empty value hides every GPU. Indices here are NVML's (PCI bus order), the same as
+/// CUDA's only with CUDA_DEVICE_ORDER=PCI_BUS_ID. MIG entries are not resolved.
+pub fn visible<'a>(gpus: &'a [Gpu], cvd: Option<&str>) -> Vec<&'a Gpu> {
+    let mut answering: Vec<&Gpu> = gpus.iter().filter(|g| g.index.is_some()).collect();
+    answering.sort_by_key(|g| g.index);
+    let Some(cvd) = cvd else {
+        return answering;
+    };
+    let mut out: Vec<&Gpu> = Vec::new();
+    for entry in cvd.split(',').map(str::trim) {
+        let hit = if let Ok(i) = entry.parse::<u32>() {
+            answering.iter().find(|g| g.index == Some(i)).copied()
+        } else if entry.len() > 4 && entry.starts_with("GPU-") {
+            let mut m = answering
+                .iter()
+                .filter(|g| g.uuid.as_deref().is_some_and(|u| u.starts_with(entry)));
+            match (m.next(), m.next()) {
+                (Some(g), None) => Some(*g),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        match hit {
+            Some(g) if !out.iter().any(|o| o.index == g.index) => out.push(g),
+            _ => break,
+        }
+    }
+    out
+}
 
 /// CPUs this process may use: the affinity mask, cut by the cgroup CPU quota.
 pub fn usable_cpus(l: &Limits) -> Option<f64> {

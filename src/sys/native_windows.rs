@@ -5,8 +5,8 @@
 
 use crate::sys::windows::{logical_processor_information, Device, StorageProperty};
 
-use super::layout;
-use super::record::{Disk, Processors};
+use crate::native::layout;
+use crate::native::{Disk, Processors};
 
 /// Physical drive numbers tried. Windows numbers disks from 0 in the order it found them
 /// and may leave gaps after a removal, so every number up to this is tried (a missing one

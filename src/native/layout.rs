@@ -4,7 +4,7 @@
 //! structures in the Windows SDK (winnt.h, winioctl.h); a record that is too short or
 //! names more data than it holds is an error that says where, never a guess.
 
-use super::record::{
+use crate::native::{
     Disk, GroupMask, ProcessorCache, ProcessorCore, ProcessorGroup, ProcessorNode, Processors,
 };
 

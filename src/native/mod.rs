@@ -1,7 +1,11 @@
 //! The `native.json` record: every answer the OS's own APIs gave, as they gave them, with
-//! the reason for each missing one. Serialised as is into a capture.
+//! the reason for each missing one. Serialised as is into a capture. `sys` fills it live on
+//! Windows and macOS; `probe::native` turns it into facts. `layout` reads the byte layouts
+//! of the Windows answers it is filled from.
 
-use std::collections::BTreeMap;
+pub mod layout;
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +40,9 @@ pub struct NativeAnswers {
     /// own error.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub errors: BTreeMap<String, String>,
+    /// The sections `from_json` found damaged and left out (their reasons are in `errors`).
+    #[serde(skip)]
+    pub damaged: BTreeSet<String>,
 }
 
 /// sysinfo `System::name`, `os_version`, `long_os_version`, `kernel_version`, `host_name`,
@@ -240,6 +247,7 @@ impl NativeAnswers {
             // A damaged `errors` map is only lost reasons; every other section's answers
             // are unknown for this reason.
             a.errors.insert(key.clone(), why.clone());
+            a.damaged.insert(key.clone());
             if key == "cpu" || key == "os" || key == "memory" {
                 for field in Self::fields_of(&key) {
                     a.errors
@@ -277,8 +285,7 @@ impl NativeAnswers {
         .into_iter()
         .filter_map(|(key, field)| {
             let why = self.errors.get(key)?;
-            why.contains("section is damaged")
-                .then_some((field, why.as_str()))
+            self.damaged.contains(key).then_some((field, why.as_str()))
         })
         .collect()
     }

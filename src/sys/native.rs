@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use sysinfo::{CpuRefreshKind, DiskKind, Disks, MemoryRefreshKind, RefreshKind, System};
 
-use super::record::{CpuAnswers, MemoryAnswers, NativeAnswers, OsAnswers, Volume, FORMAT};
+use crate::native::{CpuAnswers, MemoryAnswers, NativeAnswers, OsAnswers, Volume, FORMAT};
 
-/// Asks the OS now.
+/// Asks the OS now (`sys::native_answers`).
 pub fn collect() -> NativeAnswers {
     let sys = System::new_with_specifics(
         RefreshKind::nothing()
@@ -84,13 +84,13 @@ pub fn collect() -> NativeAnswers {
 /// Windows: the processor layout and the physical disks.
 #[cfg(windows)]
 fn platform(a: &mut NativeAnswers) {
-    match super::windows::processors() {
+    match super::native_windows::processors() {
         Ok(p) => a.processors = Some(p),
         Err(e) => {
             a.errors.insert("processors".into(), e);
         }
     }
-    let (disks, why) = super::windows::disks();
+    let (disks, why) = super::native_windows::disks();
     a.disks = disks;
     if let Some(why) = why {
         a.errors.insert("disks".into(), why);

@@ -1,21 +1,91 @@
-//! The judgements more than one output makes, one function each: whether a GPU's link runs
-//! narrower than the card, whether its clocks are held down, whether its memory has
-//! uncorrected errors or retired pages waiting for a reset, whether its driver names a board
-//! its PCI ids rule out, whether memory is unbalanced between sockets, whether CPUs are offline
-//! (and, in `spec::Memory::unseen_note`, whether the OS sees far less memory than is
-//! installed). Preflight's checks judge with them, and `attention` turns them into the findings
-//! the inventory and the sheet list under "Attention", so the two never disagree about one
-//! machine. Renderers only paint findings.
+//! Every judgement rigcheck makes of the facts, one function each: whether a GPU's link runs
+//! narrower than the card or below its generation at idle, whether its clocks are held down,
+//! whether its memory has uncorrected errors or retired pages waiting for a reset, whether
+//! memory is unbalanced between sockets or far more than the OS sees, whether CPUs are
+//! offline, and how many data-loader workers a job gets (`workers`). Preflight's checks,
+//! verify's requirements, the benchmarks and the renderers all ask here, and `attention`
+//! turns the findings into what the inventory and the sheet list under "Attention", so no two
+//! outputs disagree about one machine. `spec` holds facts only; renderers only paint findings.
 
 use serde::Serialize;
 
-use crate::preflight::check::Status;
-use crate::spec::{GpuState, Pcie, Spec};
+use crate::spec::{Gpu, GpuState, Memory, Pcie, Spec};
+
+pub mod workers;
+
+/// Outcome of one check: the words verify and fleet use too. Ordered from best to worst,
+/// so the worst of a run is its `max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Holds.
+    Pass,
+    /// Will work, but slower or less safe than it should; exit code stays 0.
+    Warn,
+    /// The fact could not be read: not a pass. With no failure the run is INCOMPLETE (exit 3).
+    Unknown,
+    /// The job will fail or crawl; exit code 1.
+    Fail,
+}
+
+impl Status {
+    /// The word printed for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Warn => "warn",
+            Status::Unknown => "unknown",
+            Status::Fail => "fail",
+        }
+    }
+}
 
 /// Why a PCIe link below its generation is no fault on an idle GPU; preflight's note and
 /// the inventory's say it in these words.
 pub const IDLE_LINK_GEN: &str =
     "a lower generation at idle is normal power saving; it rises under load";
+
+/// Usable memory further than this fraction under the installed DIMMs is not firmware and
+/// kernel reservations (1.5–4 %) but memory the OS does not see.
+pub const MEMORY_UNSEEN_FRACTION: f64 = 0.10;
+
+/// When the OS sees far less than the DIMMs installed (MemTotal more than
+/// `MEMORY_UNSEEN_FRACTION` under their sum), the sentence saying so and what to check;
+/// `None` when it does not, or when either figure is unknown.
+pub fn memory_unseen(m: &Memory) -> Option<String> {
+    let installed = m
+        .total_bytes
+        .filter(|_| m.total_source.as_deref() == Some("dimms"))?;
+    let usable = m.usable_bytes?;
+    if usable as f64 >= installed as f64 * (1.0 - MEMORY_UNSEEN_FRACTION) {
+        return None;
+    }
+    let gib = |b: u64| {
+        let g = b as f64 / (1u64 << 30) as f64;
+        format!("{} GiB", (g * 10.0).round() / 10.0)
+    };
+    Some(format!(
+        "the OS sees {} (MemTotal) of the {} of DIMMs installed: a module may be disabled \
+         by the firmware or failing training, or the kernel was started with mem=; check \
+         the firmware's memory settings and event log, `dmesg | grep -i -e memory -e edac` \
+         and /proc/cmdline",
+        gib(usable),
+        gib(installed)
+    ))
+}
+
+/// GPU use below this share counts as idle for the link's generation.
+const IDLE_UTILIZATION_PERCENT: u32 = 10;
+
+/// True when the link runs below its top generation while the GPU is idle or its load
+/// is unknown: power saving, not a fault (a busy GPU's slow link is one).
+pub fn link_gen_idle(g: &Gpu) -> bool {
+    let below = matches!((g.pcie.gen, g.pcie.max_gen), (Some(a), Some(b)) if a < b);
+    below
+        && g.state
+            .utilization_percent
+            .is_none_or(|u| u < IDLE_UTILIZATION_PERCENT)
+}
 
 /// Which rule found something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -164,7 +234,7 @@ pub fn attention(spec: &Spec) -> Vec<Finding> {
             format!("memory is unbalanced: {detail}"),
         );
     }
-    if let Some(note) = spec.memory.unseen_note() {
+    if let Some(note) = memory_unseen(&spec.memory) {
         say(Rule::MemoryUnseen, None, note);
     }
     for (i, g) in spec.gpus.iter().enumerate() {
