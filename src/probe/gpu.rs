@@ -5,7 +5,8 @@
 //! and links. NVML is asked through `access::GpuAccess`: live (`live::Live`, loaded at run
 //! time, only when the source is live) or recorded (`access::Recorded`). With a sysroot
 //! NVML is never loaded. Each GPU is then found in the product table by its PCI ids
-//! (`products`): what NVML cannot say (no driver, MIG, an old driver) comes from the
+//! (`products`, made at build time from `products.toml`, whose rows `table` reads and
+//! `rules` checks): what NVML cannot say (no driver, MIG, an old driver) comes from the
 //! datasheet, marked so, and where NVML and the datasheet disagree a warning says so
 //! (`rated`). Peaks are computed from counts and clocks (`derive`): rated at the rated boost
 //! clock, and again at NVML's max SM clock.
@@ -18,6 +19,9 @@ pub mod mig;
 pub mod pci;
 pub mod products;
 pub mod rated;
+#[cfg(test)]
+mod rules;
+pub mod table;
 
 use serde_json::Value;
 

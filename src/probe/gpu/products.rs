@@ -4,50 +4,16 @@
 //! The table exists for two reasons. NVML's maximum SM clock is not the rated boost on
 //! GeForce and workstation boards (an RTX 3090 reports 2100 MHz against a rated 1695), so a
 //! rated peak needs the rated clock; and without an NVIDIA driver a GPU is only a PCI id, which
-//! this table turns into a product. The rows live in `products.toml`; `build.rs` checks their
-//! arithmetic and turns them into the static `PRODUCTS` and `KEYS` below, so nothing is parsed
-//! at run time, and their strings into places in one text, so the table holds no pointer the
-//! loader would have to write at every start. Every row names its source, and figures nobody publishes are `None`.
-//! `docs/gpu-products.md` explains the fields, the sources and how to add a board.
+//! this table turns into a product. The rows live in `products.toml`; `build.rs` reads them
+//! (`table`), checks their arithmetic (`rules`) and turns them into the static `PRODUCTS` and
+//! `KEYS` below, so nothing is parsed at run time. Every row names its source, and figures
+//! nobody publishes are `None`. `docs/gpu-products.md` explains the fields, the sources and how
+//! to add a board.
 
 use crate::spec::GpuDatasheet;
 use crate::text::same_product_name;
 
-/// Market segment of a board, as NVIDIA sells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Segment {
-    /// Tesla / data-center accelerators (P100 … B200, T4, A-, L- and H-series).
-    DataCenter,
-    /// Quadro and NVIDIA RTX professional boards.
-    Workstation,
-    /// GeForce and TITAN boards.
-    GeForce,
-}
-
-/// How fast a board's tensor cores run dense FP16, relative to the per-tensor-core rate of its
-/// architecture (`derive::ArchFacts::fp16_flops_per_tc_clk`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TensorRate {
-    /// No tensor cores: before Volta, and the Turing chips TU116/TU117 (GTX 16xx, MX, T400,
-    /// T600, T1000, Quadro T-series).
-    NoTensorCores,
-    /// Full rate whether the product accumulates in FP16 or FP32 (data center, workstation,
-    /// TITAN).
-    Full,
-    /// Full rate accumulating in FP16, half rate accumulating in FP32 (GeForce, Turing on).
-    HalfWithFp32Accumulate,
-    /// Half rate whatever the accumulator (the L40 datasheet).
-    Half,
-}
-
-/// A PCI Express link: generation and lanes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PcieLink {
-    /// Generation (3 = 8 GT/s, 4 = 16 GT/s, 5 = 32 GT/s).
-    pub gen: u8,
-    /// Lanes (x16, x8).
-    pub lanes: u8,
-}
+pub use super::table::{Figure, MemoryType, NotAProduct, PcieLink, Segment, Sub, TensorRate};
 
 /// One board: identity, configuration and rated figures.
 ///
@@ -57,14 +23,14 @@ pub struct PcieLink {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Product {
     /// Product name as nvidia-smi prints it (`Quadro RTX 6000`, `NVIDIA A100-SXM4-80GB`).
-    name: Text,
+    pub name: &'static str,
     /// Other spellings the driver prints for the same board (`3050Ti` beside `3050 Ti`).
-    also: Texts,
+    pub also: &'static [&'static str],
     /// GPU chip (`TU102`, `GA100`): it decides the architecture and whether there are tensor
     /// cores.
-    chip: Text,
+    pub chip: &'static str,
     /// Architecture as nvidia-smi prints `<product_architecture>` (`Turing`, `Ada Lovelace`).
-    architecture: Text,
+    pub architecture: &'static str,
     /// CUDA compute capability (major, minor); `None` where the chip's is not published.
     pub compute_capability: Option<(u32, u32)>,
     /// Market segment.
@@ -89,7 +55,7 @@ pub struct Product {
     /// Memory as sold, in bytes; GPU vendors' "GB" is GiB (see `docs/gpu-products.md`).
     pub memory_bytes: Option<u64>,
     /// Memory technology as datasheets write it (`GDDR6X`, `HBM2e`).
-    memory_type: Option<Text>,
+    pub memory_type: Option<MemoryType>,
     /// Memory bus width, bits.
     pub bus_width_bits: Option<u32>,
     /// Memory data rate per pin, Gbit/s (NVML's memory clock is half of it).
@@ -108,83 +74,17 @@ pub struct Product {
     /// Host PCI Express link of the board.
     pub pcie: Option<PcieLink>,
     /// Where the figures come from.
-    source: Text,
-    /// What is derived, taken from elsewhere, or left out, and why.
-    note: Text,
+    pub source: &'static str,
+    /// What is derived, taken from elsewhere, or left out, and why (empty where nothing is).
+    pub note: &'static str,
     /// Why the board has no FP32 rating, where it has none and is no laptop part (NVIDIA
     /// publishes no figure for it); `None` for every board that has one.
-    unrated: Option<Text>,
+    pub unrated: Option<&'static str>,
     /// Why the row is no desktop, workstation or data-center product, though its PCI id is
     /// named (`None` for the products): such a row needs no rating.
     pub not_a_product: Option<NotAProduct>,
-}
-
-/// A string of the table: its place in `TEXT`. A `&'static str` in a static table is a
-/// pointer, which a position-independent program has the loader write at every start, GPU
-/// or none: as pointers, the table's strings cost 5,000 relocations and 45 copied pages.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Text {
-    at: u32,
-    len: u32,
-}
-
-impl Text {
-    fn get(self) -> &'static str {
-        let (at, len) = (self.at as usize, self.len as usize);
-        TEXT.get(at..at + len).unwrap_or_default()
-    }
-}
-
-impl std::fmt::Debug for Text {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.get().fmt(f)
-    }
-}
-
-/// A row's other spellings: their places in `ALSO`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Texts {
-    at: u16,
-    len: u16,
-}
-
-impl Texts {
-    fn get(self) -> &'static [Text] {
-        let (at, len) = (usize::from(self.at), usize::from(self.len));
-        ALSO.get(at..at + len).unwrap_or_default()
-    }
-}
-
-impl std::fmt::Debug for Texts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.get()).finish()
-    }
-}
-
-/// What a row that NVIDIA never sold as a desktop, workstation or data-center product is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotAProduct {
-    /// A pci.ids name of an engineering or validation board (PG503, PG506, PG189 …) or of a
-    /// board NVIDIA never announced (GeForce GTX 1080 Ti 10GB, RTX TITAN Ada).
-    EngineeringBoard,
-    /// A cryptocurrency mining board (CMP, P10x-100): sold for hashing, with no display
-    /// output and no compute rating.
-    MiningBoard,
-    /// An automotive (DRIVE) module built into a vehicle computer.
-    AutomotiveModule,
-}
-
-/// Which subsystem a key of `KEYS` asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sub {
-    /// Any subsystem: the device id's default row, what NVIDIA's driver names a board whose
-    /// subsystem no row lists.
-    Device,
-    /// This subsystem device id, whatever the board maker's vendor id: NVIDIA's own board ids
-    /// (x:129e is a Quadro RTX 8000 from Dell, HP, Lenovo or NVIDIA alike).
-    AnyVendor(u16),
-    /// This subsystem vendor and device (one laptop maker's model).
-    Exact(u16, u16),
+    /// The figures that rest on a third-party source only (`third_party` in the table).
+    pub third_party: &'static [Figure],
 }
 
 /// One PCI id of a product: `PRODUCTS[product]` is the board with `device` and `subsystem`.
@@ -282,51 +182,9 @@ pub fn cc_facts(major: u32, minor: u32) -> Option<(u32, u32, u32)> {
 }
 
 impl Product {
-    /// Product name as nvidia-smi prints it (`Quadro RTX 6000`, `NVIDIA A100-SXM4-80GB`).
-    pub fn name(&self) -> &'static str {
-        self.name.get()
-    }
-
-    /// GPU chip (`TU102`, `GA100`): it decides the architecture and whether there are tensor
-    /// cores.
-    pub fn chip(&self) -> &'static str {
-        self.chip.get()
-    }
-
-    /// Architecture as nvidia-smi prints `<product_architecture>` (`Turing`, `Ada Lovelace`).
-    pub fn architecture(&self) -> &'static str {
-        self.architecture.get()
-    }
-
-    /// Memory technology as datasheets write it (`GDDR6X`, `HBM2e`).
-    pub fn memory_type(&self) -> Option<&'static str> {
-        self.memory_type.map(Text::get)
-    }
-
-    /// Where the figures come from.
-    pub fn source(&self) -> &'static str {
-        self.source.get()
-    }
-
-    /// What is derived, taken from elsewhere, or left out, and why (empty where nothing is).
-    pub fn note(&self) -> &'static str {
-        self.note.get()
-    }
-
-    /// Why the board has no FP32 rating, where it has none and is no laptop part; `None` for
-    /// every board that has one.
-    pub fn unrated(&self) -> Option<&'static str> {
-        self.unrated.map(Text::get)
-    }
-
     /// True when the driver may print `name` for this board.
     pub fn is_named(&self, name: &str) -> bool {
-        same_product_name(self.name(), name)
-            || self
-                .also
-                .get()
-                .iter()
-                .any(|a| same_product_name(a.get(), name))
+        same_product_name(self.name, name) || self.also.iter().any(|a| same_product_name(a, name))
     }
 
     /// Dense FP16 tensor peak accumulating in FP32: half the FP16-accumulate figure on GeForce
@@ -358,20 +216,21 @@ impl Product {
     /// True for GDDR memory, where turning ECC on takes 1/16 of it for check bits (a Tesla
     /// T4 with ECC on reports 15360 of its 16384 MiB); HBM keeps ECC out of band.
     pub fn memory_is_gddr(&self) -> bool {
-        self.memory_type().is_some_and(|m| m.starts_with("GDDR"))
+        self.memory_type
+            .is_some_and(|m| m.as_str().starts_with("GDDR"))
     }
 
     /// The row as the report's `datasheet` object, with the PCI ids it was found by.
     pub fn datasheet(&self, device: u16, subsystem: Option<(u16, u16)>) -> GpuDatasheet {
-        let note = Some(self.note())
+        let note = Some(self.note)
             .filter(|n| !n.is_empty())
             .map(str::to_string);
         GpuDatasheet {
-            name: self.name().to_string(),
+            name: self.name.to_string(),
             pci_id: format!("10de:{device:04x}"),
             pci_subsystem: subsystem.map(|(v, d)| format!("{v:04x}:{d:04x}")),
-            chip: self.chip().to_string(),
-            architecture: self.architecture().to_string(),
+            chip: self.chip.to_string(),
+            architecture: self.architecture.to_string(),
             compute_capability: self.compute_capability.map(|(a, b)| format!("{a}.{b}")),
             segment: self.segment.as_str().to_string(),
             mobile: self.mobile,
@@ -382,7 +241,7 @@ impl Product {
             boost_clock_mhz: self.boost_clock_mhz,
             tensor_clock_mhz: self.tensor_clock_mhz,
             memory_bytes: self.memory_bytes,
-            memory_type: self.memory_type().map(str::to_string),
+            memory_type: self.memory_type.map(|m| m.as_str().to_string()),
             memory_bus_width_bits: self.bus_width_bits,
             memory_data_rate_gbps: self.data_rate_gbps,
             memory_bandwidth_bytes_per_s: self.bandwidth_gb_s.map(|g| (g * 1e9).round() as u64),
@@ -391,7 +250,7 @@ impl Product {
             board_power_w: self.board_power_w,
             pcie_gen: self.pcie.map(|p| u32::from(p.gen)),
             pcie_width: self.pcie.map(|p| u32::from(p.lanes)),
-            source: self.source().to_string(),
+            source: self.source.to_string(),
             note,
         }
     }
@@ -404,6 +263,28 @@ impl Segment {
             Segment::DataCenter => "data center",
             Segment::Workstation => "workstation",
             Segment::GeForce => "geforce",
+        }
+    }
+}
+
+impl MemoryType {
+    /// As datasheets (and the table) write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryType::Gddr3 => "GDDR3",
+            MemoryType::Gddr5 => "GDDR5",
+            MemoryType::Gddr5x => "GDDR5X",
+            MemoryType::Gddr6 => "GDDR6",
+            MemoryType::Gddr6x => "GDDR6X",
+            MemoryType::Gddr7 => "GDDR7",
+            MemoryType::Hbm2 => "HBM2",
+            MemoryType::Hbm2e => "HBM2e",
+            MemoryType::Hbm3 => "HBM3",
+            MemoryType::Hbm3e => "HBM3e",
+            MemoryType::Ddr3 => "DDR3",
+            MemoryType::Ddr4 => "DDR4",
+            MemoryType::Lpddr5 => "LPDDR5",
+            MemoryType::Lpddr5x => "LPDDR5X",
         }
     }
 }
@@ -429,8 +310,8 @@ mod tests {
 
     fn names(f: &Found) -> Vec<&'static str> {
         match f {
-            Found::One { product, .. } => vec![product.name()],
-            Found::Several(all) => all.iter().map(|p| p.name()).collect(),
+            Found::One { product, .. } => vec![product.name],
+            Found::Several(all) => all.iter().map(|p| p.name).collect(),
             Found::Unknown => Vec::new(),
         }
     }
@@ -452,10 +333,10 @@ mod tests {
             assert!(
                 p.compute_capability.is_none() || cc_facts(a, b).is_some(),
                 "{}",
-                p.name()
+                p.name
             );
             if let Some(f) = p.compute_capability.and_then(|(a, b)| arch_facts(a, b)) {
-                assert!(p.architecture().starts_with(f.name), "{}", p.name());
+                assert!(p.architecture.starts_with(f.name), "{}", p.name);
             }
         }
     }
@@ -471,7 +352,7 @@ mod tests {
             let (dev, sub, name) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
             let sub = sub.split_once(':').map(|(v, d)| (hex(v), hex(d)));
             let p = lookup(hex(dev), sub).unwrap_or_else(|| panic!("{line}: not found"));
-            assert!(p.is_named(name), "{line}: resolves to {}", p.name());
+            assert!(p.is_named(name), "{line}: resolves to {}", p.name);
             // Where the subsystem is listed it decides: no ambiguity left.
             if sub.is_some() || !matches!(find(hex(dev), None), Found::Several(_)) {
                 assert!(
@@ -539,12 +420,12 @@ mod tests {
                 Found::Unknown => Vec::new(),
             } {
                 assert_eq!(
-                    b.architecture(),
+                    b.architecture,
                     arch_of(&name),
                     "{id:04x} {name}: {}",
-                    b.name()
+                    b.name
                 );
-                assert!(!b.name().is_empty() && !b.source().is_empty());
+                assert!(!b.name.is_empty() && !b.source.is_empty());
             }
         }
     }
@@ -555,8 +436,8 @@ mod tests {
         let old = ["Kepler", "Maxwell"];
         PRODUCTS
             .iter()
-            .filter(move |p| !p.mobile && !old.contains(&p.architecture()))
-            .filter(|p| !p.name().starts_with(p.chip()) && !p.name().contains("Engineering Sample"))
+            .filter(move |p| !p.mobile && !old.contains(&p.architecture))
+            .filter(|p| !p.name.starts_with(p.chip) && !p.name.contains("Engineering Sample"))
     }
 
     /// Names of the Pascal-and-later boards without a rating, products or not.
@@ -565,10 +446,10 @@ mod tests {
         let mut unexplained = Vec::new();
         for p in pascal_and_later_boards().filter(|p| p.not_a_product.is_none() == products) {
             let rated = p.fp32_tflops.is_some() || p.fp32_tflops_at_boost().is_some();
-            match (rated, p.unrated()) {
+            match (rated, p.unrated) {
                 (true, None) => {}
-                (false, Some(why)) if why.len() > 20 => unrated.push(p.name()),
-                _ => unexplained.push(p.name()),
+                (false, Some(why)) if why.len() > 20 => unrated.push(p.name),
+                _ => unexplained.push(p.name),
             }
         }
         assert!(
@@ -612,7 +493,7 @@ mod tests {
         ] {
             let p = PRODUCTS
                 .iter()
-                .find(|p| p.name() == rated)
+                .find(|p| p.name == rated)
                 .unwrap_or_else(|| panic!("{rated}"));
             assert!(
                 p.fp32_tflops.is_some() && p.not_a_product.is_none(),
@@ -645,7 +526,7 @@ mod tests {
         let kind = |name: &str| {
             PRODUCTS
                 .iter()
-                .find(|p| p.name() == name)
+                .find(|p| p.name == name)
                 .and_then(|p| p.not_a_product)
         };
         assert_eq!(kind("CMP 170HX"), Some(NotAProduct::MiningBoard));
@@ -670,7 +551,7 @@ mod tests {
             (0x1bb3, "Tesla P4", 5.44),
         ] {
             let p = row(id, None);
-            assert_eq!(p.name(), name);
+            assert_eq!(p.name, name);
             assert_eq!(p.fp32_tflops, Some(fp32), "{name}");
         }
     }
@@ -678,9 +559,9 @@ mod tests {
     #[test]
     fn tensor_cores_are_the_chips_not_the_names() {
         for p in &PRODUCTS {
-            if p.chip() == "TU116" || p.chip() == "TU117" || p.architecture() == "Pascal" {
-                assert_eq!(p.tensor_rate, TensorRate::NoTensorCores, "{}", p.name());
-                assert!(p.tensor_cores.unwrap_or(0) == 0, "{}", p.name());
+            if p.chip == "TU116" || p.chip == "TU117" || p.architecture == "Pascal" {
+                assert_eq!(p.tensor_rate, TensorRate::NoTensorCores, "{}", p.name);
+                assert!(p.tensor_cores.unwrap_or(0) == 0, "{}", p.name);
             }
         }
         for (id, name) in [
@@ -689,7 +570,7 @@ mod tests {
             (0x1fb1, "NVIDIA T600"),
         ] {
             let p = lookup(id, None).unwrap();
-            assert_eq!((p.name(), p.tensor_rate), (name, TensorRate::NoTensorCores));
+            assert_eq!((p.name, p.tensor_rate), (name, TensorRate::NoTensorCores));
         }
         // A GTX 1660 SUPER built on TU106 has the chip's tensor cores disabled.
         assert_eq!(row(0x1f09, None).tensor_cores, Some(0));
@@ -708,7 +589,7 @@ mod tests {
             (0x2330, Some((0x10de, 0x16c1)), "NVIDIA H100 80GB HBM3"),
         ];
         for (dev, sub, name) in captured {
-            assert_eq!(row(dev, sub).name(), name);
+            assert_eq!(row(dev, sub).name, name);
         }
         assert_eq!(
             row(0x20b2, Some((0x10de, 0x147f))).memory_bytes,
@@ -761,7 +642,7 @@ mod tests {
         for vendor in [0x1028, 0x103c, 0x10de, 0x17aa, 0x196e] {
             let p = row(0x1e30, Some((vendor, 0x129e)));
             assert_eq!(
-                (p.name(), p.memory_bytes),
+                (p.name, p.memory_bytes),
                 ("Quadro RTX 8000", Some(48 << 30))
             );
         }
@@ -769,7 +650,7 @@ mod tests {
         for vendor in [0x10de, 0x103c] {
             let p = row(0x1e30, Some((vendor, 0x12ba)));
             assert_eq!(
-                (p.name(), p.memory_bytes),
+                (p.name, p.memory_bytes),
                 ("Quadro RTX 6000", Some(24 << 30))
             );
             assert_eq!(
@@ -785,15 +666,15 @@ mod tests {
             );
         }
         assert_eq!(
-            lookup(0x1e30, None).map(|p| p.name()),
+            lookup(0x1e30, None).map(|p| p.name),
             Some("Quadro RTX 6000")
         );
         assert_eq!(row(0x1e78, Some((0x10de, 0x13d8))).fp32_tflops, Some(14.9));
         assert_eq!(names(&find(0x25b6, None)), ["NVIDIA A2", "NVIDIA A16"]);
-        assert_eq!(row(0x25b6, Some((0x10de, 0x14a9))).name(), "NVIDIA A16");
+        assert_eq!(row(0x25b6, Some((0x10de, 0x14a9))).name, "NVIDIA A16");
         // A laptop maker's own subsystem decides only for that maker.
         assert_eq!(
-            row(0x1e90, Some((0x1025, 0x1375))).name(),
+            row(0x1e90, Some((0x1025, 0x1375))).name,
             "NVIDIA GeForce RTX 2080 with Max-Q Design"
         );
         assert!(matches!(
@@ -886,6 +767,26 @@ mod tests {
             (Some(170), Some(2407), Some(104.8))
         );
         assert_eq!(r5090.bandwidth_gb_s, Some(1792.0));
+    }
+
+    #[test]
+    fn segments_and_memory_types_print_as_the_table_writes_them() {
+        // The report's spellings (`as_str`) are the table's (serde's renames in `table`).
+        #[derive(serde::Deserialize)]
+        struct One<T> {
+            v: T,
+        }
+        fn read<T: serde::de::DeserializeOwned>(s: &str) -> T {
+            toml::from_str::<One<T>>(&format!("v = {s:?}")).unwrap().v
+        }
+        for p in &PRODUCTS {
+            assert_eq!(read::<Segment>(p.segment.as_str()), p.segment, "{}", p.name);
+            if let Some(m) = p.memory_type {
+                assert_eq!(read::<MemoryType>(m.as_str()), m, "{}", p.name);
+            }
+        }
+        assert!(row(0x1eb8, Some((0x10de, 0x12a2))).memory_is_gddr());
+        assert!(!row(0x20b2, Some((0x10de, 0x147f))).memory_is_gddr());
     }
 
     #[test]

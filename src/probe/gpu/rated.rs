@@ -135,9 +135,9 @@ impl Identity {
     /// name says. `None` where the boards differ or no board is known.
     pub fn tensorless_chip(&self) -> Option<&'static str> {
         let rows = self.rows();
-        let chip = rows.first()?.chip();
+        let chip = rows.first()?.chip;
         rows.iter()
-            .all(|p| p.chip() == chip && p.tensor_rate == TensorRate::NoTensorCores)
+            .all(|p| p.chip == chip && p.tensor_rate == TensorRate::NoTensorCores)
             .then_some(chip)
     }
 
@@ -145,11 +145,7 @@ impl Identity {
     pub fn to_spec(&self) -> GpuIdentity {
         GpuIdentity {
             certainty: self.certainty.as_str().to_string(),
-            candidates: self
-                .candidates
-                .iter()
-                .map(|p| p.name().to_string())
-                .collect(),
+            candidates: self.candidates.iter().map(|p| p.name.to_string()).collect(),
             detail: self.detail.clone(),
         }
     }
@@ -211,7 +207,7 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
             Vec::new(),
             format!(
                 "PCI {what} is the {}{}{old_driver}",
-                product.name(),
+                product.name,
                 if by_subsystem {
                     " (the subsystem decides)"
                 } else {
@@ -231,7 +227,7 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
             vec![product],
             format!(
                 "NVML names it '{n}', but PCI {what} is the {}",
-                product.name()
+                product.name
             ),
         ),
         (Found::Several(boards), Some(n)) => match boards.iter().find(|p| p.is_named(n)) {
@@ -241,11 +237,11 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
                 Vec::new(),
                 format!(
                     "PCI {what} is one of {}; NVML's name decides",
-                    either(&boards.iter().map(|p| p.name()).collect::<Vec<_>>())
+                    either(&boards.iter().map(|p| p.name).collect::<Vec<_>>())
                 ),
             ),
             None => {
-                let names: Vec<&str> = boards.iter().map(|p| p.name()).collect();
+                let names: Vec<&str> = boards.iter().map(|p| p.name).collect();
                 ident(
                     Certainty::Contradicted,
                     None,
@@ -258,7 +254,7 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
             }
         },
         (Found::Several(boards), None) => {
-            let names: Vec<&str> = boards.iter().map(|p| p.name()).collect();
+            let names: Vec<&str> = boards.iter().map(|p| p.name).collect();
             ident(
                 Certainty::PciAmbiguous,
                 None,
@@ -294,10 +290,10 @@ pub fn fill_from_datasheet(
     notes: &mut Notes,
 ) {
     let whose = match rows {
-        [one] => one.name().to_string(),
+        [one] => one.name.to_string(),
         _ => format!(
             "the same on the {}",
-            either(&rows.iter().map(|p| p.name()).collect::<Vec<_>>())
+            either(&rows.iter().map(|p| p.name).collect::<Vec<_>>())
         ),
     };
     let mark = |g: &mut Gpu, field: &str, had: bool, filled: bool, notes: &mut Notes| {
@@ -324,12 +320,12 @@ pub fn fill_from_datasheet(
     };
     let had = g.name.is_some();
     if !had {
-        g.name = shared(rows, |p| Some(p.name().to_string()));
+        g.name = shared(rows, |p| Some(p.name.to_string()));
     }
     mark(g, "name", had, g.name.is_some(), notes);
     let had = g.architecture.is_some();
     if !had {
-        g.architecture = shared(rows, |p| Some(p.architecture().to_string()));
+        g.architecture = shared(rows, |p| Some(p.architecture.to_string()));
     }
     mark(g, "architecture", had, g.architecture.is_some(), notes);
     let had = g.compute_capability.is_some();
@@ -484,7 +480,7 @@ pub fn derive_capability(
                 "none: {} has no tensor cores",
                 match p {
                     _ if f.tensor_per_sm == 0 => f.name.to_string(),
-                    Some(p) => format!("its {} chip", p.chip()),
+                    Some(p) => format!("its {} chip", p.chip),
                     None => match tensorless {
                         Some(chip) => format!("its {chip} chip"),
                         None => "a TU116/TU117 board".to_string(),
@@ -531,7 +527,7 @@ pub fn derive_capability(
                 format!(
                     "unknown: NVML gave no core count and NVIDIA publishes none for the {}; \
                      the rated peaks are the datasheet's",
-                    p.name()
+                    p.name
                 ),
             );
         } else if g.index.is_some() {
@@ -585,7 +581,7 @@ pub fn derive_capability(
                         "no single rated figure: a laptop or embedded GPU runs at the clocks \
                          its system maker sets; see fp32_tflops_max_clock"
                             .to_string()
-                    } else if let Some(why) = p.and_then(|p| p.unrated()) {
+                    } else if let Some(why) = p.and_then(|p| p.unrated) {
                         format!("rated figure unknown: {why}; see fp32_tflops_max_clock")
                     } else if p.is_some() {
                         "rated figure unknown: the datasheet gives no clock and NVML no \
@@ -706,7 +702,7 @@ pub fn cross_check(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
                 format!("{n} SMs, datasheet {want}"),
                 format!(
                     "NVML's core count gives {n} SMs, but the {} has {want}: {}",
-                    p.name(),
+                    p.name,
                     if n < want {
                         "a cut-down board, or another board under this PCI id"
                     } else {
@@ -732,7 +728,7 @@ pub fn cross_check(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
                     "NVML reports {:.1} GiB, but the {} has {:.0} GiB{}: a board with less \
                      memory under this PCI id",
                     gib(have),
-                    p.name(),
+                    p.name,
                     gib(sold),
                     if ecc { " (ECC's share allowed)" } else { "" }
                 ),
@@ -750,24 +746,20 @@ pub fn cross_check(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
                 format!("{n}-bit bus, datasheet {want}-bit"),
                 format!(
                     "NVML reports a {n}-bit memory bus, but the {} has {want}",
-                    p.name()
+                    p.name
                 ),
             ));
         }
     }
     if let (Some(a), true) = (g.architecture.as_deref(), from_nvml(g, "architecture")) {
-        if !a.eq_ignore_ascii_case(p.architecture())
-            && !p.architecture().starts_with(a)
-            && !a.starts_with(p.architecture())
+        if !a.eq_ignore_ascii_case(p.architecture)
+            && !p.architecture.starts_with(a)
+            && !a.starts_with(p.architecture)
         {
             found.push((
                 "architecture".into(),
-                format!("{a}, datasheet {}", p.architecture()),
-                format!(
-                    "NVML reports {a}, but the {} is {}",
-                    p.name(),
-                    p.architecture()
-                ),
+                format!("{a}, datasheet {}", p.architecture),
+                format!("NVML reports {a}, but the {} is {}", p.name, p.architecture),
             ));
         }
     }
