@@ -32,7 +32,8 @@ pub struct Host {
     /// The whole report, kept only when asked (`Keep::Reports`: Prometheus and `--redact`
     /// read every fact); a fleet of 100,000 hosts otherwise keeps its rows, not its reports.
     pub spec: Option<Box<Spec>>,
-    /// The check against `--profile`, when one was given.
+    /// The check against `--profile`, when one was given: its verdict and counts whole, its
+    /// lines only those that failed or could not be read.
     pub verify: Option<VerifyReport>,
     /// A preflight result carried in the report, when there is one.
     pub preflight: Option<Preflight>,
@@ -324,7 +325,14 @@ fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, k
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| l.file.display().to_string())
     });
-    let verify = profile.map(|p| verify::verify_with(&l.spec, p, unknowns));
+    // What a fleet shows of a host's check is its verdict, its counts and the lines that did
+    // not pass: a passing line is the same on every host, and a hundred thousand hosts' worth
+    // of them is most of a fleet's memory.
+    let verify = profile.map(|p| {
+        let mut v = verify::verify_with(&l.spec, p, unknowns);
+        v.lines.retain(|line| line.status != verify::Status::Pass);
+        v
+    });
     Host {
         name,
         file: l.file,

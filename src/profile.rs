@@ -75,6 +75,9 @@ pub struct Requirement {
     pub filter: Option<Filter>,
     /// Where it was written (1-based line, column).
     pub at: (usize, usize),
+    /// What the order asks, in words (`≥ 2`, `= 24 GiB (±3%)`), written once for every
+    /// machine checked against it.
+    pub expected: String,
 }
 
 /// A GPU model as an order names it, compiled once when the profile is read: its words,
@@ -623,7 +626,7 @@ impl Builder<'_> {
                 format!("{key}: at_least/at_most need a number, not text"),
             ));
         }
-        self.reqs.push(Requirement {
+        let mut req = Requirement {
             field,
             id,
             label,
@@ -633,7 +636,10 @@ impl Builder<'_> {
             tolerance: tol.unwrap_or_else(|| q.default_tolerance()),
             filter: filter.cloned(),
             at: (0, 0),
-        });
+            expected: String::new(),
+        };
+        req.expected = expected_text(&req);
+        self.reqs.push(req);
         self.offsets.push(span.start);
         Ok(())
     }
@@ -939,6 +945,35 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
             fields::toml_number(q, min, true)
         )),
         _ => Some(fields::toml_number(q, min, false)),
+    }
+}
+
+
+/// What a requirement asks, in words.
+fn expected_text(req: &Requirement) -> String {
+    let vals: Vec<String> = req
+        .values
+        .iter()
+        .map(|v| match v {
+            Val::Num(n) => req.quantity.show(*n),
+            Val::Text(t) => format!("'{t}'"),
+        })
+        .collect();
+    let body = match req.op {
+        Op::Exact => format!("= {}", vals.join(", ")),
+        Op::AtLeast => format!("≥ {}", vals.join(", ")),
+        Op::AtMost => format!("≤ {}", vals.join(", ")),
+        Op::OneOf => format!("one of {}", vals.join(", ")),
+        Op::Contains => format!("contains {}", vals.join(", ")),
+        Op::AllOf => format!("has {}", vals.join(", ")),
+    };
+    if req.tolerance > 0.0 && !matches!(req.quantity, Quantity::Text | Quantity::Names) {
+        format!(
+            "{body} (±{}%)",
+            (req.tolerance * 100.0 * 10.0).round() / 10.0
+        )
+    } else {
+        body
     }
 }
 

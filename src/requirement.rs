@@ -669,7 +669,7 @@ pub static FIELDS: &[Field] = &[
         quantity: Quantity::Count,
         read: Read::GroupCount,
         suggest: Suggest::Found,
-        compared_with: "GPUs whose name contains the group's `model`",
+        compared_with: "GPUs the group's `model` names",
     },
     Field {
         section: Section::Gpus,
@@ -855,7 +855,7 @@ pub fn markdown_table() -> String {
         };
         if let Some(sel) = s.selector() {
             let what = if s == Section::Gpus {
-                "text: selects the GPUs whose name contains it (all when absent)"
+                "text: selects the GPUs whose name holds its words in order (`\"A100\"`, every A100); `{ exact = \"NVIDIA A100-SXM4-80GB\" }` selects that product only (all when absent)"
             } else {
                 "`nvme`, `ssd`, `hdd` or `virtual`: selects the drives of that kind (all when absent)"
             };

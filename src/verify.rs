@@ -298,7 +298,7 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
         note,
         slack_below,
     } = found(spec, req);
-    let expected = expected_text(req);
+    let expected = req.expected.clone();
     let mut line = Line {
         id: req.id.clone(),
         requirement: req.label.clone(),
@@ -498,33 +498,6 @@ fn norm_name(s: &str) -> String {
         .filter(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
         .to_ascii_lowercase()
-}
-
-fn expected_text(req: &Requirement) -> String {
-    let vals: Vec<String> = req
-        .values
-        .iter()
-        .map(|v| match v {
-            Val::Num(n) => req.quantity.show(*n),
-            Val::Text(t) => format!("'{t}'"),
-        })
-        .collect();
-    let body = match req.op {
-        Op::Exact => format!("= {}", vals.join(", ")),
-        Op::AtLeast => format!("≥ {}", vals.join(", ")),
-        Op::AtMost => format!("≤ {}", vals.join(", ")),
-        Op::OneOf => format!("one of {}", vals.join(", ")),
-        Op::Contains => format!("contains {}", vals.join(", ")),
-        Op::AllOf => format!("has {}", vals.join(", ")),
-    };
-    if req.tolerance > 0.0 && !matches!(req.quantity, Quantity::Text | Quantity::Names) {
-        format!(
-            "{body} (±{}%)",
-            (req.tolerance * 100.0 * 10.0).round() / 10.0
-        )
-    } else {
-        body
-    }
 }
 
 /// The found values for a requirement (one per matching item for per-GPU/per-drive fields),
@@ -730,7 +703,7 @@ fn drives_unsure(spec: &Spec, f: &Filter) -> Option<String> {
     (!unknown.is_empty()).then(|| format!("the kind of {} is unknown", unknown.join(", ")))
 }
 
-/// The GPUs a group selects: those whose name contains its model (all without one).
+/// The GPUs a group selects: those its model names (`Model::matches`; all without one).
 fn matching_gpus<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usize, &'a Gpu)> {
     spec.gpus
         .iter()

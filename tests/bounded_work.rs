@@ -240,10 +240,10 @@ fn profile_of_twenty_thousand_groups_is_placed_in_one_pass() {
     );
     let v: Value = serde_json::from_slice(&out).unwrap();
     let lines = v["results"].as_array().or(v["lines"].as_array()).unwrap();
-    // A group whose model is on none of the machine's GPUs is one line; the groups whose
-    // model the Quadro RTX 6000 contains ("RTX 6", "RTX 60", "RTX 600", "RTX 6000") keep
-    // their two.
-    let kept = 4;
+    // A group whose model is on none of the machine's GPUs is one line; the one group whose
+    // model is words of the Quadro RTX 6000's name ("RTX 6000": not "RTX 6" or "RTX 600")
+    // keeps its two.
+    let kept = 1;
     assert_eq!(lines.len(), 1 + (n - kept) + 2 * kept);
     // An error in the last group is still placed at its line and column.
     text.push_str("\n[[gpus]]\nvram = { at_lest = \"24 GiB\" }\n");

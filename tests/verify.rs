@@ -476,7 +476,7 @@ fn a_profile_made_from_a_machine_passes_on_it_and_fails_elsewhere() {
         .success();
     let text = fs::read_to_string(&p).unwrap();
     assert!(
-        text.contains("model = \"Quadro RTX 6000\"\ncount = 2"),
+        text.contains("model = { exact = \"Quadro RTX 6000\" }\ncount = 2"),
         "{text}"
     );
     let run = |root: &str| {
