@@ -948,7 +948,6 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
     }
 }
 
-
 /// What a requirement asks, in words.
 fn expected_text(req: &Requirement) -> String {
     let vals: Vec<String> = req

@@ -141,7 +141,10 @@ fn raw_string_start(s: &str) -> Option<usize> {
 /// A char literal (`'a'`, `'\n'`, `'\''`) rather than a lifetime (`'a`).
 fn is_char_literal(s: &str) -> bool {
     let mut c = s[1..].chars();
-    matches!((c.next(), c.next()), (Some('\\'), _) | (Some(_), Some('\'')))
+    matches!(
+        (c.next(), c.next()),
+        (Some('\\'), _) | (Some(_), Some('\''))
+    )
 }
 
 /// The length of an attributed item: through its matching closing brace, or its `;` where

@@ -367,7 +367,8 @@ mod tests {
 
     /// NVIDIA display devices of pci.ids from Kepler on: named by a Kepler-or-later chip code
     /// (GK…, GM…, GP…, GV…, TU…, GA…, AD…, GH…, GB…, or the GN20/GN21 laptop codes), without
-    /// the chips' audio, USB and UCSI functions and NVSwitch.
+    /// the chips' audio, USB and UCSI functions, NVSwitch, and the GB10/GB20B superchips' PCIe
+    /// host and bridge functions.
     fn pci_ids_gpus() -> Vec<(u16, String)> {
         let text = std::fs::read_to_string(fixture("tools/sources/pci.ids-nvidia")).unwrap();
         let chip = |n: &str| {
@@ -385,9 +386,16 @@ mod tests {
             .filter(|(_, n)| chip(n))
             .filter(|(_, n)| {
                 let lower = n.to_lowercase();
-                !["audio", "usb", "ucsi", "nvswitch"]
-                    .iter()
-                    .any(|w| lower.contains(w))
+                ![
+                    "audio",
+                    "usb",
+                    "ucsi",
+                    "nvswitch",
+                    "pcie host",
+                    "pci bridge",
+                ]
+                .iter()
+                .any(|w| lower.contains(w))
             })
             .collect()
     }
@@ -430,21 +438,21 @@ mod tests {
         }
     }
 
-    /// Desktop, workstation and data-center boards of Pascal and later: pci.ids names that
-    /// are only a chip code (`TU102GL`), and engineering samples, are no board.
-    fn pascal_and_later_boards() -> impl Iterator<Item = &'static Product> {
-        let old = ["Kepler", "Maxwell"];
+    /// Desktop, workstation and data-center boards of Maxwell and later: pci.ids names that
+    /// are only a chip code (`TU102GL`) or a chip's internal id (`GM204 D17U-20`), and
+    /// engineering samples, are no board.
+    fn maxwell_and_later_boards() -> impl Iterator<Item = &'static Product> {
         PRODUCTS
             .iter()
-            .filter(move |p| !p.mobile && !old.contains(&p.architecture))
+            .filter(|p| !p.mobile && p.architecture != "Kepler")
             .filter(|p| !p.name.starts_with(p.chip) && !p.name.contains("Engineering Sample"))
     }
 
-    /// Names of the Pascal-and-later boards without a rating, products or not.
+    /// Names of the Maxwell-and-later boards without a rating, products or not.
     fn unrated_boards(products: bool) -> Vec<&'static str> {
         let mut unrated = Vec::new();
         let mut unexplained = Vec::new();
-        for p in pascal_and_later_boards().filter(|p| p.not_a_product.is_none() == products) {
+        for p in maxwell_and_later_boards().filter(|p| p.not_a_product.is_none() == products) {
             let rated = p.fp32_tflops.is_some() || p.fp32_tflops_at_boost().is_some();
             match (rated, p.unrated) {
                 (true, None) => {}
@@ -462,17 +470,26 @@ mod tests {
     }
 
     #[test]
-    fn every_pascal_and_later_product_has_a_rated_fp32_figure_or_says_why_not() {
-        // The products NVIDIA publishes no FP32 rating for: export variants, superchips and
-        // boards NVIDIA's list names without a configuration. A board that gets a rating
-        // leaves this list, and one that loses it joins it, so neither happens unnoticed.
+    fn every_maxwell_and_later_product_has_a_rated_fp32_figure_or_says_why_not() {
+        // The products NVIDIA publishes no FP32 rating for: export variants, superchips,
+        // boards NVIDIA's list or pci.ids names without a configuration, and pci.ids names of
+        // boards NVIDIA never specified. A board that gets a rating leaves this list, and one
+        // that loses it joins it, so neither happens unnoticed.
         assert_eq!(
             unrated_boards(true),
             [
+                "B100",
+                "GB300 MaxQ",
+                "GB300-252",
+                "GRID M30",
+                "GRID M60 Service Provider",
+                "GeForce GTX 960 FAKE",
+                "H20B",
+                "HGX B200 168GB",
+                "L30",
                 "NVIDIA A100-SXM-64GB",
                 "NVIDIA A800-SXM4-40GB",
                 "NVIDIA AX800",
-                "NVIDIA GB200",
                 "NVIDIA GB300",
                 "NVIDIA H100",
                 "NVIDIA H20",
@@ -481,9 +498,16 @@ mod tests {
                 "NVIDIA H800 NVL",
                 "NVIDIA L2",
                 "NVIDIA RTX 2000E Ada Generation",
+                "RTX PRO 4500 Blackwell Server Edition",
+                "RTX PRO 6000D Blackwell Max-Q Workstation Edition",
+                "RTX PRO 6000D Blackwell Workstation Edition",
+                "TS4 / B100",
+                "Tesla T10",
+                "Tesla V100-SXM3-32GB-H",
             ]
         );
         for rated in [
+            "NVIDIA GB200",
             "NVIDIA GH200 120GB",
             "NVIDIA GH200 480GB",
             "NVIDIA GH200 144G HBM3e",
@@ -511,7 +535,12 @@ mod tests {
             [
                 "A100-PG506-207",
                 "A100-PG506-217",
+                "CMP 100-100",
+                "CMP 100-200",
+                "CMP 100-210",
                 "CMP 170HX",
+                "GB6-128 (N22Y-ES-A1)",
+                "GB6-256(N22W-ES-A1)",
                 "GeForce GTX 1080 Ti 10GB",
                 "GeForce RTX 2080 Ti 12GB",
                 "GeForce RTX 3070 GDDR6X",
@@ -519,6 +548,8 @@ mod tests {
                 "NVIDIA DRIVE P2021",
                 "PG189 SKU600",
                 "RTX TITAN Ada",
+                "Tesla GV100 DGX1-V",
+                "Tesla GV100 SXM2-16GB SKU 890",
                 "Tesla PG503-216",
                 "Tesla T40 24GB",
             ]
@@ -541,16 +572,17 @@ mod tests {
 
     #[test]
     fn lab_teslas_of_kepler_and_maxwell_have_rated_figures() {
+        // The 12 GB Tesla M40 is the default of 0x17fd; the 24 GB board is a candidate.
         for (id, name, fp32) in [
             (0x102d, "Tesla K80", 4.37),
-            (0x1023, "Tesla K40m", 5.05),
-            (0x17fd, "Tesla M40", 6.83),
+            (0x1023, "Tesla K40m", 5.04),
+            (0x17fd, "Tesla M40", 6.8),
             (0x13f2, "Tesla M60", 4.83),
             (0x13bd, "Tesla M10", 1.67),
             (0x1b38, "Tesla P40", 11.76),
             (0x1bb3, "Tesla P4", 5.44),
         ] {
-            let p = row(id, None);
+            let p = lookup(id, None).unwrap();
             assert_eq!(p.name, name);
             assert_eq!(p.fp32_tflops, Some(fp32), "{name}");
         }
@@ -682,6 +714,38 @@ mod tests {
             Found::Several(_)
         ));
         assert_eq!(find(0x0001, None), Found::Unknown);
+    }
+
+    #[test]
+    fn boards_that_share_a_device_id_with_nothing_to_tell_them_apart_are_all_candidates() {
+        // 0x2803: 8 GB and 16 GB RTX 4060 Ti boards. The default (8 GB) comes first; the 16 GB
+        // board is listed whatever the subsystem, and no subsystem picks it.
+        for sub in [None, Some((0x10de, 0x0000)), Some((0x1043, 0x8866))] {
+            let Found::Several(boards) = find(0x2803, sub) else {
+                panic!("0x2803 {sub:04x?}: not several boards");
+            };
+            let memory: Vec<Option<u64>> = boards.iter().map(|p| p.memory_bytes).collect();
+            assert_eq!(memory, [Some(8 << 30), Some(16 << 30)], "{sub:04x?}");
+            assert!(boards
+                .iter()
+                .all(|p| p.name == "NVIDIA GeForce RTX 4060 Ti"));
+        }
+        assert_eq!(
+            lookup(0x2803, None).and_then(|p| p.memory_bytes),
+            Some(8 << 30)
+        );
+        // NVML's name decides where the candidates' names differ (Tesla M40 / M40 24GB).
+        assert_eq!(names(&find(0x17fd, None)), ["Tesla M40", "Tesla M40 24GB"]);
+        // A candidate row is never a default and never reached by subsystem.
+        for (device, sub, p) in keys() {
+            if sub == Sub::Candidate {
+                assert!(
+                    keys().any(|(d, s, _)| d == device && s == Sub::Device),
+                    "{device:04x}: {}",
+                    p.name
+                );
+            }
+        }
     }
 
     #[test]

@@ -223,11 +223,15 @@ pub enum Sub {
     AnyVendor(u16),
     /// This subsystem vendor and device (one laptop maker's model).
     Exact(u16, u16),
+    /// Any subsystem, as one more board the device id may be (`2803 *:*`: the 16 GB RTX 4060
+    /// Ti beside the 8 GB default): never the default, never decided by a subsystem, always
+    /// among the device id's boards.
+    Candidate,
 }
 
 /// A PCI id of a row, vendor 0x10de: `1e30` (the device id: its default row), `1e30 *:129e`
 /// (a subsystem device id whatever the board maker's vendor id), `1e30 103c:8a80` (one
-/// vendor's subsystem).
+/// vendor's subsystem), `2803 *:*` (one more board the device id may be, nothing tells).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(try_from = "String")]
 pub struct PciId {
@@ -246,6 +250,7 @@ impl TryFrom<String> for PciId {
             let subsystem = match parts.next() {
                 None => Sub::Device,
                 Some(s) => match s.split_once(':') {
+                    Some(("*", "*")) => Sub::Candidate,
                     Some(("*", d)) => Sub::AnyVendor(hex(d)?),
                     Some((v, d)) => Sub::Exact(hex(v)?, hex(d)?),
                     None => return Err("subsystem is not vendor:device".into()),
@@ -267,6 +272,7 @@ impl fmt::Display for PciId {
             Sub::Device => Ok(()),
             Sub::AnyVendor(d) => write!(f, " *:{d:04x}"),
             Sub::Exact(v, d) => write!(f, " {v:04x}:{d:04x}"),
+            Sub::Candidate => write!(f, " *:*"),
         }
     }
 }
