@@ -2,9 +2,12 @@
 # Times rigcheck on hostile inputs that are small to write and used to cost minutes:
 # a deep /proc/self/cgroup, --redact over thousands of serials, a profile of thousands of
 # [[gpus]] groups (on separate lines and on one line), and sysroots whose sysfs attributes
-# are 1 GiB sparse files. Prints one line per run: case, input size, seconds.
+# are 1 GiB sparse files, and a sysroot whose /sys/block holds thousands of dangling entries
+# (one note each), drawn as a table, a Markdown sheet and JSON. Prints one line per run:
+# case, input size, seconds.
 # The inputs come from benches/hostile.py (python3). docs/reliability.md has the figures.
-# Usage: benches/hardening.sh [CASE...]   (cases: cgroup redact profile profile-line sysfs)
+# Usage: benches/hardening.sh [CASE...]
+#   (cases: cgroup redact profile profile-line sysfs notes; notes is not in the default run)
 # BIN=path/to/rigcheck uses that binary instead of building the release one;
 # LIMIT=seconds stops a run that takes longer (default 600) and prints "> LIMIT".
 set -euo pipefail
@@ -60,6 +63,14 @@ for c in "${cases[@]}"; do
       for n in ${SIZES:-100 200 400 1300}; do
         gen sysfs "$n" "$work/sys"
         row sysfs "$n" "$(timed "$BIN" --sysroot "$work/sys" --format json)"
+      done ;;
+    notes)
+      # Dangling entries in /sys/block of the reference Z8: one note each, in three outputs.
+      for n in ${SIZES:-7500 15000 30000 60000}; do
+        gen notes "$n" "$work/notes"
+        row notes-table "$n" "$(timed "$BIN" --sysroot "$work/notes" --format table)"
+        row notes-sheet "$n" "$(timed "$BIN" --sysroot "$work/notes" sheet --format markdown)"
+        row notes-json "$n" "$(timed "$BIN" --sysroot "$work/notes" --format json)"
       done ;;
     *) echo "unknown case $c" >&2; exit 2 ;;
   esac

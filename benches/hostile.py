@@ -7,6 +7,8 @@ was slow to read before the bounds of docs/reliability.md.
   hostile.py profile N OUT         profile TOML: N [[gpus]] groups (on N lines, or one line)
   hostile.py sysfs N OUT           sysroot: the 64-CPU fixture with N sysfs attributes made
                                    1 GiB sparse files
+  hostile.py notes N OUT           sysroot: the reference Z8 with N dangling entries in
+                                   /sys/block, each of which the inventory notes
 """
 import json
 import os
@@ -76,6 +78,15 @@ def sysfs(n, out):
     return done
 
 
+def notes(n, out):
+    fresh(out)
+    shutil.copytree(os.path.join(ROOT, "fixtures/hp-z8-g4-dual-rtx6000"), out, symlinks=True)
+    block = os.path.join(out, "sys/block")
+    for i in range(n):
+        # A link to a device that is not there: each is a drive the inventory cannot read.
+        os.symlink(f"../devices/virtual/block/gone{i}", os.path.join(block, f"sd{i}"))
+
+
 if __name__ == "__main__":
     kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     if kind == "cgroup":
@@ -88,5 +99,7 @@ if __name__ == "__main__":
         profile(n, out, one_line=True)
     elif kind == "sysfs":
         print(sysfs(n, out))
+    elif kind == "notes":
+        notes(n, out)
     else:
         sys.exit(f"unknown case {kind}")

@@ -142,7 +142,8 @@ cargo generate-rpm --profile dist --target x86_64-unknown-linux-gnu --auto-req b
   --payload-compress xz --output "$out/rigcheck-$version-1.x86_64.rpm"
 
 # A tree laid out as a prefix: unpacked with --strip-components=1 into ~/.local or
-# /usr/local, each file lands where the shell and man look for it.
+# /usr/local, each file lands where the shell and man look for it. scripts/tarball.sh packs
+# its files only, so unpacking leaves the prefix's own directories as they are.
 tarball() { # arch binary
   local dir=rigcheck-$version-$1-linux stage=$work/stage
   rm -rf "$stage"
@@ -158,8 +159,7 @@ tarball() { # arch binary
   find "$stage" -type d -exec chmod 755 {} +
   find "$stage" -type f -exec chmod 644 {} +
   chmod 755 "$stage/$dir/bin/rigcheck"
-  tar --sort=name --format=gnu --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
-    -C "$stage" -cf - "$dir" | gzip -9n >"$out/$dir.tar.gz"
+  "$src/scripts/tarball.sh" "$stage" "$dir" "$out/$dir.tar.gz"
   rm -rf "$stage"
 }
 step "rigcheck-$version-x86_64-linux.tar.gz"

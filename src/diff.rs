@@ -147,6 +147,9 @@ pub struct GpuFacts {
     pub vram_bytes: Option<u64>,
     /// The memory is the datasheet's round figure, compared within a tolerance.
     pub vram_from_datasheet: bool,
+    /// What of it NVML gives as usable where that is less (ECC on): a report that gave this
+    /// as the GPU's memory (written before the board's was) is the same board.
+    pub vram_usable_bytes: Option<u64>,
     /// Where the name is unknown because the PCI id is shared: the boards it may be.
     pub candidates: Vec<String>,
     pub uuid: Option<String>,
@@ -232,6 +235,52 @@ impl Compared {
         }
     }
 
+    /// How many of the facts of a configuration are unknown (and lists not read whole): how
+    /// little a report knows of its machine, so `fleet` measures hosts against the one that
+    /// knows the most. Serials and UUIDs, which no configuration holds, are not counted.
+    pub fn unknowns(&self) -> usize {
+        fn none<T>(v: &[&Option<T>]) -> usize {
+            v.iter().filter(|o| o.is_none()).count()
+        }
+        let s = &self.system;
+        let c = &self.cpu;
+        let mut n = none(&[
+            &s.vendor,
+            &s.product,
+            &s.board_name,
+            &s.bios_version,
+            &s.bios_date,
+        ]) + none(&[&c.sockets, &c.cores, &c.threads, &c.max_mhz])
+            + none(&[&c.model])
+            + none(&[&self.memory.installed_bytes, &self.memory.usable_bytes]);
+        n += match &self.dimms {
+            Some(d) => d
+                .iter()
+                .map(|d| none(&[&d.size_bytes]) + none(&[&d.kind, &d.part_number]))
+                .sum(),
+            None => 1,
+        };
+        n += self
+            .gpus
+            .iter()
+            .map(|g| {
+                none(&[&g.name, &g.vbios_version])
+                    + none(&[&g.vram_bytes])
+                    + none(&[&g.width, &g.max_width])
+            })
+            .sum::<usize>();
+        n += self
+            .drives
+            .iter()
+            .map(|d| none(&[&d.model, &d.firmware]) + none(&[&d.size_bytes]))
+            .sum::<usize>();
+        let l = &self.lists;
+        n + [l.drives, l.gpus, l.dimms]
+            .iter()
+            .filter(|s| !s.is_complete())
+            .count()
+    }
+
     /// The machine's hardware configuration: these facts without what tells one unit from
     /// another of the same model (serials, UUIDs) and without the software, so identical
     /// machines are equal.
@@ -275,6 +324,7 @@ impl GpuFacts {
             name_from_datasheet: g.from_datasheet("name"),
             vram_bytes: g.vram_bytes,
             vram_from_datasheet: g.from_datasheet("vram_bytes"),
+            vram_usable_bytes: g.vram_usable_bytes,
             candidates: g.open_candidates().to_vec(),
             uuid: g.uuid.clone(),
             width: g.pcie.width,
@@ -693,6 +743,9 @@ fn gpus(c: &mut Changes, a: &[GpuFacts], b: &[GpuFacts], (sa, sb): (ListState, L
                     (p, q) => c.hw(("GPU model", ""), k, p.clone(), q.clone()),
                 }
                 match (x.vram_bytes, y.vram_bytes) {
+                    // One side's memory is the other's usable share with ECC on.
+                    (Some(p), Some(q))
+                        if x.vram_usable_bytes == Some(q) || y.vram_usable_bytes == Some(p) => {}
                     (Some(p), Some(q)) if x.vram_from_datasheet || y.vram_from_datasheet => {
                         replaced |= !near_rated_memory(p, q);
                     }
@@ -788,14 +841,33 @@ fn drive_set(
     let (pairs, only_a, only_b) = match_drives(a, b);
     for (x, y) in pairs {
         let at = &y.name;
+        // A serial is the unit's only where the model and size say nothing else: some drives
+        // (and USB bridges, RAID volumes) all report one serial, so a 1 TB drive swapped for
+        // a 2 TB one under it is still a replacement.
         let same_unit = match (&x.serial, &y.serial) {
-            (Some(p), Some(q)) => p == q,
-            _ => x.model == y.model && x.size_bytes == y.size_bytes,
+            (Some(p), Some(q)) => p == q && !contradicts(x, y),
+            // No serial to tell by: the same unit unless a model or size known on both sides
+            // differs (one side's unknown model is not another drive).
+            _ => !contradicts(x, y),
         };
         if !same_unit {
             c.push(class, "drive replaced", at, describe(x), describe(y));
             continue;
         }
+        c.fact(
+            class,
+            ("drive model", ""),
+            at,
+            x.model.clone(),
+            y.model.clone(),
+        );
+        c.fact(
+            class,
+            ("drive size", ""),
+            at,
+            x.size_bytes.map(bytes_dec),
+            y.size_bytes.map(bytes_dec),
+        );
         c.fact(
             class,
             ("drive serial", ""),
@@ -833,6 +905,14 @@ fn drive_set(
     }
 }
 
+/// True when two drives' model or size, known on both, differ: not one unit, whatever
+/// their serials say.
+fn contradicts(x: &DriveFacts, y: &DriveFacts) -> bool {
+    let model = matches!((&x.model, &y.model), (Some(p), Some(q)) if p != q);
+    let size = matches!((x.size_bytes, y.size_bytes), (Some(p), Some(q)) if p != q);
+    model || size
+}
+
 type Matched<'a> = (
     Vec<(&'a DriveFacts, &'a DriveFacts)>,
     Vec<&'a DriveFacts>,
@@ -842,15 +922,19 @@ type Matched<'a> = (
 /// A rule saying two drives of two reports are the same unit.
 type SameDrive = dyn Fn(&DriveFacts, &DriveFacts) -> bool;
 
-/// Pairs the drives of two reports: the same serial; else, where a serial is unknown, the
-/// same model and size (both known); else the same kernel name (a replaced drive). Kernel
-/// names alone move (`sda` becomes `sdb` when a disk is added), so they come last.
+/// Pairs the drives of two reports: the same serial (and no other model or size); else, where
+/// a serial is unknown, the same model and size (both known); else the same kernel name (a
+/// replaced drive). Kernel names alone move (`sda` becomes `sdb` when a disk is added), so
+/// they come last.
 fn match_drives<'a>(a: &[&'a DriveFacts], b: &[&'a DriveFacts]) -> Matched<'a> {
     let mut left: Vec<Option<&DriveFacts>> = a.iter().map(|d| Some(*d)).collect();
     let mut right: Vec<Option<&DriveFacts>> = b.iter().map(|d| Some(*d)).collect();
     let mut pairs = Vec::new();
+    fn same_serial(x: &DriveFacts, y: &DriveFacts) -> bool {
+        x.serial.is_some() && x.serial == y.serial && !contradicts(x, y)
+    }
     let rules: [&SameDrive; 3] = [
-        &|x, y| x.serial.is_some() && x.serial == y.serial,
+        &same_serial,
         &|x, y| {
             (x.serial.is_none() || y.serial.is_none())
                 && x.model.is_some()
@@ -860,11 +944,16 @@ fn match_drives<'a>(a: &[&'a DriveFacts], b: &[&'a DriveFacts]) -> Matched<'a> {
         },
         &|x, y| x.name == y.name,
     ];
+    // Each rule pairs the drives under one name first, then any: of two drives of one model
+    // and size, each is paired with its own name's, not its neighbour's.
     for rule in rules {
-        for l in left.iter_mut() {
-            let Some(x) = *l else { continue };
-            if let Some(r) = right.iter_mut().find(|r| r.is_some_and(|y| rule(x, y))) {
-                if let Some(y) = r.take() {
+        for named in [true, false] {
+            for l in left.iter_mut() {
+                let Some(x) = *l else { continue };
+                let at = right
+                    .iter()
+                    .position(|r| r.is_some_and(|y| rule(x, y) && (!named || x.name == y.name)));
+                if let Some(y) = at.and_then(|k| right[k].take()) {
                     pairs.push((x, y));
                     *l = None;
                 }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::diff::{self, Change, Compared};
 use crate::outcome::{Outcome, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 use crate::profile::Profile;
-use crate::spec::{Spec, SCHEMA_VERSION};
+use crate::spec::{Lists, Spec, SCHEMA_VERSION};
 use crate::verify::{self, Unknowns, VerifyReport};
 
 /// One host of the fleet, read from one report.
@@ -43,9 +43,10 @@ pub struct Host {
     /// distinct configurations (MemTotal in whole GiB), and its exact MemTotal.
     kind: usize,
     usable_bytes: Option<u64>,
-    /// How many notes on unknown facts the report carries: how little it knows, which
-    /// decides the reference of a fleet with no majority.
-    unknowns: usize,
+    /// How little the report knows: the facts of its configuration it leaves unknown
+    /// (`Compared::unknowns`), then its notes on unknown facts; a configuration is measured
+    /// against its host that knows the most.
+    unknowns: (usize, usize),
 }
 
 /// The facts of a host's row in the fleet's table and JSON.
@@ -65,6 +66,9 @@ pub struct Row {
     pub memory_bytes: Option<u64>,
     /// DIMMs listed.
     pub dimms: usize,
+    /// How completely the GPU, drive and DIMM lists were read: an empty list not read whole
+    /// is unknown, not none.
+    pub lists: Lists,
 }
 
 impl Row {
@@ -80,6 +84,10 @@ impl Row {
             gpus: spec.gpus.iter().map(|g| g.name.clone()).collect(),
             memory_bytes: spec.memory.total_bytes,
             dimms: spec.memory.dimms.len(),
+            lists: Lists {
+                dimms: spec.dimm_list(),
+                ..spec.lists
+            },
         }
     }
 }
@@ -121,7 +129,8 @@ pub struct BadReport {
 pub struct Configuration {
     /// How many hosts have it.
     pub hosts: usize,
-    /// The first host (by name) that has it.
+    /// The host of it whose report knows the most (ties: the first by name): the others are
+    /// measured against it.
     pub example: String,
 }
 
@@ -145,6 +154,10 @@ pub struct Fleet {
     /// Distinct hardware configurations, largest first (ties: by example host name).
     pub configurations: Vec<Configuration>,
     pub odd_ones_out: Vec<OddOne>,
+    /// Hosts of the largest configuration whose reports leave facts of its reference
+    /// unknown (a DIMM list read without root): the same hardware as far as both know, not
+    /// compared where one does not (`changes` is empty).
+    pub partly_unknown: Vec<OddOne>,
     /// The profile every host was checked against.
     pub profile: Option<String>,
     /// True when the largest configurations have as many hosts each: there is no majority,
@@ -238,9 +251,12 @@ pub fn assemble<T: Send>(
         for item in part {
             out.push(load(item).map(|l| {
                 let key = configuration_key(&l.spec);
+                let missing = (key.unknowns(), l.spec.notes.len());
                 let next = kinds.len();
                 let kind = *kinds.entry(key).or_insert(next);
-                host(l, kind, profile, unknowns, keep)
+                let mut h = host(l, kind, profile, unknowns, keep);
+                h.unknowns = missing;
+                h
             }));
         }
         let mut keys: Vec<Option<Compared>> = vec![None; kinds.len()];
@@ -319,12 +335,14 @@ fn name_duplicates(hosts: &mut [Host]) -> Vec<DuplicateName> {
 }
 
 fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, keep: Keep) -> Host {
+    // A name is one line wherever it is shown (a row, a sentence, a label, the JSON).
     let name = l.spec.hostname.clone().unwrap_or_else(|| {
         l.file
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| l.file.display().to_string())
     });
+    let name = crate::text::one_line(&name).into_owned();
     // What a fleet shows of a host's check is its verdict, its counts and the lines that did
     // not pass: a passing line is the same on every host, and a hundred thousand hosts' worth
     // of them is most of a fleet's memory.
@@ -338,7 +356,7 @@ fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, k
         file: l.file,
         row: Row::of(&l.spec),
         usable_bytes: l.spec.memory.usable_bytes,
-        unknowns: l.spec.notes.len(),
+        unknowns: (0, 0),
         spec: (keep == Keep::Reports).then(|| Box::new(l.spec)),
         verify,
         preflight: l.preflight,
@@ -468,9 +486,10 @@ fn newer_schema(v: u32) -> String {
 }
 
 /// Groups hosts by hardware configuration (the facts `diff` compares, without serials and
-/// UUIDs), largest group first; groups that differ in no fact known to both (MemTotal within
-/// its tolerance) are one. Lists how each host outside the largest group differs from it,
-/// known facts and unknown ones apart.
+/// UUIDs), largest group first; hosts that differ in no fact known to both (a fact one of
+/// them could not read, MemTotal within its tolerance) are one configuration. Each
+/// configuration is measured against its host that knows the most; lists how each host
+/// outside the largest differs from it, known facts and unknown ones apart.
 fn group(fleet: &mut Fleet, keys: &[Compared]) {
     // A host's facts as `diff` compares them: its configuration's, with its exact MemTotal
     // (hosts of one configuration differ in nothing else).
@@ -488,34 +507,69 @@ fn group(fleet: &mut Fleet, keys: &[Compared]) {
         });
         groups[g].push(i);
     }
-    let by_size =
-        |a: &Vec<usize>, b: &Vec<usize>| b.len().cmp(&a.len()).then_with(|| a[0].cmp(&b[0]));
-    groups.sort_by(by_size);
-    // One configuration where nothing known differs (a MemTotal that crossed a GiB).
-    let mut merged: Vec<Vec<usize>> = Vec::new();
+    // The host of a group that knows the most (hosts are sorted by name: the first of equals).
+    let best = |m: &[usize]| {
+        m.iter()
+            .copied()
+            .min_by_key(|&i| (fleet.hosts[i].unknowns, i))
+            .unwrap_or_default()
+    };
+    // Largest first; of equal size the one that knows the most, so a report that knows
+    // little is neither the yardstick nor what the others are merged into.
+    let order = |a: &Vec<usize>, b: &Vec<usize>| {
+        b.len()
+            .cmp(&a.len())
+            .then_with(|| {
+                fleet.hosts[best(a)]
+                    .unknowns
+                    .cmp(&fleet.hosts[best(b)].unknowns)
+            })
+            .then_with(|| a[0].cmp(&b[0]))
+    };
+    // One configuration where nothing known differs: a fact one host could not read (a DIMM
+    // list without root, a drive's model) does not make it another machine. The reports that
+    // know the most come first and make the configurations; one that knows less joins the
+    // largest configuration whose first (most complete) facts it does not contradict, so two
+    // hosts that differ where both know are never joined through a third that knows less.
+    // One comparison per configuration: the work is hosts' kinds × configurations.
+    groups.sort_by(|a, b| {
+        fleet.hosts[best(a)]
+            .unknowns
+            .cmp(&fleet.hosts[best(b)].unknowns)
+            .then_with(|| b.len().cmp(&a.len()))
+            .then_with(|| a[0].cmp(&b[0]))
+    });
+    let mut merged: Vec<(Vec<usize>, Compared)> = Vec::new(); // (hosts, the first's facts)
     for g in groups {
-        let first = view(&fleet.hosts[g[0]]);
-        let same = merged.iter_mut().find(|m| {
-            let d = diff::compare(&view(&fleet.hosts[m[0]]), &first);
-            d.changes.is_empty() && d.unknown_on_one_side.is_empty()
-        });
-        match same {
-            Some(m) => m.extend(g),
-            None => merged.push(g),
+        let facts = view(&fleet.hosts[g[0]]);
+        let fits = |first: &Compared| {
+            diff::compare(first, &facts)
+                .changes
+                .iter()
+                .all(|c| c.class != "hardware")
+        };
+        let mut target: Option<usize> = None;
+        for (i, (m, first)) in merged.iter().enumerate() {
+            if target.is_none_or(|t| m.len() > merged[t].0.len()) && fits(first) {
+                target = Some(i);
+            }
+        }
+        match target {
+            Some(t) => merged[t].0.extend(g),
+            None => merged.push((g, facts)),
         }
     }
-    merged.sort_by(by_size);
-    // Hosts are sorted by name, so each group's first member is its example; of groups of
-    // equal size none is the majority, and the tie is said, not settled by a name: the
-    // others are compared against the tied configuration whose example knows the most (the
-    // fewest notes on unknown facts), so a report that knows little is not the yardstick.
-    fleet.tie = merged.len() > 1 && merged[0].len() == merged[1].len();
-    if fleet.tie {
-        let top = merged[0].len();
-        let tied = merged.iter().take_while(|m| m.len() == top).count();
-        let unknowns = |m: &Vec<usize>| fleet.hosts[m[0]].unknowns;
-        merged[..tied].sort_by_key(unknowns);
+    let mut merged: Vec<Vec<usize>> = merged.into_iter().map(|(m, _)| m).collect();
+    for m in &mut merged {
+        m.sort_unstable();
     }
+    merged.sort_by(order);
+    // Of groups of equal size none is the majority, and the tie is said, not settled by a
+    // name: the others are compared against the tied configuration whose best host knows the
+    // most (the order above).
+    fleet.tie = merged.len() > 1 && merged[0].len() == merged[1].len();
+    let bests: Vec<usize> = merged.iter().map(|m| best(m)).collect();
+    let reference = bests.first().map(|&b| view(&fleet.hosts[b]));
     for (gi, members) in merged.iter().enumerate() {
         for &m in members {
             fleet.hosts[m].configuration = gi;
@@ -523,20 +577,36 @@ fn group(fleet: &mut Fleet, keys: &[Compared]) {
     }
     fleet.configurations = merged
         .iter()
-        .map(|m| Configuration {
+        .zip(&bests)
+        .map(|(m, &b)| Configuration {
             hosts: m.len(),
-            example: fleet.hosts[m[0]].name.clone(),
+            example: fleet.hosts[b].name.clone(),
         })
         .collect();
-    let Some(reference) = merged.first().map(|m| view(&fleet.hosts[m[0]])) else {
+    let Some(reference) = reference else {
         return;
     };
+    let hardware = |v: Vec<Change>| -> Vec<Change> {
+        v.into_iter().filter(|c| c.class == "hardware").collect()
+    };
+    // Hosts of one kind compare alike: the largest configuration's are compared once a kind.
+    let mut same: HashMap<(usize, Option<u64>), Vec<Change>> = HashMap::new();
     for h in &fleet.hosts {
         if h.configuration == 0 {
+            let unknown = same.entry((h.kind, h.usable_bytes)).or_insert_with(|| {
+                hardware(diff::compare(&reference, &view(h)).unknown_on_one_side)
+            });
+            if !unknown.is_empty() {
+                fleet.partly_unknown.push(OddOne {
+                    host: h.name.clone(),
+                    file: h.file.clone(),
+                    changes: Vec::new(),
+                    unknown_on_one_side: unknown.clone(),
+                });
+            }
             continue;
         }
         let d = diff::compare(&reference, &view(h));
-        let hardware = |v: Vec<Change>| v.into_iter().filter(|c| c.class == "hardware").collect();
         fleet.odd_ones_out.push(OddOne {
             host: h.name.clone(),
             file: h.file.clone(),

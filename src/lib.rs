@@ -24,6 +24,7 @@ pub mod locator;
 pub mod native;
 pub mod natural;
 pub mod outcome;
+pub mod plausible;
 pub mod preflight;
 pub mod probe;
 pub mod profile;

@@ -184,7 +184,11 @@ pub fn redact_fleet(fleet: &mut Fleet) {
     for c in &mut fleet.configurations {
         rename(&mut c.example);
     }
-    for o in &mut fleet.odd_ones_out {
+    for o in fleet
+        .odd_ones_out
+        .iter_mut()
+        .chain(fleet.partly_unknown.iter_mut())
+    {
         rename(&mut o.host);
         o.file = scrubber.scrub(&o.file.to_string_lossy()).into();
         scrub_changes(&mut o.changes, &scrubber);

@@ -267,6 +267,18 @@ pub fn gpu_datasheet_note(key: &str, g: &Gpu) -> Option<String> {
     if !g.from_datasheet(fact) {
         return None;
     }
+    // ECC on: the board's memory is the datasheet's, NVML's total what ECC leaves usable.
+    if let (Some(usable), "vram") = (g.vram_usable_bytes, key) {
+        let board = g
+            .datasheet
+            .as_ref()
+            .map(|d| format!("the {}'s", d.name))
+            .unwrap_or_else(|| "the board's".into());
+        return Some(format!(
+            "{board} memory; NVML gives {} usable with ECC on",
+            bytes_bin(usable)
+        ));
+    }
     let what = if key == "count" {
         "names from the datasheet"
     } else {
@@ -790,9 +802,13 @@ pub static FIELDS: &[Field] = &[
             s.headroom
                 .as_ref()
                 .and_then(|h| h.memory.as_ref())
-                .map(|m| u64::from(m.usable_free_slots)),
+                .and_then(|m| n32(m.usable_free_slots)),
             s,
-            "headroom.memory"
+            if s.headroom.as_ref().is_some_and(|h| h.memory.is_some()) {
+                "headroom.memory.usable_free_slots"
+            } else {
+                "headroom.memory"
+            }
         ))
     ),
     machine!(

@@ -242,7 +242,10 @@ pub struct Cpu {
     pub scaling_driver: Option<String>,
     pub governor: Option<String>,
     pub caches: Vec<Cache>,
-    pub numa_nodes: Vec<NumaNode>,
+    /// The NUMA nodes; `null` (with a note) where they could not be read: a kernel without
+    /// NUMA support or an unreadable `/sys/devices/system/node` says nothing of the machine.
+    #[serde(default)]
+    pub numa_nodes: Option<Vec<NumaNode>>,
     /// Distinct core types on hybrid (big.LITTLE) parts; empty when all cores are alike.
     pub core_types: Vec<CoreType>,
     /// ISA features that matter for ML work, named plainly.
@@ -442,6 +445,10 @@ pub struct Gpu {
     pub pci_address: Option<String>,
     pub pci_device_id: Option<String>,
     pub name: Option<String>,
+    /// The name the driver gave where it is a placeholder ("Graphics Device": a driver older
+    /// than the board) and the board the PCI ids name replaced it in `name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver_name: Option<String>,
     /// NVML brand (`GeForce`, `Quadro`, `Tesla`, ...).
     pub brand: Option<String>,
     pub uuid: Option<String>,
@@ -454,7 +461,13 @@ pub struct Gpu {
     pub cuda_cores: Option<u32>,
     pub tensor_cores: Option<u32>,
     pub tensor_core_generation: Option<u32>,
+    /// The board's memory, as it is sold and ordered (GPU vendors' GB are GiB).
     pub vram_bytes: Option<u64>,
+    /// What of it programs can use, where that is less than the board's memory: NVML's total
+    /// with ECC on, which keeps 1/16 of GDDR memory for its check bits (a 16 GiB Tesla T4
+    /// gives 15 GiB). Absent where `vram_bytes` is what NVML gave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vram_usable_bytes: Option<u64>,
     pub memory_bus_width_bits: Option<u32>,
     pub memory_bandwidth_bytes_per_s: Option<u64>,
     pub max_sm_clock_mhz: Option<u32>,
@@ -821,14 +834,15 @@ pub struct MemoryHeadroom {
     /// Which limit binds: `cpus` or `board`; `None` when either is unknown.
     #[serde(default)]
     pub max_capacity_bound_by: Option<String>,
-    /// Memory device slots listed (type 17).
-    pub slot_count: u32,
+    /// Memory device slots listed (type 17); `None` (as the other counts) where the table
+    /// is damaged part way and slots after the damage are not listed.
+    pub slot_count: Option<u32>,
     /// Slots holding a module.
-    pub used_slots: u32,
+    pub used_slots: Option<u32>,
     /// Empty slots, wherever they are.
-    pub free_slots: u32,
+    pub free_slots: Option<u32>,
     /// Empty slots on populated sockets (those behind an empty socket cannot be used).
-    pub usable_free_slots: u32,
+    pub usable_free_slots: Option<u32>,
     /// Sum of the installed modules; `None` when one module's size is unknown.
     pub installed_bytes: Option<u64>,
     /// Slots grouped by CPU socket; slots whose locator names no socket go to `unassigned`.

@@ -70,6 +70,23 @@ pub fn one_line(s: &str) -> Cow<'_, str> {
     )
 }
 
+/// `one_line` for text rigcheck has already painted: line breaks and bidirectional controls
+/// become U+FFFD, other control characters (its own colour codes) stay. For the line
+/// writers (`render::table::line`, a grid's cells), which take painted text and must not let
+/// a host or profile name inside it start a line of its own. Borrowed when nothing needs
+/// replacing.
+pub fn unbroken(s: &str) -> Cow<'_, str> {
+    let breaks = |c: char| breaks_line(c) || is_bidi_control(c);
+    if !s.chars().any(breaks) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .map(|c| if breaks(c) { '\u{fffd}' } else { c })
+            .collect(),
+    )
+}
+
 /// Text read from the machine or a report, cleaned of every terminal escape sequence
 /// (colour, cursor movement, window titles, hidden text: CSI, OSC, DCS and the rest, as a
 /// terminal would parse them) and with any other control character or bidirectional

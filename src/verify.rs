@@ -177,12 +177,16 @@ pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> Verify
 /// note lists what could not be compared. Other lines are kept as they are, in order.
 fn fold_missing_models(spec: &Spec, reqs: &[Requirement], lines: Vec<Line>) -> Vec<Line> {
     let all_named = spec.gpus.iter().all(|g| g.name.is_some());
+    // Only a GPU list read whole, every GPU told, says the model is not there: an unreadable
+    // list (no PCI tree, Windows before its driver) or a GPU of unknown model leaves the
+    // group's lines unknown.
     let missing = |f: &Filter| {
         f.section == Section::Gpus
             && f.model.is_some()
             && all_named
             && matching_gpus(spec, f).next().is_none()
             && undecided(spec, f).is_none()
+            && gpus_unsure(spec, f).is_none()
     };
     // The count and VRAM asked of each group, for the ordered side of the folded line.
     let mut asked: HashMap<usize, (Option<&Requirement>, Option<&Requirement>)> = HashMap::new();
@@ -667,23 +671,47 @@ fn gpus_unsure(spec: &Spec, f: &Filter) -> Option<String> {
     if !state.is_complete() {
         return Some(requirement::list_why(spec, "gpus", state));
     }
-    let unknown: Vec<String> = spec
+    let who = |i: usize, g: &Gpu| match &g.pci_address {
+        Some(a) => format!("GPU {} ({a})", g.index.unwrap_or(i as u32)),
+        None => format!("GPU {}", g.index.unwrap_or(i as u32)),
+    };
+    let undecided = spec
         .gpus
         .iter()
         .enumerate()
-        .filter(|(_, g)| model_match(f, g).is_none() && g.candidates_name().is_none())
-        .map(|(i, g)| match &g.pci_address {
-            Some(a) => format!("GPU {} ({a})", g.index.unwrap_or(i as u32)),
-            None => format!("GPU {}", g.index.unwrap_or(i as u32)),
+        .filter(|(_, g)| model_match(f, g).is_none() && g.candidates_name().is_none());
+    let (unconfirmed, unknown): (Vec<_>, Vec<_>) =
+        undecided.partition(|(_, g)| g.unconfirmed_name().is_some());
+    let (placeholder, unknown): (Vec<_>, Vec<_>) = unknown
+        .into_iter()
+        .partition(|(_, g)| g.driver_name.is_some());
+    let mut why: Vec<String> = unconfirmed
+        .iter()
+        .map(|(i, g)| {
+            format!(
+                "the model of {} is the driver's word alone: {}",
+                who(*i, g),
+                g.unconfirmed_name().unwrap_or_default()
+            )
         })
+        .chain(placeholder.iter().map(|(i, g)| {
+            format!(
+                "the driver names {} '{}', no board's name, and its PCI id is in no table \
+                 here: model unknown",
+                who(*i, g),
+                g.driver_name.as_deref().unwrap_or_default()
+            )
+        }))
         .collect();
-    (!unknown.is_empty()).then(|| {
-        format!(
+    if !unknown.is_empty() {
+        let names: Vec<String> = unknown.iter().map(|(i, g)| who(*i, g)).collect();
+        why.push(format!(
             "model unknown of {} (no NVIDIA driver to name it, and its PCI id is in no table \
              here), cannot match the model",
-            unknown.join(", ")
-        )
-    })
+            names.join(", ")
+        ));
+    }
+    (!why.is_empty()).then(|| why.join("; "))
 }
 
 /// Why the drives a group selects are not all known: the drive list was not read whole,

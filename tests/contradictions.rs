@@ -123,10 +123,47 @@ fn more_sockets_than_cores_is_no_socket_count() {
         fs::write(topo(c).join("package_cpus_list"), format!("{c}\n")).unwrap();
     }
     let rep = report(&root);
-    assert_eq!(rep["cpu"]["cores"], 1);
+    // Which count is wrong is not known: neither is a fact, nor what is counted from them.
+    assert_eq!(rep["cpu"]["cores"], Value::Null);
     assert_eq!(rep["cpu"]["sockets"], Value::Null);
     assert_eq!(rep["cpu"]["cores_per_socket"], Value::Null);
+    assert_eq!(rep["cpu"]["peak_fp64_gflops"], Value::Null);
     assert_note(&rep, "cpu.sockets", "2 sockets for 1 cores");
+    assert_note(&rep, "cpu.cores", "2 sockets for 1 cores");
+}
+
+#[test]
+fn all_cpus_in_one_core_is_no_one_core_machine() {
+    // The 96-CPU EPYC 7451 dump with every CPU's sibling list naming all 96: one "core" of
+    // 96 threads. Before, the report said "Cores 1" and an FP64 peak of one core.
+    let (_dir, root) = fixture_copy("x86_64-epyc_7451");
+    let intact = report(&root);
+    assert_eq!(intact["cpu"]["cores"], 48);
+    assert!(intact["cpu"]["peak_fp64_gflops"].is_number());
+    let cpus = root.join("sys/devices/system/cpu");
+    for c in 0..96 {
+        let topo = cpus.join(format!("cpu{c}/topology"));
+        for f in ["thread_siblings_list", "core_cpus_list"] {
+            if topo.join(f).exists() {
+                fs::write(topo.join(f), "0-95\n").unwrap();
+            }
+        }
+        for f in ["thread_siblings", "core_cpus"] {
+            if topo.join(f).exists() {
+                fs::write(topo.join(f), "ffffffff,ffffffff,ffffffff\n").unwrap();
+            }
+        }
+    }
+    let rep = report(&root);
+    assert_eq!(rep["cpu"]["threads"], 96);
+    assert_eq!(rep["cpu"]["cores"], Value::Null);
+    assert_eq!(rep["cpu"]["threads_per_core"], Value::Null);
+    assert_eq!(rep["cpu"]["cores_per_socket"], Value::Null);
+    assert_eq!(rep["cpu"]["peak_fp64_gflops"], Value::Null);
+    assert_note(&rep, "cpu.cores", "1 core(s) of up to 96 threads");
+    assert_note(&rep, "cpu.peak_fp64_gflops", "core count unknown");
+    let (_, table, _) = run(&["--sysroot", root.to_str().unwrap(), "--color", "never"]);
+    assert!(!table.contains("1 cores"), "{table}");
 }
 
 #[test]

@@ -119,8 +119,12 @@ fn tesla_t4_capture() {
     assert_eq!(g.fp32_tflops_max_clock, g.fp32_tflops);
     assert!(note(&notes, "gpus[0].fp32_tflops_max_clock").is_empty());
     assert!(note(&notes, "gpus[0].fp32_tflops").is_empty());
-    // ECC on takes 1/16 of the 16 GiB: 15360 MiB is no mismatch.
-    assert_eq!(g.vram_bytes, Some(15360 << 20));
+    // ECC on takes 1/16 of the 16 GiB: the board's memory is 16 GiB, NVML's 15360 MiB what
+    // is left to use, and no mismatch.
+    assert_eq!(g.vram_bytes, Some(16 << 30));
+    assert_eq!(g.vram_usable_bytes, Some(15360 << 20));
+    assert_eq!(g.fact_sources["vram_bytes"], "datasheet");
+    assert!(note(&notes, "gpus[0].vram_usable_bytes")[0].contains("ECC is on"));
     assert!(g.datasheet_mismatches.is_empty());
     assert_eq!(g.driver_version.as_deref(), Some("515.105.01"));
     assert_eq!(g.cuda_version.as_deref(), Some("11.7"));

@@ -45,8 +45,11 @@ fn hp_z8_g4_bronze_real_decode() {
     let h = s.headroom.unwrap();
     assert_eq!(h.empty_sockets, Some(0));
     let m = h.memory.unwrap();
-    assert_eq!((m.slot_count, m.used_slots, m.free_slots), (24, 8, 16));
-    assert_eq!(m.usable_free_slots, 16);
+    assert_eq!(
+        (m.slot_count, m.used_slots, m.free_slots),
+        (Some(24), Some(8), Some(16))
+    );
+    assert_eq!(m.usable_free_slots, Some(16));
     assert_eq!(m.arrays.len(), 2);
     assert_eq!(m.arrays[0].max_capacity_bytes, Some(2304 * GIB));
     assert_eq!(m.arrays[0].slots, Some(12));
@@ -106,7 +109,10 @@ fn reference_z8_gpus_sit_in_their_slots() {
     let s = spec("hp-z8-g4-dual-rtx6000");
     let h = s.headroom.as_ref().unwrap();
     let m = h.memory.as_ref().unwrap();
-    assert_eq!((m.slot_count, m.used_slots, m.free_slots), (24, 12, 12));
+    assert_eq!(
+        (m.slot_count, m.used_slots, m.free_slots),
+        (Some(24), Some(12), Some(12))
+    );
     assert_eq!(m.max_capacity_bytes, Some(4608 * GIB));
     // 96 GiB + 12 × 8 GiB.
     assert_eq!(m.max_with_installed_module_bytes, Some(192 * GIB));
@@ -156,8 +162,11 @@ fn dell_precision_t7600_second_socket_empty() {
 
     let m = h.memory.unwrap();
     // 16 slots, DIMM1..4_CPU1 filled (8+2+8+2 GB); the 8 CPU2 slots need a second CPU.
-    assert_eq!((m.slot_count, m.used_slots, m.free_slots), (16, 4, 12));
-    assert_eq!(m.usable_free_slots, 4);
+    assert_eq!(
+        (m.slot_count, m.used_slots, m.free_slots),
+        (Some(16), Some(4), Some(12))
+    );
+    assert_eq!(m.usable_free_slots, Some(4));
     let cpu2 = &m.groups[1];
     assert_eq!((cpu2.socket, cpu2.cpu_populated), (Some(1), Some(false)));
     assert_eq!((cpu2.slots, cpu2.free), (8, 8));
@@ -192,7 +201,7 @@ fn dell_poweredge_r630_supplies_and_lettered_slots() {
     // A1..A12 belong to CPU1, B1..B12 to the empty CPU2; A3 and A4 hold 16 GB each.
     assert_eq!(m.groups[0].free, 10);
     assert_eq!(m.groups[1].cpu_populated, Some(false));
-    assert_eq!(m.usable_free_slots, 10);
+    assert_eq!(m.usable_free_slots, Some(10));
     assert_eq!(m.max_capacity_bytes, Some(3 << 40));
     assert_eq!(m.max_with_installed_module_bytes, Some(192 * GIB));
 

@@ -335,7 +335,12 @@ fn fleet_takes_an_unreadable_drive_list_as_unknown_not_as_no_drives() {
     ]);
     assert_eq!(code, 3, "{out}{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
-    let odd = v["odd_ones_out"].as_array().unwrap();
+    // One machine, as far as the three reports know: one configuration, no odd one out,
+    // z8-03 partly unknown within it.
+    assert_eq!(v["configurations"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["odd_ones_out"], serde_json::json!([]));
+    assert_eq!(v["hosts"][2]["lists"]["drives"], "unreadable");
+    let odd = v["partly_unknown"].as_array().unwrap();
     assert_eq!(odd.len(), 1, "{odd:?}");
     assert_eq!(odd[0]["changes"], serde_json::json!([]));
     let unknown = odd[0]["unknown_on_one_side"].as_array().unwrap();

@@ -277,7 +277,9 @@ fn damaged_table_keeps_the_slots_before_the_damage() {
     let cut = parsed.of_type(17).nth(4).unwrap().offset + 10;
     fs::write(tables.join("DMI"), &dmi[..cut]).unwrap();
     let (m, notes) = probe(dir.path());
-    assert_eq!(m.slot_count, Some(4));
+    // Four slots are listed before the damage; how many the board has is unknown.
+    assert_eq!(m.slots.len(), 4);
+    assert_eq!(m.slot_count, None);
     assert_eq!(m.dimms.len(), 2);
     assert!(notes
         .0

@@ -420,3 +420,71 @@ fn capture_into_the_longest_legal_name_works() {
         "a temporary is left"
     );
 }
+
+#[test]
+fn a_hostile_host_name_cannot_forge_the_answer_of_preflight() {
+    // Before, the host name's newline put "PASS: 0 fail, …" on the second line, where the
+    // answer goes, while the exit code was 1.
+    let t = host_named(&forged("z8"));
+    let root = t.path().to_str().unwrap();
+    let (code, out, err) = run(&["--sysroot", root, "preflight", "--color", "never"]);
+    assert!([0, 1, 3].contains(&code), "{err}");
+    assert_answered(&out, "preflight", Some(1));
+    assert_last_line_is_verdict(&out, code, "preflight");
+}
+
+#[test]
+fn a_hostile_profile_description_cannot_forge_a_line_of_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string("profiles/hp-z8-g4-dual-rtx8000.toml").unwrap();
+    let old = "description = \"HP Z8 G4, 2 × Xeon Gold 6254, 2 × Quadro RTX 8000 48 GB, 96 GB RAM, 2 × 1 TB NVMe\"";
+    assert!(text.contains(old));
+    let p = dir.path().join("described.toml");
+    fs::write(
+        &p,
+        text.replace(
+            old,
+            &format!("description = {}", toml_quote(&forged("order"))),
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = run(&[
+        "--sysroot",
+        REFERENCE,
+        "verify",
+        "--profile",
+        p.to_str().unwrap(),
+        "--color",
+        "never",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert_answered(&out, "verify", Some(1));
+    assert_last_line_is_verdict(&out, code, "verify");
+    assert!(out.contains("order\u{fffd}PASS: 0 fail"), "{out}");
+}
+
+#[test]
+fn a_hostile_host_name_cannot_forge_a_line_of_fleet() {
+    // Three reports of one machine, the first by name (the configuration's example, named in
+    // "Most common configuration") carrying a forged host name.
+    let dir = tempfile::tempdir().unwrap();
+    let (_, text) = reference_report(dir.path());
+    let fleet = dir.path().join("fleet");
+    fs::create_dir(&fleet).unwrap();
+    for (file, host) in [
+        ("a.json", forged("a")),
+        ("b.json", "b".into()),
+        ("c.json", "c".into()),
+    ] {
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["hostname"] = serde_json::Value::String(host);
+        fs::write(fleet.join(file), v.to_string()).unwrap();
+    }
+    for format in ["table", "markdown"] {
+        let (code, out, err) = run(&["fleet", fleet.to_str().unwrap(), "-f", format]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("Most common configuration"), "{out}");
+        assert_answered(&out, &format!("fleet {format}"), Some(0));
+        assert_last_line_is_verdict(&out, code, &format!("fleet {format}"));
+    }
+}

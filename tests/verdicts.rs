@@ -272,7 +272,10 @@ fn fleet_host_partly_unknown_is_not_called_different() {
     report(unprivileged.path(), &dir.path().join("z8-c.json"), "z8-c");
     let (code, out, _) = run(&["fleet", p(dir.path()), "--format", "json"]);
     let v = json(&out);
-    let odd = &v["odd_ones_out"][0];
+    // One configuration: z8-c is the same machine as far as it is known.
+    assert_eq!(v["configurations"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["odd_ones_out"], serde_json::json!([]));
+    let odd = &v["partly_unknown"][0];
     assert_eq!(odd["host"], "z8-c");
     assert_eq!(odd["changes"], serde_json::json!([]));
     assert_eq!(
@@ -308,7 +311,7 @@ fn fleet_host_partly_unknown_is_not_called_different() {
     // verdict is INCOMPLETE.
     assert!(out.contains("unknown (4)"), "{out}");
     assert!(!out.contains("incomplete"), "{out}");
-    assert!(out.contains("partly unknown (2)"), "{out}");
+    assert!(out.contains("majority, partly unknown"), "{out}");
     assert!(
         out.contains("INCOMPLETE: 0 fail, 1 unknown, 2 pass, 0 unreadable · 3 hosts against"),
         "{out}"
@@ -407,9 +410,26 @@ fn memory_the_os_does_not_see_is_noted_by_verify_preflight_and_inventory() {
         "{note}"
     );
 
+    // MemAvailable stays the copy's 91.1 GiB, above the 47.2 GiB of MemTotal: not "91.1 GiB
+    // available of 47.2 GiB" passed, but unknown, so preflight is incomplete (exit 3).
     let (code, out, _) = run(&["preflight", "--sysroot", root, "-f", "json"]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 3, "{out}");
     let checks = json(&out)["checks"].clone();
+    let available = checks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "mem.available")
+        .unwrap()
+        .clone();
+    assert_eq!(available["status"], "unknown", "{available}");
+    assert!(
+        !available["found"]
+            .as_str()
+            .unwrap()
+            .contains("91.1 GiB of 47.2"),
+        "{available}"
+    );
     let c = checks
         .as_array()
         .unwrap()

@@ -105,6 +105,21 @@ fn count(spec: &Spec, visible: &[&Gpu], wanted: u32, opts: &Options) -> Check {
     if (n as u64) >= u64::from(wanted) {
         return Check::new("gpu.count", Status::Pass, found).expect(expected);
     }
+    // No GPU seen on a bus that could not be read (no /sys/bus/pci, NVML not answering) is
+    // no GPU known, not "no GPU on the PCI bus".
+    if on_pci == 0 && !spec.lists.gpus.is_complete() {
+        let why = crate::requirement::list_why(spec, "gpus", spec.lists.gpus);
+        return Check::new(
+            "gpu.count",
+            Status::Unknown,
+            format!("{n} visible, list {}", spec.lists.gpus.as_str()),
+        )
+        .expect(expected)
+        .advise(format!(
+            "the GPU list could not be read: {why}; run preflight on the machine itself, \
+                 or pass --gpus 0 for a CPU-only job"
+        ));
+    }
     let advice = if on_pci > 0 && answering == 0 {
         return Check::new("gpu.count", Status::Fail, found)
             .expect(expected)
@@ -124,7 +139,9 @@ fn count(spec: &Spec, visible: &[&Gpu], wanted: u32, opts: &Options) -> Check {
 }
 
 fn free_vram(g: &Gpu, opts: &Options) -> Check {
-    let (Some(total), Some(used)) = (g.vram_bytes, g.state.memory_used_bytes) else {
+    // What programs can use: with ECC on, less than the board's memory.
+    let usable = g.vram_usable_bytes.or(g.vram_bytes);
+    let (Some(total), Some(used)) = (usable, g.state.memory_used_bytes) else {
         return Check::new("gpu.free_vram", Status::Unknown, "unknown")
             .advise("NVML gave no memory figures: check `nvidia-smi`");
     };

@@ -183,6 +183,7 @@ fn numa(spec: &Spec, l: &Limits, visible: &[&Gpu]) -> Check {
             spec.cpu
                 .numa_nodes
                 .iter()
+                .flatten()
                 .find(|x| x.id == n)
                 .map(|x| x.cpus.clone())
         });
@@ -274,6 +275,20 @@ fn available(spec: &Spec, l: &Limits) -> Check {
             .advise(why(spec, "limits.mem_available"));
     };
     let mut total = l.mem_total_bytes.unwrap_or(avail);
+    // More available than there is (a report written before the probe refused it): one of
+    // the two is wrong, so what is free is not known.
+    if avail > total {
+        return Check::new(
+            "mem.available",
+            Status::Unknown,
+            format!(
+                "unknown ({} available of {} in all cannot be)",
+                bytes_bin(avail),
+                bytes_bin(total)
+            ),
+        )
+        .advise("MemAvailable above MemTotal: read /proc/meminfo on the machine");
+    }
     let mut found_limit = String::new();
     if let Some(m) = &l.memory_limit {
         let room = m.max_bytes.saturating_sub(m.used_bytes.unwrap_or(0));

@@ -444,7 +444,9 @@ fn topology(
 pub const MAX_THREADS_PER_CORE: u32 = 8;
 
 /// A topology no machine has is not passed on: more threads per core than any core runs,
-/// or more sockets than cores (a socket holds at least one core), is unknown with a note.
+/// or more sockets than cores (a socket holds at least one core), is unknown with a note. The
+/// core count it rests on is unknown too (72 CPUs in one "core" is no 1-core machine), and
+/// so is everything counted from it (cores per socket, the FP64 peak).
 fn plausible_topology(cpu: &mut Cpu, notes: &mut Notes) {
     if let Some(t) = cpu.threads_per_core.filter(|t| *t > MAX_THREADS_PER_CORE) {
         notes.add(
@@ -454,19 +456,30 @@ fn plausible_topology(cpu: &mut Cpu, notes: &mut Notes) {
                  ({MAX_THREADS_PER_CORE}): unknown"
             ),
         );
+        if let Some(c) = cpu.cores.take() {
+            notes.add(
+                "cpu.cores",
+                format!(
+                    "the topology files group the CPUs into {c} core(s) of up to {t} threads, \
+                     more than any core runs: unknown"
+                ),
+            );
+        }
         cpu.threads_per_core = None;
+        cpu.cores_per_socket = None;
     }
     if let (Some(s), Some(c)) = (cpu.sockets, cpu.cores) {
         if s > c {
-            notes.add(
-                "cpu.sockets",
-                format!(
-                    "the topology files give {s} sockets for {c} cores, and a socket holds at \
-                     least one core: unknown"
-                ),
+            let why = format!(
+                "the topology files give {s} sockets for {c} cores, and a socket holds at \
+                 least one core: unknown"
             );
+            notes.add("cpu.sockets", &why);
+            notes.add("cpu.cores", why);
             cpu.sockets = None;
+            cpu.cores = None;
             cpu.cores_per_socket = None;
+            cpu.threads_per_core = None;
         }
     }
 }
@@ -848,15 +861,15 @@ pub fn summarize_caches(
     out
 }
 
-fn read_numa(src: &Source, notes: &mut Notes) -> Vec<NumaNode> {
+fn read_numa(src: &Source, notes: &mut Notes) -> Option<Vec<NumaNode>> {
     let entries = match src.read_dir(SYS_NODE) {
         Ok(e) => e,
         Err(e) => {
             notes.add(
                 "cpu.numa_nodes",
-                format!("{e} (kernel without CONFIG_NUMA)"),
+                format!("unknown: {e} (kernel without CONFIG_NUMA)"),
             );
-            return Vec::new();
+            return None;
         }
     };
     let mut ids: Vec<u32> = entries
@@ -887,7 +900,7 @@ fn read_numa(src: &Source, notes: &mut Notes) -> Vec<NumaNode> {
     if let Some(e) = mem_missing {
         notes.add("cpu.numa_nodes[].memory_bytes", e);
     }
-    out
+    Some(out)
 }
 
 /// Groups of alike cores: arm big.LITTLE by CPU part, x86 hybrid by the PMU's cpu_core /

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use crate::plausible::DRIVE_BYTES;
 use crate::probe::pci::{self, is_pci_address};
 use crate::source::Source;
 use crate::spec::{Drive, DriveKind, Listed, Notes};
@@ -110,16 +111,23 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
     let field = |f: &str| format!("drives[{i}].{f}");
     let size_bytes = match src.read_parse::<u64>(format!("{base}/size")) {
         // Always 512-byte sectors, whatever the logical block size (genhd.c).
-        Ok(sectors) => {
-            let bytes = sectors.checked_mul(512);
-            if bytes.is_none() {
+        Ok(sectors) => match sectors.checked_mul(512).map(|b| DRIVE_BYTES.check(b)) {
+            Some(Ok(b)) => Some(b),
+            Some(Err(why)) => {
+                notes.add(
+                    field("size_bytes"),
+                    format!("{base}/size: {sectors} sectors of 512 bytes: {why}"),
+                );
+                None
+            }
+            None => {
                 notes.add(
                     field("size_bytes"),
                     format!("{base}/size: {sectors} sectors of 512 bytes overflow 64 bits"),
                 );
+                None
             }
-            bytes
-        }
+        },
         Err(e) => {
             notes.add(field("size_bytes"), e);
             None
@@ -165,7 +173,12 @@ fn read_drive(src: &Source, name: &str, canon: Option<&str>, notes: &mut Notes, 
     let pci_address = canon.and_then(|c| nvme_pci_address(src, &base, c));
     let pcie = pci_address
         .as_ref()
-        .map(|a| pci::read_link(src, &format!("{}/{a}", pci::PCI_DEVICES)))
+        .map(|a| {
+            let base = format!("{}/{a}", pci::PCI_DEVICES);
+            let link = pci::read_link(src, &base);
+            link.note_refused(&base, &field("pcie"), notes);
+            link
+        })
         .filter(|l| !l.is_empty())
         .map(pci::PciLink::to_pcie);
     let numa_node = pci_address.as_ref().and_then(|a| {

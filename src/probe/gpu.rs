@@ -25,6 +25,7 @@ pub mod table;
 
 use serde_json::Value;
 
+use crate::plausible::{self, Bound};
 use crate::probe::backend::Backend;
 use crate::probe::pci::PCI_DEVICES;
 use crate::source::Source;
@@ -371,6 +372,17 @@ fn probe_with(
             .as_ref()
             .and_then(PciGpu::ids)
             .or_else(|| nvml_pci_ids(&mut dev));
+        if let Some(p) = &pci {
+            let base = format!("{PCI_DEVICES}/{}", p.address);
+            p.link
+                .note_refused(&base, &format!("gpus[{i}].pcie"), notes);
+        }
+        let mut dev = Dev {
+            access: &mut *access,
+            index,
+            notes: &mut *notes,
+            prefix: format!("gpus[{i}]"),
+        };
         let mut g = nvml_gpu(&mut dev, pci.as_ref(), address);
         if g.pci_device_id.is_none() {
             // No PCI tree (Windows, WSL): the device id NVML gave.
@@ -414,6 +426,17 @@ fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut 
     if identity.certainty == rated::Certainty::Contradicted {
         rated::name_mismatch(g, i, identity.detail.clone(), notes);
     }
+    if identity.certainty == rated::Certainty::NvmlOnly && ids.is_some() {
+        notes.add(
+            format!("gpus[{i}].name"),
+            format!(
+                "unconfirmed: {}; nothing but the driver's word names the board (a board newer \
+                 than this rigcheck, or PCI ids that are not the board's): an order's model is \
+                 unknown on it until a rigcheck whose table has the ids reads it",
+                identity.detail
+            ),
+        );
+    }
     if identity.certainty == rated::Certainty::PciAmbiguous {
         notes.add(
             format!("gpus[{i}].name"),
@@ -424,6 +447,19 @@ fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut 
             ),
         );
     }
+    // A driver older than the board names it "Graphics Device", which names no board: the
+    // board the PCI ids name is its name (filled from the datasheet below), else it is
+    // unknown; the driver's word is kept apart.
+    let placeholder = nvml && g.name.as_deref().is_some_and(rated::is_placeholder_name);
+    if placeholder {
+        if let Some(n) = g.name.take() {
+            notes.add(
+                format!("gpus[{i}].name"),
+                format!("the driver names it '{n}', a placeholder: a driver older than the board"),
+            );
+            g.driver_name = Some(n);
+        }
+    }
     g.datasheet = identity
         .datasheet_row()
         .zip(ids)
@@ -433,6 +469,9 @@ fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut 
     note_narrow_link(g, i, notes);
     let rating = identity.rating_row();
     rated::derive_capability(g, rating, identity.tensorless_chip(), i, notes);
+    if let (Some(p), true) = (identity.product, nvml) {
+        rated::board_memory(g, p, i, notes);
+    }
     if let (Some(p), true) = (identity.datasheet_row(), nvml) {
         rated::cross_check(g, p, i, notes);
     }
@@ -601,6 +640,25 @@ impl Dev<'_> {
         }
     }
 
+    /// A count or measure within what a real GPU has (`plausible`): past it, unknown with
+    /// a note quoting NVML's answer.
+    fn within(&mut self, call: &str, field: &str, bound: &Bound) -> Option<u32> {
+        let v = self.u32(call, field)?;
+        self.checked(field, call, bound.check32(v))
+    }
+
+    /// A PCIe link width NVML gave, where it is one a link can have.
+    fn link_width(&mut self, call: &str, field: &str) -> Option<u32> {
+        let v = self.u32(call, field)?;
+        self.checked(field, call, plausible::pcie_width(v))
+    }
+
+    /// The value, or `None` with a note naming NVML's call and why the value cannot be.
+    fn checked<T>(&mut self, field: &str, call: &str, r: Result<T, String>) -> Option<T> {
+        r.map_err(|why| self.note(field, format!("NVML's `{call}`: {why}")))
+            .ok()
+    }
+
     fn bool(&mut self, call: &str, field: &str) -> Option<bool> {
         self.value(call, field)?.as_bool()
     }
@@ -668,16 +726,21 @@ fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) ->
     };
     let memory = dev.value("memory_info", "vram_bytes");
     let mem = |k: &str| memory.as_ref().and_then(|m| m.get(k)?.as_u64());
-    let max_pcie_width = dev.u32("max_pcie_link_width", "pcie.max_width");
+    let total = mem("total");
+    let vram_bytes = total.and_then(|t| {
+        let r = plausible::GPU_MEMORY_BYTES.check(t);
+        dev.checked("vram_bytes", "memory_info", r)
+    });
+    let max_pcie_width = dev.link_width("max_pcie_link_width", "pcie.max_width");
     let pcie = Pcie {
         gen: dev
-            .u32("current_pcie_link_gen", "pcie.gen")
+            .within("current_pcie_link_gen", "pcie.gen", &plausible::PCIE_GEN)
             .or(pci.and_then(|p| p.link.current_gen)),
         width: dev
-            .u32("current_pcie_link_width", "pcie.width")
+            .link_width("current_pcie_link_width", "pcie.width")
             .or(pci.and_then(|p| p.link.current_width)),
         max_gen: dev
-            .u32("max_pcie_link_gen", "pcie.max_gen")
+            .within("max_pcie_link_gen", "pcie.max_gen", &plausible::PCIE_GEN)
             .or(pci.and_then(|p| p.link.max_gen())),
         max_width: max_pcie_width.or(pci.and_then(|p| p.link.max_width())),
         device_max_gen: pci.and_then(|p| p.link.device_max_gen),
@@ -696,8 +759,10 @@ fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) ->
         vbios_version: dev.string("vbios_version", "vbios_version"),
         architecture,
         compute_capability: cc.map(|(a, b)| format!("{a}.{b}")),
+        // NVML's 0xFFFFFFFF ("unsupported") or any count past a real GPU's is unknown, never
+        // four billion cores.
         cuda_cores: match dev.ask("num_cores") {
-            Ok(v) => v.as_u64().and_then(|c| u32::try_from(c).ok()),
+            Ok(_) => dev.within("num_cores", "cuda_cores", &plausible::GPU_CUDA_CORES),
             Err(e) if mig_enabled == Some(true) && e.code == "NotSupported" => {
                 dev.note(
                     "cuda_cores",
@@ -712,10 +777,22 @@ fn nvml_gpu(dev: &mut Dev<'_>, pci: Option<&PciGpu>, address: Option<String>) ->
                 None
             }
         },
-        vram_bytes: mem("total"),
-        memory_bus_width_bits: dev.u32("memory_bus_width", "memory_bus_width_bits"),
-        max_sm_clock_mhz: dev.u32("max_clock_sm", "max_sm_clock_mhz"),
-        max_memory_clock_mhz: dev.u32("max_clock_memory", "max_memory_clock_mhz"),
+        vram_bytes,
+        memory_bus_width_bits: dev.within(
+            "memory_bus_width",
+            "memory_bus_width_bits",
+            &plausible::GPU_MEMORY_BUS_BITS,
+        ),
+        max_sm_clock_mhz: dev.within(
+            "max_clock_sm",
+            "max_sm_clock_mhz",
+            &plausible::GPU_SM_CLOCK_MHZ,
+        ),
+        max_memory_clock_mhz: dev.within(
+            "max_clock_memory",
+            "max_memory_clock_mhz",
+            &plausible::GPU_MEMORY_CLOCK_MHZ,
+        ),
         // Optional: only a fallback for boards the product table has no clock for, and N/A
         // on GeForce, so its absence is not noted.
         max_customer_boost_clock_mhz: dev
@@ -878,6 +955,8 @@ fn from_pci_only(pci_gpus: Vec<PciGpu>, first: usize, src: &Source, notes: &mut 
                 local_cpus: p.local_cpulist.clone(),
                 ..Gpu::default()
             };
+            let base = format!("{PCI_DEVICES}/{}", p.address);
+            p.link.note_refused(&base, &format!("gpus[{i}].pcie"), notes);
             if p.device_id.is_none() {
                 notes.add(
                     format!("gpus[{i}].pci_device_id"),

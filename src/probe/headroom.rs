@@ -7,6 +7,7 @@
 //! it). It never renders and never decides pass/fail.
 
 use crate::natural::natural_key;
+use crate::plausible::MEMORY_ARRAY_BYTES;
 use crate::probe::pci::is_pci_address;
 use std::collections::BTreeMap;
 
@@ -220,8 +221,18 @@ fn memory_headroom(
     sockets: Option<&[CpuSocket]>,
     note: &mut impl FnMut(&str, String),
 ) -> Option<MemoryHeadroom> {
-    let arrays_all: Vec<smbios::MemoryArray> =
+    let mut arrays_all: Vec<smbios::MemoryArray> =
         t.of_type(16).map(smbios::decode_memory_array).collect();
+    // A capacity no memory array has (u64::MAX bytes: 16,384 PiB) is no ceiling.
+    for a in &mut arrays_all {
+        if let Some(Err(why)) = a.max_capacity_bytes.map(|b| MEMORY_ARRAY_BYTES.check(b)) {
+            note(
+                "headroom.memory.max_capacity_bytes",
+                format!("memory array 0x{:04x}: {why}", a.handle),
+            );
+            a.max_capacity_bytes = None;
+        }
+    }
     // System-RAM arrays only, as `smbios::ram_slots` counts their slots.
     let arrays: Vec<&smbios::MemoryArray> = arrays_all
         .iter()
@@ -236,7 +247,11 @@ fn memory_headroom(
         return None;
     }
     let fill = tally(&slots, sockets);
+    // A table damaged part way lists only the slots before the damage: counts and sums over
+    // them are not the machine's (12 free slots read as 7), and neither is their balance.
+    let whole = t.error.is_none();
     let (max_capacity_bytes, max_with_installed) = capacity(&arrays, &fill, sockets, note);
+    let max_with_installed = max_with_installed.filter(|_| whole);
     let cpu_limit = cpu_limit(sockets, note);
     // The board's arrays and the CPUs each set a ceiling: the lower one binds.
     let (effective_max_capacity_bytes, max_capacity_bound_by) =
@@ -247,20 +262,43 @@ fn memory_headroom(
             (Some(board), Some(_)) => (Some(board), Some("board".to_string())),
             _ => (None, None),
         };
-    let (balanced, balance_detail) = balance(&fill.groups, fill.channels_derived, note);
-    let used_slots = slots.iter().filter(|s| s.size != DeviceSize::Empty).count() as u32;
-    // A table damaged part way lists only the slots before the damage: their sum is not
-    // what is installed.
-    let installed_bytes = if t.error.is_some() {
-        note(
-            "headroom.memory.installed_bytes",
-            "the SMBIOS table is damaged part way: slots after it are missing, so the \
-             installed sum is unknown"
-                .into(),
-        );
-        None
+    let (balanced, balance_detail) = if whole {
+        balance(&fill.groups, fill.channels_derived, note)
     } else {
+        (
+            None,
+            "unknown: the SMBIOS table is damaged part way, so the slots after the damage are \
+             not listed"
+                .to_string(),
+        )
+    };
+    let used_slots = slots.iter().filter(|s| s.size != DeviceSize::Empty).count() as u32;
+    let read = slots.len() as u32;
+    let installed_bytes = if whole {
         fill.installed
+    } else {
+        let cut = format!(
+            "the SMBIOS table is damaged part way: {read} slots are listed before the damage, \
+             the ones after it are missing"
+        );
+        for (field, what) in [
+            ("installed_bytes", "the installed sum"),
+            ("slot_count", "the number of slots"),
+            ("used_slots", "the used slots"),
+            ("free_slots", "the free slots"),
+            ("usable_free_slots", "the usable free slots"),
+            (
+                "max_with_installed_module_bytes",
+                "the most memory with the installed module",
+            ),
+            ("balanced", "the balance"),
+        ] {
+            note(
+                &format!("headroom.memory.{field}"),
+                format!("{cut}, so {what} unknown"),
+            );
+        }
+        None
     };
     Some(MemoryHeadroom {
         arrays: arrays
@@ -278,10 +316,10 @@ fn memory_headroom(
             .map(|(_, _, family)| format!("{}: {family}", cpu_memory_limit::SOURCE)),
         effective_max_capacity_bytes,
         max_capacity_bound_by,
-        slot_count: slots.len() as u32,
-        used_slots,
-        free_slots: slots.len() as u32 - used_slots,
-        usable_free_slots: fill.usable_free,
+        slot_count: whole.then_some(read),
+        used_slots: whole.then_some(used_slots),
+        free_slots: whole.then_some(read - used_slots),
+        usable_free_slots: whole.then_some(fill.usable_free),
         installed_bytes,
         upgrade_module_bytes: fill.largest.map(|(b, _)| b),
         upgrade_module_type: fill.largest.and_then(|(_, k)| k.map(str::to_string)),

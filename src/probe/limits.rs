@@ -128,6 +128,20 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
                     "/proc/meminfo has no MemAvailable (Linux before 3.14)",
                 );
             }
+            // Part of a whole cannot exceed it: one of the two is wrong, and which is not
+            // known, so the part is unknown (preflight then cannot say memory is free).
+            within(
+                &mut limits.mem_available_bytes,
+                limits.mem_total_bytes,
+                ("limits.mem_available_bytes", "MemAvailable", "MemTotal"),
+                notes,
+            );
+            within(
+                &mut limits.swap_free_bytes,
+                limits.swap_total_bytes,
+                ("limits.swap_free_bytes", "SwapFree", "SwapTotal"),
+                notes,
+            );
         }
         Err(e) => notes.add("limits.mem_available_bytes", e),
     }
@@ -660,6 +674,28 @@ pub fn parse_cpu_max(text: &str) -> Option<(u64, u64)> {
         return None;
     }
     Some((q.parse().ok()?, p))
+}
+
+/// Makes `part` unknown, with a note quoting both, where it exceeds the `whole` it is part of
+/// (MemAvailable above MemTotal: preflight would say "91.1 GiB available of 47.2 GiB").
+fn within(
+    part: &mut Option<u64>,
+    whole: Option<u64>,
+    (field, part_name, whole_name): (&str, &str, &str),
+    notes: &mut Notes,
+) {
+    if let (Some(v), Some(t)) = (*part, whole) {
+        if v > t {
+            notes.add(
+                field,
+                format!(
+                    "/proc/meminfo gives {part_name} {v} bytes, more than {whole_name} {t}: \
+                     one of them is wrong, so it is unknown"
+                ),
+            );
+            *part = None;
+        }
+    }
 }
 
 /// `Max open files  20000  20000  files` → (soft, hard); `unlimited` is `None`.

@@ -173,7 +173,10 @@ fn assemble(
             state = ListState::Unreadable;
         } else {
             mem.dimm_source = Some(source.to_string());
-            mem.slot_count = u32::try_from(inv.slots.len()).ok();
+            // Slots after a damaged record are not listed: their count is unknown.
+            mem.slot_count = u32::try_from(inv.slots.len())
+                .ok()
+                .filter(|_| state.is_complete());
             let n_sockets = inv
                 .sockets
                 .or(cpu_sockets.and_then(|n| usize::try_from(n).ok()));

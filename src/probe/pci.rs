@@ -1,8 +1,9 @@
 //! PCI facts shared by the GPU and drive probes: addresses, link speed and width, and the
 //! narrowest link on the way up to the root port.
 
+use crate::plausible;
 use crate::source::Source;
-use crate::spec::Pcie;
+use crate::spec::{Notes, Pcie};
 
 /// Where sysfs lists every PCI function.
 pub const PCI_DEVICES: &str = "/sys/bus/pci/devices";
@@ -19,6 +20,9 @@ pub struct PciLink {
     /// slot wired x8 shows 16 itself and 8 on its port.
     pub upstream_max_gen: Option<u32>,
     pub upstream_max_width: Option<u32>,
+    /// A width file of the device that held no link width (`current_link_width` 255, which
+    /// sysfs writes when it cannot read the link), and what it held: left unknown, for a note.
+    pub refused: Option<(&'static str, u32)>,
 }
 
 impl PciLink {
@@ -46,7 +50,18 @@ impl PciLink {
 
     /// True when sysfs showed no link at all (not a PCIe device, or a VM's virtio).
     pub fn is_empty(&self) -> bool {
-        *self == PciLink::default()
+        PciLink {
+            refused: None,
+            ..*self
+        } == PciLink::default()
+    }
+
+    /// Notes the width file that held no link width, on `field` (`gpus[0].pcie`).
+    pub fn note_refused(&self, base: &str, field: &str, notes: &mut Notes) {
+        if let Some((file, w)) = self.refused {
+            let why = plausible::pcie_width(w).err().unwrap_or_default();
+            notes.add(field, format!("{base}/{file} says {w}: {why}"));
+        }
     }
 }
 
@@ -64,19 +79,31 @@ pub fn read_link(src: &Source, base: &str) -> PciLink {
             .ok()
             .and_then(|v| parse_link_speed_gen(&v))
     };
-    let width = |f: &str| {
-        src.read_parse::<u32>(format!("{base}/{f}"))
+    let mut refused = None;
+    // 0 is no link (a device in D3, a VM's bridge); anything else that is not a link width
+    // (255: sysfs could not read the link) is unknown, with a note.
+    let mut width = |f: &'static str| {
+        let w = src
+            .read_parse::<u32>(format!("{base}/{f}"))
             .ok()
-            .filter(|w| *w > 0)
+            .filter(|w| *w > 0)?;
+        if plausible::pcie_width(w).is_err() {
+            refused.get_or_insert((f, w));
+            return None;
+        }
+        Some(w)
     };
+    let current_width = width("current_link_width");
+    let device_max_width = width("max_link_width");
     let (upstream_max_gen, upstream_max_width) = upstream_limits(src, base);
     PciLink {
         current_gen: speed("current_link_speed"),
-        current_width: width("current_link_width"),
+        current_width,
         device_max_gen: speed("max_link_speed"),
-        device_max_width: width("max_link_width"),
+        device_max_width,
         upstream_max_gen,
         upstream_max_width,
+        refused,
     }
 }
 
@@ -106,7 +133,7 @@ fn upstream_limits(src: &Source, base: &str) -> (Option<u32>, Option<u32>) {
         if let Some(w) = src
             .read_parse::<u32>(d.join("max_link_width"))
             .ok()
-            .filter(|w| *w > 0)
+            .filter(|w| plausible::pcie_width(*w).is_ok())
         {
             width = Some(width.map_or(w, |x| x.min(w)));
         }

@@ -60,10 +60,10 @@ fn by_local_cpus(src: &Source, cpu: &mut Cpu, gpus: &mut [Gpu], drives: &mut [Dr
         cpus.filter(|c| !c.trim().is_empty())
             .and_then(|c| package_of(src, c))
     };
-    for n in &mut cpu.numa_nodes {
+    for n in cpu.numa_nodes.iter_mut().flatten() {
         n.socket = place(Some(&n.cpus));
     }
-    let nodes = &cpu.numa_nodes;
+    let nodes = cpu.numa_nodes.as_deref().unwrap_or_default();
     let by_node = |node: Option<i32>| -> Option<u32> {
         let id = u32::try_from(node?).ok()?;
         nodes.iter().find(|n| n.id == id)?.socket

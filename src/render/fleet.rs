@@ -15,6 +15,7 @@ use crate::render::unknown::UNKNOWN;
 use crate::render::verdict::{plural, Summary, Verdict, STATUS};
 use crate::render::view::Term;
 use crate::render::{markdown, prometheus, table, verify};
+use crate::spec::{ListState, Lists};
 use crate::units::bytes_bin;
 
 /// Output formats of `fleet`.
@@ -167,7 +168,10 @@ fn cpus(h: &Host) -> String {
 /// `2 × Quadro RTX 6000`, or each model with its count when they differ.
 fn gpus(h: &Host) -> String {
     if h.row.gpus.is_empty() {
-        return "none".into();
+        return match h.row.lists.gpus {
+            ListState::Read => "none".into(),
+            _ => UNKNOWN.into(),
+        };
     }
     let mut by: BTreeMap<String, usize> = BTreeMap::new();
     for g in &h.row.gpus {
@@ -189,10 +193,11 @@ fn gpus(h: &Host) -> String {
 fn memory(h: &Host) -> String {
     let m = &h.row;
     let total = m.memory_bytes.map_or_else(|| UNKNOWN.into(), bytes_bin);
-    if m.dimms == 0 {
-        total
-    } else {
-        format!("{total} ({} DIMMs)", m.dimms)
+    match (m.dimms, m.lists.dimms) {
+        (0, _) => total,
+        (n, ListState::Read) => format!("{total} ({n} DIMMs)"),
+        // Modules before a damaged record: at least these.
+        (n, _) => format!("{total} (≥ {n} DIMMs)"),
     }
 }
 
@@ -317,7 +322,15 @@ fn config(fleet: &Fleet, h: &Host) -> String {
         return format!("tie ({n})");
     }
     if h.configuration == 0 {
-        return "majority".into();
+        let partly = fleet
+            .partly_unknown
+            .iter()
+            .any(|o| o.file == h.file && o.host == h.name);
+        return if partly {
+            "majority, partly unknown".into()
+        } else {
+            "majority".into()
+        };
     }
     let odd = fleet
         .odd_ones_out
@@ -508,6 +521,37 @@ fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Opt
             Some(g),
         ));
     }
+    if !fleet.partly_unknown.is_empty() {
+        // Same configuration as far as both reports know: what one could not read.
+        let mut g = Grid::new(&["Host", "Not compared", "Where", "This host"]);
+        for o in &fleet.partly_unknown {
+            if verbose {
+                for c in &o.unknown_on_one_side {
+                    g.rows.push(vec![
+                        o.host.clone(),
+                        c.what.clone(),
+                        c.at.clone(),
+                        c.after.clone(),
+                    ]);
+                }
+            } else {
+                g.rows.push(vec![
+                    o.host.clone(),
+                    plural(o.unknown_on_one_side.len(), "fact", "facts"),
+                    "unknown on one side (-v lists them)".into(),
+                    String::new(),
+                ]);
+            }
+        }
+        whole_words(&mut g, 1, width);
+        out.push((
+            format!(
+                "Partly unknown, in the majority configuration as far as they are known: {}",
+                plural(fleet.partly_unknown.len(), "host", "hosts")
+            ),
+            Some(g),
+        ));
+    }
     if !fleet.duplicate_names.is_empty() {
         let mut g = Grid::new(&["Host name", "Reports"]);
         for d in &fleet.duplicate_names {
@@ -537,6 +581,8 @@ struct FleetJson<'a> {
     hosts: Vec<HostJson<'a>>,
     configurations: &'a [Configuration],
     odd_ones_out: &'a [OddOne],
+    /// Hosts of the majority configuration whose reports could not be compared whole.
+    partly_unknown: &'a [OddOne],
     duplicate_names: &'a [DuplicateName],
     errors: &'a [BadReport],
     summary: SummaryJson,
@@ -554,7 +600,11 @@ struct HostJson<'a> {
     cpu_threads: Option<u32>,
     gpus: Vec<Option<&'a str>>,
     memory_bytes: Option<u64>,
-    dimms: usize,
+    /// DIMMs listed; `null` where the list was not read whole (`lists.dimms`).
+    dimms: Option<usize>,
+    /// How completely the drive, GPU and DIMM lists were read: `gpus: []` with `lists.gpus`
+    /// `unreadable` is unknown, not none.
+    lists: &'a Lists,
     /// Index into `configurations` (0: the majority).
     configuration: usize,
     verify: Option<VerifyJson<'a>>,
@@ -602,7 +652,8 @@ fn json(fleet: &Fleet) -> FleetJson<'_> {
             cpu_threads: h.row.cpu_threads,
             gpus: h.row.gpus.iter().map(Option::as_deref).collect(),
             memory_bytes: h.row.memory_bytes,
-            dimms: h.row.dimms,
+            dimms: h.row.lists.dimms.is_complete().then_some(h.row.dimms),
+            lists: &h.row.lists,
             configuration: h.configuration,
             verify: h.verify.as_ref().map(|v| VerifyJson {
                 profile: &v.profile,
@@ -626,6 +677,7 @@ fn json(fleet: &Fleet) -> FleetJson<'_> {
         hosts,
         configurations: &fleet.configurations,
         odd_ones_out: &fleet.odd_ones_out,
+        partly_unknown: &fleet.partly_unknown,
         duplicate_names: &fleet.duplicate_names,
         errors: &fleet.errors,
         summary: SummaryJson {

@@ -9,7 +9,7 @@
 use crate::render::layout::Section;
 use crate::render::unknown::{show, show_str};
 use crate::rules::Finding;
-use crate::spec::{Dimm, DriveKind, Gpu, Spec};
+use crate::spec::{Dimm, DriveKind, Gpu, ListState, Spec};
 use crate::units::{bytes_bin, bytes_dec};
 
 /// The machine's name: `HP Z8 G4 Workstation` (a vendor already in the product is not
@@ -96,22 +96,31 @@ pub fn glance(spec: &Spec, attention: &[Finding]) -> Section {
     if let Some(n) = m.slot_count {
         mem.push_str(&format!(" · {} of {n} slots used", m.dimms.len()));
     }
+    if spec.dimm_list() == ListState::Partial && !m.dimms.is_empty() {
+        mem.push_str(PARTIAL);
+    }
     f.push(("Memory".into(), mem));
     f.push(("GPUs".into(), gpus(spec)));
-    let drives = if spec.drives.is_empty() {
-        "none found".to_string()
-    } else {
-        count_label(spec.drives.iter().map(|d| {
-            let kind = match d.kind {
-                Some(DriveKind::Nvme) => "NVMe",
-                Some(DriveKind::Ssd) => "SSD",
-                Some(DriveKind::Hdd) => "HDD",
-                Some(DriveKind::Virtual) => "virtual disk",
-                // Kind not known (a Windows disk whose bus says nothing of its medium).
-                None => "drive",
-            };
-            format!("{} {kind}", show(d.size_bytes, bytes_dec))
-        }))
+    let drives = match (spec.drives.is_empty(), spec.lists.drives) {
+        (true, ListState::Read) => "none found".to_string(),
+        (true, state) => unknown_list(state),
+        (false, state) => {
+            let mut s = count_label(spec.drives.iter().map(|d| {
+                let kind = match d.kind {
+                    Some(DriveKind::Nvme) => "NVMe",
+                    Some(DriveKind::Ssd) => "SSD",
+                    Some(DriveKind::Hdd) => "HDD",
+                    Some(DriveKind::Virtual) => "virtual disk",
+                    // Kind not known (a Windows disk whose bus says nothing of its medium).
+                    None => "drive",
+                };
+                format!("{} {kind}", show(d.size_bytes, bytes_dec))
+            }));
+            if state != ListState::Read {
+                s.push_str(PARTIAL);
+            }
+            s
+        }
     };
     f.push(("Storage".into(), drives));
     let os = &spec.os;
@@ -135,10 +144,25 @@ pub fn glance(spec: &Spec, attention: &[Finding]) -> Section {
     sec
 }
 
-/// `2 × Quadro RTX 6000 (24 GiB) · 32.6 TFLOPS FP32 in all`, or `none`.
+/// What a list not read whole adds to what was read of it.
+const PARTIAL: &str = " (list partial: more may exist)";
+
+/// An empty list that was not read whole: unknown, not none.
+fn unknown_list(state: ListState) -> String {
+    match state {
+        ListState::Partial => "none seen, more may exist (list partial)".into(),
+        _ => "unknown (the list could not be read)".into(),
+    }
+}
+
+/// `2 × Quadro RTX 6000 (24 GiB) · 32.6 TFLOPS FP32 in all`, `none`, or `unknown` where the
+/// list could not be read.
 fn gpus(spec: &Spec) -> String {
     if spec.gpus.is_empty() {
-        return "none".to_string();
+        return match spec.lists.gpus {
+            ListState::Read => "none".to_string(),
+            state => unknown_list(state),
+        };
     }
     let mut s = count_label(spec.gpus.iter().map(|g| {
         let name = g
@@ -162,6 +186,9 @@ fn gpus(spec: &Spec) -> String {
         .any(|g| g.index.is_none() && g.any_from_datasheet())
     {
         s.push_str(" (datasheet: no NVIDIA driver)");
+    }
+    if spec.lists.gpus != ListState::Read {
+        s.push_str(PARTIAL);
     }
     s
 }

@@ -84,23 +84,40 @@ pub fn labels(spec: &Spec, verify: Option<&VerifyReport>) -> BTreeMap<String, St
         "memory.total_gib",
         spec.memory.total_bytes.map(|b| gib(b).to_string()),
     );
-    if spec.memory.dimm_source.is_some() {
-        put("memory.dimms", Some(spec.memory.dimms.len().to_string()));
-    }
+    // Counts only over lists read whole: an unreadable list is no label, never a 0.
+    put(
+        "memory.dimms",
+        spec.dimm_list()
+            .count(spec.memory.dimms.len())
+            .map(|n| n.to_string()),
+    );
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     for d in &spec.drives {
         if let Some(k) = d.kind.and_then(|k| label_value(k.as_str())) {
             *kinds.entry(k).or_default() += 1;
         }
     }
-    for (k, count) in kinds {
-        put(&format!("drives.{k}"), Some(count.to_string()));
+    if spec.lists.drives.is_complete() {
+        for (k, count) in kinds {
+            put(&format!("drives.{k}"), Some(count.to_string()));
+        }
     }
 
     // GPU labels describe the weakest GPU of the node, so a pod asking for
-    // `gpu.tensor_cores > 500` is never placed where one of its GPUs has fewer.
-    let g = &spec.gpus;
-    put("gpu.count", Some(g.len().to_string()));
+    // `gpu.tensor_cores > 500` is never placed where one of its GPUs has fewer; over a list
+    // not read whole an unseen GPU may be weaker, so there are none.
+    let g: &[crate::spec::Gpu] = if spec.lists.gpus.is_complete() {
+        &spec.gpus
+    } else {
+        &[]
+    };
+    put(
+        "gpu.count",
+        spec.lists
+            .gpus
+            .count(spec.gpus.len())
+            .map(|n| n.to_string()),
+    );
     let same = |f: &dyn Fn(&crate::spec::Gpu) -> Option<String>| {
         let first = g.first().and_then(f)?;
         g.iter()

@@ -7,12 +7,14 @@
 //! others are sources and remarks (the clock a peak was computed at, the file a figure was
 //! read from), shown on request.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use crate::spec::{names, Spec};
 
 /// What a note tells the reader.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// Why a fact is unknown, and how to get it.
     Unknown,
@@ -37,6 +39,10 @@ pub fn in_words(spec: &Spec) -> Vec<Said> {
     let report = serde_json::to_value(spec).unwrap_or(Value::Null);
     // (kind, the field with its index taken out, why) → the indices, in first-seen order.
     let mut merged: Vec<(Kind, String, String, Vec<Option<String>>)> = Vec::new();
+    // Where each (kind, shape, why) was first put in `merged`: a report of tens of thousands
+    // of notes (one per dangling /sys/block entry) is merged in one pass, not by a search of
+    // everything merged so far for each note.
+    let mut first: HashMap<(Kind, String, &str), usize> = HashMap::new();
     for n in &spec.notes {
         let kind = match lookup(&report, &n.field) {
             None | Some(Value::Null) | Some(Value::Object(_)) => Kind::Unknown,
@@ -44,12 +50,15 @@ pub fn in_words(spec: &Spec) -> Vec<Said> {
             Some(_) => Kind::Source,
         };
         let (shape, index) = split_index(&n.field);
-        match merged
-            .iter_mut()
-            .find(|(k, s, w, _)| *k == kind && *s == shape && *w == n.reason)
-        {
-            Some((_, _, _, idx)) if index.is_some() => idx.push(index),
-            _ => merged.push((kind, shape, n.reason.clone(), vec![index])),
+        let key = (kind, shape, n.reason.as_str());
+        match first.get(&key) {
+            Some(&at) if index.is_some() => merged[at].3.push(index),
+            found => {
+                if found.is_none() {
+                    first.insert(key.clone(), merged.len());
+                }
+                merged.push((kind, key.1, n.reason.clone(), vec![index]));
+            }
         }
     }
     merged

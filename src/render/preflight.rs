@@ -189,7 +189,7 @@ pub fn not_checked(report: &Report) -> Option<String> {
 /// is on, expected, found, the fix or a note under its row; then the facts not checked and
 /// the summary line. The status word is coloured when colour is on.
 pub fn table(report: &Report, term: &Term, out: &mut dyn Write) -> io::Result<()> {
-    let host = report.hostname.as_deref().unwrap_or("unknown host");
+    let host = crate::text::one_line(report.hostname.as_deref().unwrap_or("unknown host"));
     write!(
         out,
         "{}",

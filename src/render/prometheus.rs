@@ -11,7 +11,7 @@
 
 use std::io::{self, Write};
 
-use crate::spec::Spec;
+use crate::spec::{ListState, Spec};
 use crate::verify::VerifyReport;
 
 /// One machine to expose.
@@ -112,6 +112,12 @@ fn declare() -> Families {
         f(
             "rigcheck_memory_dimm_size_bytes",
             "Size of the DIMM in each populated slot.",
+        ),
+        f(
+            "rigcheck_list_state",
+            "How completely each list (drives, gpus, dimms) was read: 1 for its state (read, \
+             partial or unreadable), 0 for the others. The counts rigcheck_drives, rigcheck_gpus \
+             and rigcheck_memory_dimms have no sample unless the list was read.",
         ),
         f("rigcheck_drives", "Physical drives."),
         f("rigcheck_drive_size_bytes", "Capacity of each drive."),
@@ -238,10 +244,16 @@ fn add(fams: &mut Families, m: &Machine) {
         none,
         bytes(mem.usable_bytes),
     );
-    // An empty DIMM list can mean "not readable" (no SMBIOS access), so the count is only
-    // given when a DIMM source was read.
-    let dimms = mem.dimm_source.as_ref().map(|_| mem.dimms.len() as f64);
-    fams.put("rigcheck_memory_dimms", h, none, dimms);
+    // A count over a list not read whole is unknown: no sample (an empty DIMM list without
+    // SMBIOS access is not "no DIMM", seven modules before a damaged record not "7");
+    // `rigcheck_list_state` says which lists those are.
+    let count = |state: ListState, n: usize| state.count(n).map(|c| c as f64);
+    fams.put(
+        "rigcheck_memory_dimms",
+        h,
+        none,
+        count(spec.dimm_list(), mem.dimms.len()),
+    );
     fams.put("rigcheck_memory_dimm_slots", h, none, n(mem.slot_count));
     for d in &mem.dimms {
         fams.put(
@@ -251,7 +263,12 @@ fn add(fams: &mut Families, m: &Machine) {
             bytes(d.size_bytes),
         );
     }
-    fams.put("rigcheck_drives", h, none, Some(spec.drives.len() as f64));
+    fams.put(
+        "rigcheck_drives",
+        h,
+        none,
+        count(spec.lists.drives, spec.drives.len()),
+    );
     for d in &spec.drives {
         fams.put(
             "rigcheck_drive_size_bytes",
@@ -264,7 +281,29 @@ fn add(fams: &mut Families, m: &Machine) {
             bytes(d.size_bytes),
         );
     }
-    fams.put("rigcheck_gpus", h, none, Some(spec.gpus.len() as f64));
+    fams.put(
+        "rigcheck_gpus",
+        h,
+        none,
+        count(spec.lists.gpus, spec.gpus.len()),
+    );
+    for (list, state) in [
+        ("drives", spec.lists.drives),
+        ("gpus", spec.lists.gpus),
+        ("dimms", spec.dimm_list()),
+    ] {
+        for s in [ListState::Read, ListState::Partial, ListState::Unreadable] {
+            fams.put(
+                "rigcheck_list_state",
+                h,
+                &[
+                    ("list", list.to_string()),
+                    ("state", s.as_str().to_string()),
+                ],
+                Some(f64::from(u8::from(s == state))),
+            );
+        }
+    }
     for (i, g) in spec.gpus.iter().enumerate() {
         let id = vec![
             ("gpu", g.index.unwrap_or(i as u32).to_string()),

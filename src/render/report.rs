@@ -170,7 +170,8 @@ pub fn cpu_section(spec: &Spec, title: &str, detail: CpuDetail) -> Section {
         sec.grids.push(g);
     }
     sec.grids.extend(rows::cache_grid(&c.caches));
-    sec.grids.extend(rows::numa_grid(&c.numa_nodes));
+    sec.grids
+        .extend(rows::numa_grid(c.numa_nodes.as_deref().unwrap_or_default()));
     sec
 }
 
@@ -361,10 +362,17 @@ fn headroom_memory(sec: &mut Section, h: &Headroom) {
         Some(m) => {
             sec.field(
                 "DIMM slots",
-                format!(
-                    "{} of {} used, {} free ({} usable)",
-                    m.used_slots, m.slot_count, m.free_slots, m.usable_free_slots
-                ),
+                match (
+                    m.used_slots,
+                    m.slot_count,
+                    m.free_slots,
+                    m.usable_free_slots,
+                ) {
+                    (Some(u), Some(n), Some(f), Some(k)) => {
+                        format!("{u} of {n} used, {f} free ({k} usable)")
+                    }
+                    _ => "unknown (the SMBIOS table is damaged part way)".to_string(),
+                },
             );
             let arrays: Vec<String> = m
                 .arrays

@@ -216,6 +216,10 @@ pub static DIMM_SLOTS: Row<Spec> = row(names::DIMM_SLOTS, |s| {
     let (used, empty) = (m.dimms.len(), m.empty_slots.len());
     match m.slot_count {
         Some(n) => format!("{used} of {n} populated"),
+        // A list cut short: what was read, not a total.
+        None if s.dimm_list() == crate::spec::ListState::Partial => {
+            format!("{used} populated, {empty} empty listed; more may exist (list partial)")
+        }
         None if used == 0 && empty == 0 => show_str(&None),
         // Empty slots unknown: how many slots there are is not known either.
         None if empty == 0 => format!("{used} populated"),
@@ -475,7 +479,11 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
             mark(g, "tensor_cores", text)
         }),
         gpu(Model, names::GPU_MEMORY.label, "Memory", |g| {
-            mark(g, "vram_bytes", show(g.vram_bytes, bytes_bin))
+            let text = mark(g, "vram_bytes", show(g.vram_bytes, bytes_bin));
+            match g.vram_usable_bytes {
+                Some(u) => format!("{text}, {} usable (ECC on)", bytes_bin(u)),
+                None => text,
+            }
         }),
         gpu(Model, names::GPU_MEMORY_BUS.label, "Bus", |g| {
             let text = show(g.memory_bus_width_bits, |b| format!("{b}-bit"));

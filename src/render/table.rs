@@ -86,9 +86,10 @@ pub fn wrap(text: &str, width: Option<usize>) -> Vec<String> {
 }
 
 /// A line of prose (a heading, a summary, a sentence), wrapped to the terminal, with its
-/// newline.
+/// newline. It is one line of text however it wraps: a line break inside it (a host or
+/// profile name holding one) is replaced (`text::unbroken`), never a line of its own.
 pub fn line(text: &str, term: &Term) -> String {
-    let mut s = wrap(text, term.width).join("\n");
+    let mut s = wrap(&crate::text::unbroken(text), term.width).join("\n");
     s.push('\n');
     s
 }
@@ -177,15 +178,20 @@ pub fn grid(g: &Grid, term: &Term) -> String {
     };
     let all = || std::iter::once(&g.header).chain(g.rows.iter());
     let natural: Vec<usize> = (0..columns)
-        .map(|c| all().map(|r| width_of(cell(r, c))).max().unwrap_or(0))
+        .map(|c| all().map(|r| width_of(&cell(r, c))).max().unwrap_or(0))
         .collect();
     let status = g.status.as_ref().map(|s| s.column);
     // The column that names the row (host, slot, check) keeps more of its width.
     let key = usize::from(status == Some(0));
     let longest_word = |c: usize| {
         all()
-            .flat_map(|r| cell(r, c).split_whitespace())
-            .map(textwrap::core::display_width)
+            .map(|r| {
+                cell(r, c)
+                    .split_whitespace()
+                    .map(textwrap::core::display_width)
+                    .max()
+                    .unwrap_or(0)
+            })
             .max()
             .unwrap_or(0)
     };
@@ -226,7 +232,7 @@ pub fn grid(g: &Grid, term: &Term) -> String {
     let mut out = String::new();
     let header: Vec<Vec<String>> = (0..columns)
         .map(|c| {
-            wrap(cell(&g.header, c), Some(widths[c].max(1)))
+            wrap(&cell(&g.header, c), Some(widths[c].max(1)))
                 .into_iter()
                 .map(|l| bold(&l, term.color))
                 .collect()
@@ -239,7 +245,7 @@ pub fn grid(g: &Grid, term: &Term) -> String {
     for (ri, r) in g.rows.iter().enumerate() {
         let cells: Vec<Vec<String>> = (0..columns)
             .map(|c| {
-                let lines = wrap(cell(r, c), Some(widths[c].max(1)));
+                let lines = wrap(&cell(r, c), Some(widths[c].max(1)));
                 match &g.status {
                     Some(s) if s.column == c => match s.tones.get(ri) {
                         Some(&t) => lines.iter().map(|l| paint(l, t, term.color)).collect(),
@@ -253,7 +259,7 @@ pub fn grid(g: &Grid, term: &Term) -> String {
         let note = cell(r, columns);
         if below && !note.is_empty() {
             let lead = " ".repeat(widths[0] + 2);
-            for l in wrap(note, note_w) {
+            for l in wrap(&note, note_w) {
                 out.push_str(&lead);
                 out.push_str("│ ");
                 out.push_str(&l);
@@ -287,8 +293,10 @@ fn push_row(out: &mut String, cells: &[Vec<String>], widths: &[usize]) {
 }
 
 /// Column `c` of a row; empty past its end.
-fn cell(r: &[String], c: usize) -> &str {
-    r.get(c).map_or("", String::as_str)
+/// A cell's text, one line however it wraps (`text::unbroken`): a host name holding a line
+/// break cannot draw a row of its own.
+fn cell(r: &[String], c: usize) -> std::borrow::Cow<'_, str> {
+    crate::text::unbroken(r.get(c).map_or("", String::as_str))
 }
 
 /// Every line of `text` without trailing spaces, each line ended by a newline.

@@ -39,6 +39,14 @@ impl Gpu {
                 self.name.as_deref().is_some_and(&matches) || candidates.iter().any(|c| matches(c)),
             );
         }
+        // The driver's word alone, on PCI ids no table confirms: it may rule a model out, it
+        // cannot confirm one.
+        if self.unconfirmed_name().is_some() {
+            return match self.name.as_deref().map(&matches) {
+                Some(false) => Some(false),
+                _ => None,
+            };
+        }
         if let Some(n) = &self.name {
             return Some(matches(n));
         }
@@ -49,6 +57,16 @@ impl Gpu {
             (h, n) if h == n => Some(true),
             _ => None,
         }
+    }
+
+    /// Where the name is NVML's alone: the PCI ids were read but no row of the product table
+    /// has them (a board newer than this build, or ids that are not the board's), so nothing
+    /// confirms it; how the identity was established, in words.
+    pub fn unconfirmed_name(&self) -> Option<&str> {
+        self.identity
+            .as_ref()
+            .filter(|d| d.certainty == GpuIdentity::NVML_ONLY && self.pci_device_id.is_some())
+            .map(|d| d.detail.as_str())
     }
 
     /// Where NVML's name and the PCI ids contradict each other: what each says.
@@ -145,6 +163,17 @@ mod tests {
         // No identity and no name: unknown.
         assert_eq!(Gpu::default().is_model(|_| true), None);
         assert_eq!(either(&["A", "B", "C"]), "A, B or C");
+    }
+
+    #[test]
+    fn a_name_no_table_confirms_rules_out_but_never_confirms() {
+        let mut g = gpu(Some("Quadro RTX 6000"), GpuIdentity::NVML_ONLY, &[]);
+        // PCI ids unknown (no PCI tree, NVML gave none): the driver's name is all there is.
+        assert_eq!(g.is_model(|n| n.contains("RTX 6000")), Some(true));
+        g.pci_device_id = Some("0xffff".into());
+        assert!(g.unconfirmed_name().is_some());
+        assert_eq!(g.is_model(|n| n.contains("RTX 6000")), None);
+        assert_eq!(g.is_model(|n| n.contains("A100")), Some(false));
     }
 
     #[test]

@@ -133,6 +133,7 @@ names! {
     GPU_CUDA_CORES = "gpus[].cuda_cores", "CUDA cores" / "GPU CUDA cores";
     GPU_TENSOR_CORES = "gpus[].tensor_cores", "Tensor cores" / "GPU Tensor cores";
     GPU_MEMORY = "gpus[].vram_bytes", "Memory" / "GPU memory";
+    GPU_MEMORY_USABLE = "gpus[].vram_usable_bytes", "Usable memory";
     GPU_MEMORY_BUS = "gpus[].memory_bus_width_bits", "Memory bus";
     GPU_MEMORY_BANDWIDTH = "gpus[].memory_bandwidth_bytes_per_s", "Memory bandwidth";
     GPU_RATED_CLOCK = "gpus[].rated_clock_mhz", "Rated boost clock";
@@ -210,6 +211,7 @@ names! {
     LIMITS_CPU_QUOTA = "limits.cpu_quota", "CPU quota";
     LIMITS_MEMORY_LIMIT = "limits.memory_limit", "Memory limit";
     LIMITS_MEM_AVAILABLE = "limits.mem_available_bytes", "Available memory";
+    LIMITS_SWAP_FREE = "limits.swap_free_bytes", "Free swap";
     LIMITS_OPEN_FILES = "limits.open_files_soft", "Open files limit";
     LIMITS_SHM = "limits.shm", "/dev/shm";
     LIMITS_THP = "limits.transparent_hugepages", "Transparent huge pages";

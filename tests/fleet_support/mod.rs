@@ -126,6 +126,8 @@ pub fn reference_spec(host: &str) -> Spec {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
+            // As the saved template has it: the node directory read, no node listed.
+            numa_nodes: Some(Vec::new()),
             ..Cpu::default()
         },
         memory: Memory {

@@ -118,7 +118,7 @@ fn xeon(
             cache(2, "unified", 1024 * 1024, cores),
             cache(3, "unified", l3, sockets),
         ],
-        numa_nodes: nodes,
+        numa_nodes: Some(nodes),
         core_types: Vec::new(),
         isa: ["AVX2", "FMA", "AVX-512F", "AVX-512 VNNI"]
             .map(String::from)
@@ -212,14 +212,19 @@ fn placed(mut spec: Spec) -> Spec {
         });
     }
     let sockets = spec.cpu.sockets.unwrap_or(1).max(1);
-    let nodes = spec.cpu.numa_nodes.len() as u32;
+    let nodes = spec.cpu.numa_nodes.as_ref().map_or(0, Vec::len) as u32;
     let per = (nodes / sockets).max(1);
-    for (k, n) in spec.cpu.numa_nodes.iter_mut().enumerate() {
+    for (k, n) in spec.cpu.numa_nodes.iter_mut().flatten().enumerate() {
         n.socket = Some(k as u32 / per);
     }
     let node_socket = |node: Option<i32>| -> Option<u32> {
         let id = u32::try_from(node?).ok()?;
-        spec.cpu.numa_nodes.iter().find(|n| n.id == id)?.socket
+        spec.cpu
+            .numa_nodes
+            .iter()
+            .flatten()
+            .find(|n| n.id == id)?
+            .socket
     };
     let gpu_sockets: Vec<_> = spec.gpus.iter().map(|g| node_socket(g.numa_node)).collect();
     let drive_sockets: Vec<_> = spec

@@ -101,8 +101,10 @@ pub fn fp16_tensor_tflops(tensor_cores: u32, f: &ArchFacts, clock_mhz: u32) -> f
 
 /// Peak memory bandwidth in bytes/s. NVML's memory clock is half the per-pin data rate for
 /// every memory type (GDDR5X/6/6X/7, HBM2/2e/3/3e), so the multiplier is always 2.
-pub fn bandwidth_bytes_per_s(bus_width_bits: u32, mem_clock_mhz: u32) -> u64 {
-    u64::from(bus_width_bits) / 8 * u64::from(mem_clock_mhz) * 1_000_000 * 2
+pub fn bandwidth_bytes_per_s(bus_width_bits: u32, mem_clock_mhz: u32) -> Option<u64> {
+    (u64::from(bus_width_bits) / 8)
+        .checked_mul(u64::from(mem_clock_mhz))?
+        .checked_mul(2_000_000)
 }
 
 /// `12040` → `"12.4"` (NVML's CUDA driver version is major×1000 + minor×10).
@@ -126,7 +128,8 @@ mod tests {
         assert_eq!(sms * f.tensor_per_sm, 576);
         assert_eq!(fp32_tflops(4608, 1770), 16.31);
         assert_eq!(fp16_tensor_tflops(576, &f, 1770), 130.5);
-        assert_eq!(bandwidth_bytes_per_s(384, 7001), 672_096_000_000);
+        assert_eq!(bandwidth_bytes_per_s(384, 7001), Some(672_096_000_000));
+        assert_eq!(bandwidth_bytes_per_s(u32::MAX, u32::MAX), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! reports 1721 MHz there against the 1480 MHz its 3.0 TFLOPS rating implies). NVML's
 //! customer boost is used only for boards the table has no clock for.
 
+use crate::plausible;
 use crate::spec::identity::either;
 use crate::spec::{Gpu, GpuIdentity, Notes};
 
@@ -81,7 +82,7 @@ pub struct Identity {
 
 /// Names a driver too old for the board prints instead of a product name: no evidence of
 /// which board it is, so the PCI ids decide.
-fn is_placeholder_name(name: &str) -> bool {
+pub fn is_placeholder_name(name: &str) -> bool {
     let n = name.trim().to_ascii_lowercase();
     let n = n.strip_prefix("nvidia ").unwrap_or(&n);
     matches!(n, "graphics device" | "device" | "unknown" | "")
@@ -178,7 +179,10 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
             None,
             Vec::new(),
             match ids {
-                Some(_) => format!("NVML names it '{n}'; PCI {what} is not in the product table"),
+                Some(_) => format!(
+                    "NVML names it '{n}'; PCI {what} is not in the product table{}",
+                    known_as(n)
+                ),
                 None => format!("NVML names it '{n}'; its PCI ids could not be read"),
             },
         ),
@@ -266,6 +270,29 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
                 ),
             )
         }
+    }
+}
+
+/// `, which knows the Quadro RTX 6000 as 10de:1e30`: where the product table knows a board of
+/// NVML's name under other PCI ids (the first few), else nothing.
+fn known_as(name: &str) -> String {
+    let mut ids: Vec<String> = Vec::new();
+    let mut board = None;
+    for (device, _, p) in products::keys() {
+        if p.is_named(name) {
+            board.get_or_insert(p.name);
+            let id = format!("10de:{device:04x}");
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    match board {
+        Some(b) => format!(
+            ", which knows the {b} as {}",
+            either(&ids[..ids.len().min(3)])
+        ),
+        None => String::new(),
     }
 }
 
@@ -415,8 +442,27 @@ pub fn derive_capability(
 ) {
     let field = |f: &str| format!("gpus[{i}].{f}");
     let cores_source = g.fact_sources.get("cuda_cores").cloned();
-    if let (Some(bus), Some(clk)) = (g.memory_bus_width_bits, g.max_memory_clock_mhz) {
-        g.memory_bandwidth_bytes_per_s = Some(derive::bandwidth_bytes_per_s(bus, clk));
+    // NVML's bus and clock give the bandwidth where the product is one a GPU can have.
+    let from_nvml = match (g.memory_bus_width_bits, g.max_memory_clock_mhz) {
+        (Some(bus), Some(clk)) => {
+            let bw = derive::bandwidth_bytes_per_s(bus, clk)
+                .ok_or_else(|| "past 2^64 bytes/s".to_string())
+                .and_then(|b| plausible::GPU_MEMORY_BANDWIDTH.check(b));
+            match bw {
+                Ok(b) => Some(b),
+                Err(why) => {
+                    notes.add(
+                        field("memory_bandwidth_bytes_per_s"),
+                        format!("a {bus}-bit bus at {clk} MHz gives {why}"),
+                    );
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    if let Some(bw) = from_nvml {
+        g.memory_bandwidth_bytes_per_s = Some(bw);
         if g.index.is_some() {
             g.fact_sources
                 .insert("memory_bandwidth_bytes_per_s".into(), NVML.into());
@@ -687,6 +733,52 @@ pub fn derive_capability(
             ),
         );
     }
+}
+
+/// The share of GDDR memory ECC keeps for its check bits while it is on: NVML's total is then
+/// the board's less a sixteenth (a 16 GiB Tesla T4 gives 15,360 MiB, a 48 GiB L40S 46,068 MiB,
+/// a 24 GiB A10G 23,028 MiB). HBM keeps its check bits apart and gives no such share.
+const ECC_SHARE: f64 = 1.0 / 16.0;
+
+/// The memory of a board with ECC on, from NVML's usable total: the board's memory as sold
+/// (what an order names and the board has without its driver) where NVML's total is the
+/// datasheet's less ECC's share, NVML's total kept apart as `vram_usable_bytes`. A total
+/// further below is left as NVML gave it, for `cross_check` to name.
+pub fn board_memory(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
+    let (Some(usable), Some(sold)) = (g.vram_bytes, p.memory_bytes) else {
+        return;
+    };
+    if g.fact_sources.get("vram_bytes").map(String::as_str) != Some(NVML)
+        || g.state.ecc_enabled != Some(true)
+        || !p.memory_is_gddr()
+    {
+        return;
+    }
+    let with_ecc = sold as f64 * (1.0 - ECC_SHARE);
+    // NVML's total sits at most a few MiB under the board's less ECC's share (the driver's
+    // own reservation: 12 MiB on an L40S); a whole board is at or near `sold`.
+    let near = (usable as f64) >= with_ecc * 0.99 && (usable as f64) <= with_ecc * 1.005;
+    if !near {
+        return;
+    }
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    g.vram_bytes = Some(sold);
+    g.vram_usable_bytes = Some(usable);
+    g.fact_sources
+        .insert("vram_bytes".into(), DATASHEET.to_string());
+    g.fact_sources
+        .insert("vram_usable_bytes".into(), NVML.to_string());
+    notes.add(
+        format!("gpus[{i}].vram_usable_bytes"),
+        format!(
+            "ECC is on: NVML gives {:.1} GiB usable of the {}'s {:.0} GiB, the rest holds \
+             ECC's check bits (a sixteenth of GDDR memory); the board's memory is the \
+             datasheet's",
+            gib(usable),
+            p.name,
+            gib(sold)
+        ),
+    );
 }
 
 /// Says where NVML's own facts disagree with the datasheet of the board its PCI id names:

@@ -208,7 +208,7 @@ fn layout(p: &Processors, c: &mut Cpu, notes: &mut Notes) {
     if c.caches.is_empty() {
         notes.add("cpu.caches", "the processor records list no caches");
     }
-    c.numa_nodes = p
+    let mut nodes: Vec<NumaNode> = p
         .numa_nodes
         .iter()
         .map(|n| {
@@ -227,13 +227,19 @@ fn layout(p: &Processors, c: &mut Cpu, notes: &mut Notes) {
             }
         })
         .collect();
-    if !c.numa_nodes.is_empty() {
+    if nodes.is_empty() {
+        notes.add(
+            "cpu.numa_nodes",
+            "unknown: the processor records list no NUMA node",
+        );
+    } else {
         notes.add(
             "cpu.numa_nodes",
             "memory per node is not read on Windows (only its free memory is reported)",
         );
+        nodes.sort_by_key(|n| n.id);
+        c.numa_nodes = Some(nodes);
     }
-    c.numa_nodes.sort_by_key(|n| n.id);
     c.core_types = core_types(p);
 }
 
@@ -282,14 +288,31 @@ fn counts_without_layout(
     let why = a.why_missing("processors");
     c.threads = a.cpu.logical_cpus;
     c.cores = a.cpu.physical_cores;
+    // What the firmware says the populated sockets run, where every one says.
+    let firmware: Option<u32> = sockets
+        .iter()
+        .filter(|s| s.populated)
+        .try_fold(0u32, |sum, s| sum.checked_add(u32::from(s.thread_count?)))
+        .filter(|n| *n > 0);
     match c.threads {
-        Some(n) if a.os_family == "windows" && n >= 64 => notes.add(
-            "cpu.threads",
-            format!(
-                "{n} is sysinfo's count of one processor group (64 at most); the machine may \
-                 have more: {why}"
-            ),
-        ),
+        // Windows gives a program the processors of its own processor group (64 at most, and
+        // one group per socket on many servers): without the processor layout, sysinfo's count
+        // is the machine's only where the firmware's processor records agree with it.
+        Some(n) if a.os_family == "windows" && firmware != Some(n) => {
+            notes.add(
+                "cpu.threads",
+                format!(
+                    "unknown: sysinfo counts {n} logical processors, which may be one \
+                     processor group of several{}; the processor layout that counts them all \
+                     is lost: {why}",
+                    match firmware {
+                        Some(f) => format!(", and the SMBIOS processor records give {f}"),
+                        None => String::new(),
+                    }
+                ),
+            );
+            c.threads = None;
+        }
         Some(_) => {}
         None => notes.add("cpu.threads", a.why_missing("cpu.logical_cpus")),
     }
@@ -323,6 +346,7 @@ fn counts_without_layout(
         notes.add("cpu.cores_per_socket", "cores or sockets unknown");
     }
     notes.add("cpu.caches", format!("no processor layout: {why}"));
+    notes.add("cpu.numa_nodes", format!("no processor layout: {why}"));
 }
 
 /// Base and top clock: CPUID leaf 0x16 (Intel), else the model name's clock, else the
@@ -485,9 +509,17 @@ fn drive(i: usize, d: &Disk, notes: &mut Notes) -> Drive {
             "the storage descriptor has no serial number",
         );
     }
-    if d.size_bytes.is_none() {
-        notes.add(field("size_bytes"), "the disk gave no geometry");
-    }
+    let size_bytes = match d.size_bytes.map(|b| crate::plausible::DRIVE_BYTES.check(b)) {
+        Some(Ok(b)) => Some(b),
+        Some(Err(why)) => {
+            notes.add(field("size_bytes"), format!("the disk's geometry: {why}"));
+            None
+        }
+        None => {
+            notes.add(field("size_bytes"), "the disk gave no geometry");
+            None
+        }
+    };
     notes.add(
         field("pci_address"),
         "the controller's PCI address is not read on Windows",
@@ -497,7 +529,7 @@ fn drive(i: usize, d: &Disk, notes: &mut Notes) -> Drive {
         model: d.model.clone(),
         serial: d.serial.clone(),
         firmware: d.revision.clone(),
-        size_bytes: d.size_bytes,
+        size_bytes,
         kind,
         transport: transport.map(str::to_string).or_else(|| d.bus_type.clone()),
         rotational: d.seek_penalty,
@@ -587,6 +619,7 @@ mod tests {
         let nodes: Vec<_> = c
             .numa_nodes
             .iter()
+            .flatten()
             .map(|n| (n.id, n.cpus.as_str(), n.socket))
             .collect();
         assert_eq!(nodes, [(0, "0-35", Some(0)), (1, "36-71", Some(1))]);
@@ -624,14 +657,29 @@ mod tests {
         let mut a = fixture();
         a.processors = None;
         a.errors.insert("processors".into(), "access denied".into());
-        let sockets = vec![
+        // Two Gold 6254 of 36 threads each, as their SMBIOS records say: sysinfo's 36 is one
+        // processor group of two, so the count is unknown, not 36.
+        let mut sockets = vec![
             Processor {
                 populated: true,
                 current_speed_mhz: Some(3100),
+                thread_count: Some(36),
                 ..Processor::default()
             };
             2
         ];
+        let mut notes = Notes::default();
+        let c = cpu(&a, None, &sockets, &mut notes);
+        assert_eq!((c.sockets, c.cores, c.threads), (Some(2), Some(36), None));
+        assert!(
+            why_in(&notes, "cpu.threads").contains("the SMBIOS processor records give 72"),
+            "{:?}",
+            notes.0
+        );
+        // Where the firmware's records agree with sysinfo, its count stands.
+        for s in &mut sockets {
+            s.thread_count = Some(18);
+        }
         let mut notes = Notes::default();
         let c = cpu(&a, None, &sockets, &mut notes);
         assert_eq!(
@@ -660,7 +708,8 @@ mod tests {
             (c.base_mhz, c.base_mhz_source.as_deref()),
             (Some(3100), Some("smbios current speed"))
         );
-        // 64 threads may be a processor group's worth: the count is flagged.
+        // 64 threads, and no firmware records to confirm them: a processor group's worth of
+        // an unknown number.
         a.cpu = CpuAnswers {
             logical_cpus: Some(64),
             physical_cores: Some(32),
@@ -668,7 +717,7 @@ mod tests {
         };
         let mut notes = Notes::default();
         let c = cpu(&a, None, &[], &mut notes);
-        assert_eq!(c.threads, Some(64));
+        assert_eq!(c.threads, None);
         assert!(why_in(&notes, "cpu.threads").contains("one processor group"));
     }
 

@@ -129,6 +129,7 @@ pub fn topology(spec: &Spec) -> Topology {
         .cpu
         .numa_nodes
         .iter()
+        .flatten()
         .filter(|nd| !nd.cpus.trim().is_empty())
     {
         if let Some(k) = boxed(nd.socket) {
