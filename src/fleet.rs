@@ -77,7 +77,7 @@ impl Row {
             cpu_sockets: spec.cpu.sockets,
             cpu_cores: spec.cpu.cores,
             cpu_threads: spec.cpu.threads,
-            gpus: spec.gpus.iter().map(|g| g.name.clone()).collect(),
+            gpus: spec.gpus.iter().map(|g| g.shown_name()).collect(),
             memory_bytes: spec.memory.total_bytes,
             dimms: spec.memory.dimms.len(),
         }

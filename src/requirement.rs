@@ -267,10 +267,19 @@ pub fn gpu_datasheet_note(key: &str, g: &Gpu) -> Option<String> {
     if !g.from_datasheet(fact) {
         return None;
     }
-    let what = if key == "count" {
-        "names from the datasheet"
-    } else {
-        "datasheet figure"
+    // The datasheet field the fact was filled from, to say where it is a third-party figure.
+    let sheet_field = match fact {
+        "vram_bytes" => "memory_bytes",
+        other => other,
+    };
+    let third_party = g
+        .datasheet
+        .as_ref()
+        .is_some_and(|d| d.third_party.iter().any(|f| f == sheet_field));
+    let what = match (key, third_party) {
+        ("count", _) => "names from the datasheet",
+        (_, true) => "datasheet figure, third-party (no NVIDIA document gives it)",
+        _ => "datasheet figure",
     };
     let why = if g.index.is_none() {
         "no NVIDIA driver"

@@ -619,6 +619,10 @@ pub struct GpuDatasheet {
     pub source: String,
     /// What in the row is derived or taken from elsewhere.
     pub note: Option<String>,
+    /// The fields above that rest on a third-party source only (no NVIDIA document gives
+    /// them), by name: `["boost_clock_mhz", "board_power_w"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub third_party: Vec<String>,
 }
 
 /// One MIG instance (a GPU instance with a compute instance) of a MIG-enabled GPU.

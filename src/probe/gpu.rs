@@ -410,7 +410,8 @@ fn probe_with(
 /// derives counts and peaks, and cross-checks NVML against the datasheet.
 fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut Notes) {
     let nvml_name = if nvml { g.name.clone() } else { None };
-    let identity = rated::identify(ids, nvml_name.as_deref());
+    let nvml_memory = if nvml { g.vram_bytes } else { None };
+    let identity = rated::identify(ids, nvml_name.as_deref(), nvml_memory);
     if identity.certainty == rated::Certainty::Contradicted {
         rated::name_mismatch(g, i, identity.detail.clone(), notes);
     }
@@ -435,6 +436,9 @@ fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut 
     rated::derive_capability(g, rating, identity.tensorless_chip(), i, notes);
     if let (Some(p), true) = (identity.datasheet_row(), nvml) {
         rated::cross_check(g, p, i, notes);
+    }
+    if let Some(p) = identity.product {
+        rated::note_third_party(g, p, i, notes);
     }
 }
 

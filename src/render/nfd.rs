@@ -111,7 +111,7 @@ pub fn labels(spec: &Spec, verify: Option<&VerifyReport>) -> BTreeMap<String, St
         let vals: Option<Vec<u64>> = g.iter().map(f).collect();
         vals?.into_iter().min().map(|v| v.to_string())
     };
-    put("gpu.model", same(&|x| x.name.clone()));
+    put("gpu.model", same(&|x| x.shown_name()));
     put("gpu.architecture", same(&|x| x.architecture.clone()));
     put(
         "gpu.compute_capability",

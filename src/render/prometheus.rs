@@ -272,7 +272,7 @@ fn add(fams: &mut Families, m: &Machine) {
         ];
         let mut info = id.clone();
         info.extend([
-            ("name", s(&g.name)),
+            ("name", s(&g.shown_name())),
             ("uuid", s(&g.uuid)),
             ("architecture", s(&g.architecture)),
             ("compute_capability", s(&g.compute_capability)),

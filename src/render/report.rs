@@ -221,7 +221,7 @@ fn gpus(spec: &Spec) -> Vec<Section> {
     // Grouped by model name, in the order the first of each model appears.
     let mut groups: Vec<(String, Vec<(usize, &Gpu)>)> = Vec::new();
     for (i, g) in spec.gpus.iter().enumerate() {
-        let name = show_str(&g.name);
+        let name = show_str(&g.shown_name());
         match groups.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => v.push((i, g)),
             None => groups.push((name, vec![(i, g)])),
@@ -238,7 +238,7 @@ fn gpus(spec: &Spec) -> Vec<Section> {
 
 /// One GPU: every fact a field.
 fn gpu(i: usize, g: &Gpu) -> Section {
-    let mut sec = Section::new(format!("{} · {}", gpu_label(i, g), show_str(&g.name)));
+    let mut sec = Section::new(format!("{} · {}", gpu_label(i, g), show_str(&g.shown_name())));
     for f in rows::gpu_rows(&[g]) {
         sec.field(f.row.label, (f.row.cell)(g));
         // Each MIG instance right under the MIG mode.

@@ -405,7 +405,7 @@ const fn gpu(
 }
 
 /// The GPU's name, which the report puts in a section's title and the sheet in a row.
-pub static GPU_NAME: Row<Gpu> = row(names::GPU_NAME, |g| show_str(&g.name));
+pub static GPU_NAME: Row<Gpu> = row(names::GPU_NAME, |g| show_str(&g.shown_name()));
 
 fn link(gen: Option<u32>, w: Option<u32>) -> String {
     match (gen, w) {
