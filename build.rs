@@ -11,7 +11,6 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=RIGCHECK_COMMIT");
