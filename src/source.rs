@@ -933,9 +933,14 @@ mod tests {
         };
         let (tx, rx) = mpsc::channel();
         let (src, seen) = (Source::sysroot_walked(root), swaps.clone());
+        // On until the writer has swapped as often, as in `tests/safe_files.rs`.
         std::thread::spawn(move || {
-            let mut n = 0;
-            while n < READS || (seen.load(Ordering::Relaxed) < READS && n < 100 * READS) {
+            let (start, mut n) = (std::time::Instant::now(), 0);
+            loop {
+                let swapped = seen.load(Ordering::Relaxed);
+                if (n >= READS && swapped >= READS) || start.elapsed().as_secs() > 60 {
+                    return;
+                }
                 if tx.send(src.read_value("/sys/class/thing/file")).is_err() {
                     return;
                 }

@@ -557,14 +557,19 @@ fn replay_while_swapped(
     };
     let (tx, rx) = mpsc::channel();
     let src = rigcheck::source::Source::sysroot(root);
-    // At least `reads` reads, and on until the writer has swapped as many times, so the two
-    // overlap however the threads are scheduled. The reader is never joined: if a read
-    // blocks, the test fails below and the thread is left to the process's end.
+    // At least `reads` reads, and on until the writer has swapped as many times (a busy
+    // machine can slow its renames to milliseconds), so the two overlap however the
+    // threads are scheduled. The reader is never joined: if a read blocks, the test fails
+    // below and the thread is left to the process's end.
     let reader_swaps = swaps.clone();
     std::thread::spawn(move || {
         pin_to(Pin::First);
-        let mut n = 0;
-        while n < reads || (reader_swaps.load(Ordering::Relaxed) < reads && n < 100 * reads) {
+        let (start, mut n) = (Instant::now(), 0);
+        loop {
+            let swapped = reader_swaps.load(Ordering::Relaxed);
+            if (n >= reads && swapped >= reads) || start.elapsed() > TIMEOUT {
+                return;
+            }
             if tx.send(src.read_value("/sys/class/thing/file")).is_err() {
                 return;
             }
@@ -584,7 +589,8 @@ fn replay_while_swapped(
     writer.join().unwrap();
     assert!(
         n >= reads && swaps.load(Ordering::Relaxed) >= reads,
-        "{n} reads"
+        "{n} reads, {} swaps",
+        swaps.load(Ordering::Relaxed)
     );
 }
 

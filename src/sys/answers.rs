@@ -50,6 +50,21 @@ pub enum Lookup {
     Walk,
 }
 
+/// What the last part of a path under a sysroot is opened as (`beneath`, and the kernel's
+/// lookup beneath a directory that `linux` offers it): Unix only.
+#[cfg(unix)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Want {
+    /// A file to read: never blocking on a named pipe, never taking a terminal as this
+    /// process's own.
+    File,
+    /// A directory to list.
+    Dir,
+    /// Whatever is there, only to know it is there and where (`O_PATH` where the kernel
+    /// has it).
+    Name,
+}
+
 /// What a path opened to be read under a sysroot turned out to be (`Root::open_file`).
 #[derive(Debug)]
 pub enum Opened {

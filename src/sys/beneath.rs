@@ -17,24 +17,16 @@ use rustix::fd::{AsFd, OwnedFd};
 use rustix::fs::{openat, readlinkat, statat, AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::answers::{Lookup, Opened, MAX_SYMLINKS};
+use super::answers::{Lookup, Opened, Want, MAX_SYMLINKS};
 
-/// What the last part of a path is opened as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Want {
-    /// A file to read: never blocking on a named pipe, never taking a terminal as this
-    /// process's own.
-    File,
-    /// A directory to list.
-    Dir,
-    /// Whatever is there, only to know it is there and where (`O_PATH` where the kernel
-    /// has it).
-    Name,
-}
-
-/// The kernel's lookup beneath a directory (Linux's `openat2`).
+/// The kernel's lookup beneath a directory (Linux's `openat2`), and its name of an open
+/// file (`/proc/self/fd/N`).
 #[cfg(target_os = "linux")]
-use super::linux::open_in_root;
+use super::linux::{descriptor_path, open_in_root};
+
+/// No name of an open file here (never asked: nothing was opened by the kernel's lookup).
+#[cfg(not(target_os = "linux"))]
+use super::fallback::descriptor_path;
 
 /// No call here keeps a lookup beneath a directory: the walk does every path.
 #[cfg(not(target_os = "linux"))]
@@ -302,7 +294,7 @@ fn push_parts(todo: &mut Vec<OsString>, path: &Path) {
 
 /// The kernel's name of an open file (`/proc/self/fd/N`), where it gives a usable one.
 fn named(f: &File) -> Option<PathBuf> {
-    let path = std::fs::read_link(super::descriptor_path(f)?).ok()?;
+    let path = std::fs::read_link(descriptor_path(f)?).ok()?;
     let deleted = path.as_os_str().as_bytes().ends_with(b" (deleted)");
     (path.is_absolute() && !deleted).then_some(path)
 }

@@ -1,6 +1,6 @@
 //! Linux's own calls: the CPU affinity mask, the atomic swap of two paths, direct I/O and
-//! cache advice, /proc for process liveness, and the lookup beneath a sysroot (`openat2`). The machine itself is read from /proc and
-//! /sys, through `Source`.
+//! cache advice, /proc for process liveness, and the lookup beneath a sysroot (`openat2`).
+//! The machine itself is read from /proc and /sys, through `Source`.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -26,9 +26,9 @@ pub fn smbios_tables() -> SmbiosTables {
 pub(super) fn open_in_root(
     root: rustix::fd::BorrowedFd<'_>,
     rel: &Path,
-    want: super::beneath::Want,
+    want: super::answers::Want,
 ) -> Option<io::Result<rustix::fd::OwnedFd>> {
-    use super::beneath::Want;
+    use super::answers::Want;
     use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
     use rustix::io::Errno;
     let flags = OFlags::CLOEXEC
