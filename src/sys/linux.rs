@@ -1,6 +1,6 @@
 //! Linux's own calls: the CPU affinity mask, the atomic swap of two paths, direct I/O and
-//! cache advice, and /proc for process liveness. The machine itself is read from /proc and
-//! /sys, through `Source`.
+//! cache advice, /proc for process liveness, and the lookup beneath a sysroot (`openat2`).
+//! The machine itself is read from /proc and /sys, through `Source`.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -18,98 +18,33 @@ pub fn smbios_tables() -> SmbiosTables {
     SmbiosTables::Files
 }
 
-/// Opens the directory `rel` (relative) under the open directory `root` as though `root`
-/// were `/`: the kernel follows every link on the way and keeps `..` and absolute links
-/// inside `root` (`openat2` with `RESOLVE_IN_ROOT`, Linux 5.6), in one call where a walk
-/// takes one per part. `None` where the kernel cannot (older than 5.6, or the call filtered
-/// out by a sandbox): the caller's own walk then takes the path.
-pub fn open_dir_in_root(
-    root: &super::unix::Dir,
+/// Opens `rel` beneath the open directory `root` as though `root` were `/` (`openat2` with
+/// `RESOLVE_IN_ROOT`, Linux 5.6): the kernel follows every link on the way and keeps `..` and
+/// absolute links inside `root`, in one call where a walk takes one per part, and follows
+/// no magic link of /proc. `None` where the kernel cannot (older than 5.6, or the call
+/// filtered out by a sandbox): the walk then takes every path.
+pub(super) fn open_in_root(
+    root: rustix::fd::BorrowedFd<'_>,
     rel: &Path,
-) -> Option<io::Result<super::unix::Dir>> {
+    want: super::answers::Want,
+) -> Option<io::Result<rustix::fd::OwnedFd>> {
+    use super::answers::Want;
     use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
     use rustix::io::Errno;
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let flags = OFlags::CLOEXEC
+        | match want {
+            Want::File => OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY,
+            Want::Dir => OFlags::RDONLY | OFlags::DIRECTORY,
+            Want::Name => OFlags::PATH,
+        };
     let resolve = ResolveFlags::IN_ROOT | ResolveFlags::NO_MAGICLINKS;
-    match openat2(&root.0, rel, flags, Mode::empty(), resolve) {
-        Ok(fd) => Some(Ok(super::unix::Dir(fd))),
-        // No openat2 (ENOSYS; EPERM from a seccomp filter), flags it does not know (EINVAL,
-        // E2BIG), or a rename racing the lookup (EAGAIN, EXDEV): the walk decides.
-        Err(
-            Errno::NOSYS | Errno::PERM | Errno::INVAL | Errno::TOOBIG | Errno::AGAIN | Errno::XDEV,
-        ) => None,
+    match openat2(root, rel, flags, Mode::empty(), resolve) {
+        Ok(fd) => Some(Ok(fd)),
+        // No openat2 (ENOSYS; EPERM from a seccomp filter), or flags it does not know
+        // (EINVAL, E2BIG).
+        Err(Errno::NOSYS | Errno::PERM | Errno::INVAL | Errno::TOOBIG) => None,
         Err(e) => Some(Err(e.into())),
     }
-}
-
-/// The path with every link resolved, as `realpath` gives it: one call for a link of sysfs's
-/// directories of links (`sysfs_link`), else three however deep the path: the kernel's own
-/// name of an `O_PATH` descriptor of it (`/proc/self/fd/N`), where `realpath` reads the link
-/// of every part (seven calls for `/sys/block/loop0`). `std::fs::canonicalize` where /proc
-/// does not name it (not mounted, or a path outside this process's root).
-pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
-    use rustix::fs::{open, Mode, OFlags};
-    if let Some(resolved) = sysfs_link(path) {
-        return Ok(resolved);
-    }
-    let file = File::from(open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())?);
-    match descriptor_path(&file).map(std::fs::read_link) {
-        Some(Ok(named))
-            if named.is_absolute()
-                && !named
-                    .as_os_str()
-                    .as_encoded_bytes()
-                    .ends_with(b" (deleted)") =>
-        {
-            Ok(named)
-        }
-        _ => std::fs::canonicalize(path),
-    }
-}
-
-/// A link in one of sysfs's directories of links (`/sys/block`, `/sys/class/*`,
-/// `/sys/bus/*/devices`, `/sys/dev/*`) resolved from its text in one call: those directories
-/// are real, and the kernel writes each link as the relative path from it to the device's
-/// own directory (`../devices/pci0000:00/0000:00:02.0/virtio1/block/vda`), which has no link
-/// on the way. `None` for any other path or link text; `canonicalize` then asks the kernel.
-fn sysfs_link(path: &Path) -> Option<std::path::PathBuf> {
-    use std::path::Component;
-    let parent = path.parent()?;
-    let mut parts = parent.components();
-    if parts.next() != Some(Component::RootDir) {
-        return None;
-    }
-    let names: Vec<&std::ffi::OsStr> = parts
-        .map(|c| match c {
-            Component::Normal(n) => Some(n),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
-    let of_links = match names.as_slice() {
-        [sys, block] => *sys == "sys" && *block == "block",
-        [sys, dir, _] => *sys == "sys" && (*dir == "class" || *dir == "dev"),
-        [sys, bus, _, devices] => *sys == "sys" && *bus == "bus" && *devices == "devices",
-        _ => false,
-    };
-    if !of_links || !matches!(path.components().next_back(), Some(Component::Normal(_))) {
-        return None;
-    }
-    let target = std::fs::read_link(path).ok()?;
-    let mut out = parent.to_path_buf();
-    let mut named = false;
-    for c in target.components() {
-        match c {
-            Component::ParentDir if !named && out != Path::new("/") => {
-                out.pop();
-            }
-            Component::Normal(n) => {
-                named = true;
-                out.push(n);
-            }
-            _ => return None,
-        }
-    }
-    named.then_some(out)
 }
 
 /// sched_getaffinity(0): the CPUs this process may run on.
@@ -252,59 +187,5 @@ mod tests {
         assert!(cpu_affinity().is_some_and(|l| !l.is_empty()));
         assert!(process_runs(std::process::id()));
         assert_eq!(smbios_tables(), SmbiosTables::Files);
-    }
-
-    #[test]
-    fn sysfs_links_resolve_from_their_text_as_the_kernel_resolves_them() {
-        // Every link of this host's directories of links: the text alone gives the path
-        // realpath gives.
-        let mut checked = 0;
-        for dir in [
-            "/sys/block",
-            "/sys/class/block",
-            "/sys/class/net",
-            "/sys/dev/block",
-        ]
-        .into_iter()
-        .map(std::path::PathBuf::from)
-        .chain(["/sys/bus/pci/devices".into()])
-        {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let path = e.path();
-                let Some(quick) = sysfs_link(&path) else {
-                    continue;
-                };
-                assert_eq!(quick, std::fs::canonicalize(&path).unwrap(), "{path:?}");
-                assert_eq!(canonicalize(&path).unwrap(), quick);
-                checked += 1;
-            }
-        }
-        if Path::new("/sys/class/net/lo").exists() {
-            assert!(checked > 0, "no sysfs link read on a host with /sys");
-        }
-    }
-
-    #[test]
-    fn only_links_of_sysfs_link_directories_take_the_short_way() {
-        for path in [
-            "/sys/block",
-            "/sys/block/",
-            "/sys/devices/virtual/net/lo",
-            "/sys/class/net/lo/subsystem",
-            "/sys/block/../block/vda",
-            "/proc/self/exe",
-            "sys/class/net/lo",
-        ] {
-            assert_eq!(sysfs_link(Path::new(path)), None, "{path}");
-        }
-        if Path::new("/sys/class/net/lo").exists() {
-            assert_eq!(
-                sysfs_link(Path::new("/sys/class/net/lo")),
-                Some("/sys/devices/virtual/net/lo".into())
-            );
-        }
     }
 }
