@@ -32,6 +32,7 @@ pub mod render;
 pub mod report_file;
 pub mod requirement;
 pub mod rules;
+pub mod schema;
 pub mod signals;
 pub mod source;
 pub mod spec;
