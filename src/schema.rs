@@ -55,8 +55,8 @@ pub const DOCUMENTS: &[Document] = &[
     },
     Document {
         name: "fleet-ndjson",
-        written_by: "each line of `rigcheck fleet --format ndjson` (and each of `hosts[]` in \
-                     `fleet --format json`)",
+        written_by: "`rigcheck fleet --format ndjson`, one line per host (each also one of \
+                     `hosts[]` in `fleet --format json`)",
         root: root::<crate::render::fleet::HostJson<'static>>,
     },
     Document {

@@ -371,7 +371,17 @@ fn every_json_output_validates_against_its_schema() {
     fs::copy(&old, reports.path().join("z8-old.json")).unwrap();
     docs.add("report", "z8-old.json", &fs::read(&old).unwrap());
     let dir = reports.path().to_str().unwrap();
-    docs.run("fleet", "fleet.json", &["fleet", dir, "-f", "json"], &[1]);
+    let fleet: Value = serde_json::from_slice(&docs.run(
+        "fleet",
+        "fleet.json",
+        &["fleet", dir, "-f", "json"],
+        &[1],
+    ))
+    .unwrap();
+    // The old report reads; only the broken one does not.
+    let errors = fleet["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0]["file"].as_str().unwrap().ends_with("broken.json"));
     docs.run(
         "fleet",
         "profile.json",
@@ -440,6 +450,7 @@ fn every_json_output_validates_against_its_schema() {
             docs.add(schema, &format!("live-{file}"), &bytes);
         }
     }
+    live_gpu(&mut docs);
     for schema in rigcheck::schema::names() {
         assert!(
             docs.dir.path().join(schema).is_dir(),
@@ -456,6 +467,40 @@ fn every_json_output_validates_against_its_schema() {
         "{said}"
     );
 }
+
+/// The live GPU path through the test doubles of NVIDIA's libraries (tests/doubles): `bench
+/// gpu` on the reference machine's GPUs, and a capture whose nvml.json the recorder wrote.
+#[cfg(all(target_os = "linux", feature = "gpu-bench"))]
+fn live_gpu(docs: &mut Docs) {
+    use common::doubles::{live, nvml_json, Libs, Nvml};
+    let libs = Libs::new(Nvml::Current, true, true);
+    let answers = nvml_json("hp-z8-g4-dual-rtx6000");
+    let matrix = [("RIGCHECK_TEST_GPU_MATRIX_N", "64")];
+    let (code, out, err) = live(
+        &libs,
+        &answers,
+        &matrix,
+        &["bench", "gpu", "--seconds", "0.2", "-f", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"per_gpu\""), "{out}");
+    docs.add("bench", "gpu.json", out.as_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    let cap = dir.path().join("c");
+    let (code, _, err) = live(&libs, &answers, &[], &["capture", cap.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let recorded = fs::read(cap.join("nvml.json")).unwrap();
+    assert!(String::from_utf8_lossy(&recorded).contains("Quadro RTX 6000"));
+    docs.add("nvml", "live-double.json", &recorded);
+    docs.add(
+        "report",
+        "live-double.json",
+        &fs::read(cap.join("report.json")).unwrap(),
+    );
+}
+
+#[cfg(not(all(target_os = "linux", feature = "gpu-bench")))]
+fn live_gpu(_: &mut Docs) {}
 
 /// A report with a wrong type in one field, or of a newer schema_version, is refused, and
 /// the validator names the field's path.
