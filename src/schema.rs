@@ -62,7 +62,7 @@ pub const DOCUMENTS: &[Document] = &[
     Document {
         name: "bench",
         written_by: "`rigcheck bench --format json`: the report with its `bench` section",
-        root: bench,
+        root: root::<crate::spec::Spec>,
     },
     Document {
         name: "capture",
@@ -143,21 +143,38 @@ fn root<T: JsonSchema>() -> Value {
         .to_value()
 }
 
-/// `rigcheck bench --format json`: the report, whose `bench` section is then always there.
-fn bench() -> Value {
-    let mut v = root::<crate::spec::Spec>();
-    if let Some(required) = v.get_mut("required").and_then(Value::as_array_mut) {
-        if !required.iter().any(|r| r == "bench") {
-            required.push("bench".into());
+/// `rigcheck bench --format json`: the report, whose `bench` section is then always there,
+/// never null.
+fn bench(v: &mut Value) {
+    let Some(root) = v.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Object(bench)) = root.get_mut("properties").and_then(|p| p.get_mut("bench"))
+    {
+        if let Some(Value::Array(branches)) = bench.remove("anyOf") {
+            if let Some(Value::Object(reference)) =
+                branches.into_iter().find(|b| b.get("$ref").is_some())
+            {
+                bench.extend(reference);
+            }
+        }
+        bench.remove("default");
+    }
+    match root.get_mut("required") {
+        Some(Value::Array(required)) => required.push("bench".into()),
+        _ => {
+            root.insert("required".into(), vec![Value::from("bench")].into());
         }
     }
-    v
 }
 
 /// What every document's schema gets beyond its type's: its title and what writes it, the
 /// `schema_version` it is of, and no `required` on fields added since (`optional_added`).
 fn finish(v: &mut Value, doc: &Document) {
     optional_added(v);
+    if doc.name == "bench" {
+        bench(v);
+    }
     let Some(root) = v.as_object_mut() else {
         return;
     };
