@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
@@ -20,7 +21,7 @@ use crate::text::same_product_name;
 use crate::units::{bytes_bin, bytes_dec};
 
 /// One difference, or one fact known on one side only.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Change {
     /// `hardware` (counts for the exit code), `software` (OS, kernel, driver) or `removable`
     /// (USB and removable media, not part of the machine).
@@ -37,7 +38,7 @@ pub struct Change {
 }
 
 /// What `diff` found between two reports.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Diff {
     /// Facts known in both reports whose values differ, hardware first.
     pub changes: Vec<Change>,

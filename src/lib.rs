@@ -5,7 +5,8 @@
 //! - face: `cli` (clap), `commands` (one module per subcommand), `run` here;
 //! - engines: `probe` (machine → `Spec`), the checks `verify`, `diff`, `preflight`, `fleet`,
 //!   `profile`, `requirement` (with `outcome`: the verdict and the exit codes), plus `bench`,
-//!   `capture`, `redact`, and `render` (text out);
+//!   `capture`, `redact`, `render` (text out), and `schema` (the JSON Schema of each JSON
+//!   document written);
 //! - base: `spec` (the model), `units`, `source`, `bounded`, `io`, `text`, `natural`, `error`,
 //!   `sys` (the OS calls).
 //!
@@ -32,6 +33,7 @@ pub mod render;
 pub mod report_file;
 pub mod requirement;
 pub mod rules;
+pub mod schema;
 pub mod signals;
 pub mod source;
 pub mod spec;

@@ -12,6 +12,7 @@ pub mod windows;
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use note::{Note, Notes};
@@ -20,7 +21,7 @@ pub use note::{Note, Notes};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// Everything rigcheck knows about one machine.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Spec {
     /// JSON contract version (`SCHEMA_VERSION`).
     pub schema_version: u32,
@@ -74,7 +75,7 @@ impl Spec {
 /// How completely a list was read. A count or sum over a list is known only when it was
 /// read whole: an unreadable source is not an empty machine, and the records before a
 /// damaged one are not all there is.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ListState {
     /// The source was read to its end: the list is all there is (possibly nothing).
@@ -120,7 +121,7 @@ impl ListState {
 }
 
 /// The completeness of each list the checks count.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub struct Lists {
     pub drives: ListState,
     pub gpus: ListState,
@@ -162,7 +163,7 @@ impl<T> Listed<T> {
 }
 
 /// DMI/SMBIOS identity of the box.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct System {
     pub vendor: Option<String>,
     pub product: Option<String>,
@@ -187,7 +188,7 @@ pub struct System {
 }
 
 /// Operating system and kernel.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Os {
     /// os-release `NAME`.
     pub name: Option<String>,
@@ -202,7 +203,7 @@ pub struct Os {
 }
 
 /// Processors: identity, topology, clocks, caches, NUMA and ISA.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Cpu {
     /// `GenuineIntel`, `AuthenticAMD`, `ARM`, `IBM/S390`, ...
     pub vendor: Option<String>,
@@ -256,7 +257,7 @@ pub struct Cpu {
 }
 
 /// One cache level and kind, summed as lscpu does.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct Cache {
     pub level: u32,
     /// `data`, `instruction` or `unified`.
@@ -270,7 +271,7 @@ pub struct Cache {
 }
 
 /// One NUMA node.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct NumaNode {
     pub id: u32,
     /// CPU list, e.g. `0-5,48-53` (empty for memory-only nodes).
@@ -282,7 +283,7 @@ pub struct NumaNode {
 }
 
 /// A group of alike cores on a hybrid CPU.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct CoreType {
     pub name: String,
     pub cores: u32,
@@ -291,7 +292,7 @@ pub struct CoreType {
 }
 
 /// Installed and usable memory, and the DIMM slots.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Memory {
     /// Installed: sum of DIMMs when known, else MemTotal.
     pub total_bytes: Option<u64>,
@@ -314,7 +315,7 @@ pub struct Memory {
 }
 
 /// One DIMM slot as the firmware lists it, placed on its socket.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct MemorySlot {
     pub locator: String,
     pub bank_locator: Option<String>,
@@ -328,7 +329,7 @@ pub struct MemorySlot {
 }
 
 /// One installed memory module.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct Dimm {
     pub locator: String,
     pub bank_locator: Option<String>,
@@ -351,7 +352,7 @@ pub struct Dimm {
 }
 
 /// One physical drive.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct Drive {
     /// Kernel name, e.g. `nvme0n1`, `sda`, `vda`.
     pub name: String,
@@ -387,7 +388,9 @@ impl Drive {
 }
 
 /// What kind of drive it is; written in JSON as `nvme`, `ssd`, `hdd` or `virtual`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum DriveKind {
     /// An NVMe drive (PCIe).
@@ -434,7 +437,7 @@ impl std::fmt::Display for DriveKind {
 }
 
 /// One NVIDIA GPU: PCI facts, NVML facts, derived capability and live state.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Gpu {
     /// NVML index (null when only seen on PCI).
     pub index: Option<u32>,
@@ -543,7 +546,7 @@ impl Gpu {
 }
 
 /// How a GPU's identity was established, and how far it can be trusted.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct GpuIdentity {
     /// `nvml_and_pci_agree`: NVML's name is a board the PCI ids allow; `pci_unique`: no name
     /// from NVML, the PCI ids (and subsystem) name one board; `pci_ambiguous`: no name from
@@ -574,7 +577,7 @@ impl GpuIdentity {
 }
 
 /// A board as its datasheet describes it (the product table row), in base units.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct GpuDatasheet {
     /// Product name as nvidia-smi prints it.
     pub name: String,
@@ -626,7 +629,7 @@ pub struct GpuDatasheet {
 }
 
 /// One MIG instance (a GPU instance with a compute instance) of a MIG-enabled GPU.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct MigInstance {
     /// NVML's MIG device index on its GPU.
     pub index: u32,
@@ -654,7 +657,7 @@ pub struct MigInstance {
 }
 
 /// PCIe link: current (drops at idle) and maximum.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct Pcie {
     pub gen: Option<u32>,
     pub width: Option<u32>,
@@ -667,7 +670,7 @@ pub struct Pcie {
 }
 
 /// Volatile GPU state, ignored by `diff`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct GpuState {
     pub temperature_c: Option<u32>,
     pub fan_percent: Option<u32>,
@@ -689,7 +692,7 @@ pub struct GpuState {
 }
 
 /// A process using a GPU (host PID).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct GpuProcess {
     pub pid: u32,
     pub used_memory_bytes: Option<u64>,
@@ -700,7 +703,7 @@ pub struct GpuProcess {
 /// Everything here is about *this process* (a job started the same way sees the same),
 /// read from /proc/self, its cgroup, /proc/meminfo and /sys; statvfs and
 /// sched_getaffinity answers are recorded in `host.json` by `capture`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Limits {
     /// CPUs this process may run on (sched_getaffinity, else `Cpus_allowed_list`), e.g. `0-1`.
     pub affinity_cpus: Option<String>,
@@ -733,7 +736,7 @@ pub struct Limits {
 }
 
 /// A cgroup CPU bandwidth limit (`cpu.max` v2, `cpu.cfs_quota_us`/`cpu.cfs_period_us` v1).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct CpuQuota {
     /// Quota per period in µs.
     pub quota_us: u64,
@@ -746,7 +749,7 @@ pub struct CpuQuota {
 }
 
 /// A cgroup memory limit (`memory.max` v2, `memory.limit_in_bytes` v1).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct MemoryLimit {
     pub max_bytes: u64,
     /// Current usage of that cgroup (`memory.current` / `memory.usage_in_bytes`).
@@ -756,7 +759,7 @@ pub struct MemoryLimit {
 }
 
 /// One mounted filesystem and its space.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Filesystem {
     pub mount_point: String,
     /// `ext4`, `xfs`, `nfs4`, `tmpfs`, `overlay`, ...
@@ -774,7 +777,7 @@ pub struct Filesystem {
 }
 
 /// Room to grow, read from the SMBIOS tables and joined with the GPUs and drives found.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Headroom {
     /// CPU sockets (SMBIOS type 4), populated or empty; `None` when the table lists none.
     pub sockets: Option<Vec<CpuSocket>>,
@@ -791,7 +794,7 @@ pub struct Headroom {
 }
 
 /// One CPU socket as the firmware lists it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct CpuSocket {
     /// Socket designation, e.g. `CPU0`, `CPU 2`.
     pub designation: Option<String>,
@@ -802,7 +805,7 @@ pub struct CpuSocket {
 }
 
 /// Memory slots per socket and the largest upgrades they allow.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct MemoryHeadroom {
     /// Physical memory arrays (type 16) of system RAM.
     pub arrays: Vec<MemoryArrayInfo>,
@@ -854,7 +857,7 @@ pub struct MemoryHeadroom {
 }
 
 /// One physical memory array (type 16).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct MemoryArrayInfo {
     /// Maximum capacity the array supports.
     pub max_capacity_bytes: Option<u64>,
@@ -865,7 +868,7 @@ pub struct MemoryArrayInfo {
 }
 
 /// The DIMM slots of one CPU socket (or the unassigned group).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct SocketMemory {
     /// `socket 0`, `socket 1`, ... or `unassigned`.
     pub group: String,
@@ -883,7 +886,7 @@ pub struct SocketMemory {
 }
 
 /// One expansion slot (type 9) and what was found in it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct PcieSlot {
     /// Slot name as printed on the board, e.g. `SLOT4 PCIe3 x16 CPU0`.
     pub designation: Option<String>,
@@ -904,7 +907,7 @@ pub struct PcieSlot {
 }
 
 /// Power supplies and the GPUs' share of them.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct PowerHeadroom {
     /// Supplies the firmware lists (type 39); `None` with a note when it lists none.
     pub supplies: Option<Vec<PowerSupplyInfo>>,
@@ -917,7 +920,7 @@ pub struct PowerHeadroom {
 }
 
 /// One power supply (type 39).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct PowerSupplyInfo {
     pub name: Option<String>,
     pub location: Option<String>,

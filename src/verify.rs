@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::outcome::Outcome;
@@ -16,7 +17,7 @@ use crate::requirement::{self, Found, Read, Reading, Section};
 use crate::spec::{Drive, Gpu, Spec};
 
 /// Outcome of one requirement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Pass,
@@ -36,7 +37,7 @@ impl Status {
 }
 
 /// One checked requirement.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct Line {
     /// Stable id, e.g. `gpus[0].pcie_width`.
     pub id: String,
@@ -64,7 +65,7 @@ pub enum Unknowns {
 }
 
 /// Counts of each status.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 pub struct Summary {
     pub pass: usize,
     pub fail: usize,
@@ -72,7 +73,7 @@ pub struct Summary {
 }
 
 /// The verify result for one machine.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct VerifyReport {
     pub profile: String,
     pub description: Option<String>,
