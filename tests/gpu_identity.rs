@@ -44,7 +44,10 @@ fn figures_nvidia_publishes_replace_the_copied_ones() {
         let r = report(dir.path());
         let g = &r["gpus"][0];
         assert_eq!(g["datasheet"]["memory_type"], "GDDR6", "{id}: {g}");
-        assert_eq!(g["memory_bandwidth_bytes_per_s"], 192_000_000_000u64, "{id}");
+        assert_eq!(
+            g["memory_bandwidth_bytes_per_s"], 192_000_000_000u64,
+            "{id}"
+        );
     }
     // Tesla K40c 235 W; the single-slot V100 FHHL 150 W.
     for (id, watts) in [("0x1024", 235), ("0x1db3", 150)] {
@@ -110,8 +113,7 @@ fn nvml_board(id: &str, name: &str, mib: u64) -> tempfile::TempDir {
     let path = dir.path().join("nvml.json");
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     v["devices"][0]["name"] = serde_json::json!({ "ok": name });
-    v["devices"][0]["memory_info"] =
-        serde_json::json!({ "ok": { "total": mib << 20, "used": 0, "free": mib << 20, "reserved": 0 } });
+    v["devices"][0]["memory_info"] = serde_json::json!({ "ok": { "total": mib << 20, "used": 0, "free": mib << 20, "reserved": 0 } });
     std::fs::write(&path, v.to_string()).unwrap();
     dir
 }

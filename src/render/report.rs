@@ -238,7 +238,11 @@ fn gpus(spec: &Spec) -> Vec<Section> {
 
 /// One GPU: every fact a field.
 fn gpu(i: usize, g: &Gpu) -> Section {
-    let mut sec = Section::new(format!("{} · {}", gpu_label(i, g), show_str(&g.shown_name())));
+    let mut sec = Section::new(format!(
+        "{} · {}",
+        gpu_label(i, g),
+        show_str(&g.shown_name())
+    ));
     for f in rows::gpu_rows(&[g]) {
         sec.field(f.row.label, (f.row.cell)(g));
         // Each MIG instance right under the MIG mode.

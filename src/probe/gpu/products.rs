@@ -197,7 +197,8 @@ impl Product {
     pub fn is_named(&self, name: &str) -> bool {
         same_product_name(self.name, name)
             || self.also.iter().any(|a| same_product_name(a, name))
-            || (self.mobile && laptop_base_name(self.name).is_some_and(|b| same_product_name(b, name)))
+            || (self.mobile
+                && laptop_base_name(self.name).is_some_and(|b| same_product_name(b, name)))
     }
 
     /// Dense FP16 tensor peak accumulating in FP32: half the FP16-accumulate figure on GeForce

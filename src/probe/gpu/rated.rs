@@ -158,7 +158,11 @@ impl Identity {
 /// ids and nothing decides, NVML's name decides; without it the GPU is one of the candidates,
 /// and only what they share is known. A name that is none of the boards the ids allow is a
 /// contradiction: a relabelled or re-flashed card, or a table row to correct.
-pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>, nvml_memory: Option<u64>) -> Identity {
+pub fn identify(
+    ids: Option<PciIds>,
+    nvml_name: Option<&str>,
+    nvml_memory: Option<u64>,
+) -> Identity {
     let placeholder = nvml_name.filter(|n| is_placeholder_name(n));
     let nvml_name = nvml_name.filter(|n| !is_placeholder_name(n));
     let found = ids.map_or(Found::Unknown, |i| products::find(i.device, i.subsystem));
@@ -239,7 +243,10 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>, nvml_memory: Optio
                     [one] => format!(
                         "PCI {what} is one of the {one} boards; NVML's name and memory decide"
                     ),
-                    names => format!("PCI {what} is one of {}; NVML's name decides", either(names)),
+                    names => format!(
+                        "PCI {what} is one of {}; NVML's name decides",
+                        either(names)
+                    ),
                 },
             ),
             None => {
@@ -291,7 +298,11 @@ fn by_memory(
     name: &str,
     nvml_memory: Option<u64>,
 ) -> Option<&'static Product> {
-    let named: Vec<&'static Product> = boards.iter().copied().filter(|p| p.is_named(name)).collect();
+    let named: Vec<&'static Product> = boards
+        .iter()
+        .copied()
+        .filter(|p| p.is_named(name))
+        .collect();
     if named.len() < 2 {
         return named.first().copied();
     }
@@ -387,7 +398,13 @@ pub fn fill_from_datasheet(
     let had = g.vram_bytes.is_some();
     if !had {
         g.vram_bytes = shared(rows, |p| p.memory_bytes);
-        note_candidates(rows, i, "vram_bytes", |p| p.memory_bytes.map(bytes_bin), notes);
+        note_candidates(
+            rows,
+            i,
+            "vram_bytes",
+            |p| p.memory_bytes.map(bytes_bin),
+            notes,
+        );
     }
     mark(g, "vram_bytes", had, g.vram_bytes.is_some(), notes);
     let had = g.memory_bus_width_bits.is_some();
@@ -494,8 +511,7 @@ pub fn note_third_party(g: &Gpu, p: &Product, i: usize, notes: &mut Notes) {
         if g.fp32_tflops.is_some() {
             say("fp32_tflops", "boost clock (the rating is at it)");
         }
-    } else if g.fp32_tflops.is_some() && g.rated_clock_mhz.is_none() && third(Figure::Fp32Tflops)
-    {
+    } else if g.fp32_tflops.is_some() && g.rated_clock_mhz.is_none() && third(Figure::Fp32Tflops) {
         say("fp32_tflops", "FP32 rating");
     }
 }
