@@ -14,7 +14,7 @@
 //! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`,
 //! `descriptor_path`, `open_dir_in_root`, `canonicalize`, `native_answers`, `nvml_elsewhere`,
-//! `persistence_mode` (with the nvml feature), `ELEVATE`, `NVML_ABSENT`, `NVML_NO_PERMISSION`,
+//! `persistence_mode` (with the nvml feature), `ethtool`, `ELEVATE`, `NVML_ABSENT`, `NVML_NO_PERMISSION`,
 //! `NVML_FILE_NAMED`, `COLOR_NEEDS_TERM`. Every POSIX-axis module defines:
 //! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`, `open_dir`, `stat_in`, `list_dir`, `open_in`,
 //! `open_following_in`, `special_file_kind`,
@@ -63,4 +63,4 @@ mod no_posix;
 #[cfg(not(any(unix, windows)))]
 pub use no_posix::*;
 
-pub use answers::{unsupported, Entry, FsSpace, Live, SmbiosTables};
+pub use answers::{unsupported, DriverInfo, Entry, Ethtool, FsSpace, LinkModes, Live, SmbiosTables};
