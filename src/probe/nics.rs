@@ -244,7 +244,7 @@ impl Card {
             } else {
                 notes.add(
                     format!("nics[{i}].name"),
-                    format!("{base}/vendor or device is not a PCI id"),
+                    format!("{base}/vendor or device is not readable, or not a PCI id"),
                 );
             }
             pci_driver = driver_of(src, &format!("{base}/driver"));
@@ -259,7 +259,8 @@ impl Card {
         } else {
             notes.add(
                 format!("nics[{i}].pci_address"),
-                "not on a PCI bus (a USB or platform adapter): no PCI ids or link",
+                "no PCI function: the device is not one (a USB or platform adapter), or sysfs \
+                 has no `device` link for it; no PCI ids or link",
             );
         }
         nic.driver = self
@@ -270,8 +271,12 @@ impl Card {
         if nic.driver.is_none() {
             notes.add(
                 format!("nics[{i}].driver"),
-                "no driver is bound to the card, so its ports are not shown (`lspci -k` names \
-                 the driver it needs; load it, or install its firmware)",
+                if self.ports.is_empty() {
+                    "no driver is bound to the card, so its ports are not shown (`lspci -k` names \
+                     the driver it needs; load it, or install its firmware)"
+                } else {
+                    "unknown: sysfs has no `driver` link for the card or its interfaces"
+                },
             );
         }
         // ethtool: firmware and the link modes of each Ethernet port.
@@ -510,10 +515,11 @@ fn read_infiniband(src: &Source, cards: &mut BTreeMap<String, Card>, notes: &mut
     };
     for hca in hcas {
         let base = format!("{INFINIBAND}/{hca}");
-        let Ok(device) = src.canonical(format!("{base}/device")) else {
-            continue;
-        };
-        let function = pci_function(&device);
+        // An HCA whose `device` link is missing is still one: listed by its name.
+        let function = src
+            .canonical(format!("{base}/device"))
+            .ok()
+            .and_then(|d| pci_function(&d));
         let firmware = src.read_value(format!("{base}/fw_ver")).ok();
         let Ok(ports) = src.read_dir(format!("{base}/ports")) else {
             continue;

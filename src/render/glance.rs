@@ -199,6 +199,9 @@ fn nics(spec: &Spec) -> String {
             .unwrap_or_else(|| "network adapter".into());
         let ports = n.ports.len();
         let speed = match (n.max_speed_mbps, n.is_virtual) {
+            (Some(m), _) if n.max_speed_source.as_deref() == Some("link") => {
+                format!("≥ {}", crate::units::link_speed(m))
+            }
             (Some(m), _) => crate::units::link_speed(m),
             (None, true) => "virtual".to_string(),
             (None, false) => "speed unknown".to_string(),

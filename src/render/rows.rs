@@ -755,7 +755,9 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
 /// The rows of AMD and Intel GPUs: NVIDIA's own (CUDA and Tensor cores, SMs, the rated
 /// peaks, NVML's clocks and driver) left out, the drm driver's facts in their place.
 fn drm_rows(v: &mut Vec<GpuRow>) {
-    const NVIDIA_ONLY: [&str; 22] = [
+    const NVIDIA_ONLY: [&str; 24] = [
+        names::GPU_MEMORY_BUS.label,
+        names::GPU_MEMORY_BANDWIDTH.label,
         names::GPU_DATASHEET_CHECK.label,
         names::GPU_TEMPERATURE.label,
         names::GPU_FAN.label,
