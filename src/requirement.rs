@@ -723,7 +723,7 @@ pub static FIELDS: &[Field] = &[
             text(&g.architecture, s, &format!("gpus[{i}].architecture"))
         }),
         suggest: Suggest::Found,
-        compared_with: "each GPU's architecture as nvidia-smi names it (`Turing`, `Hopper`)",
+        compared_with: "each GPU's architecture as nvidia-smi names it (`Turing`, `Hopper`); AMD's and Intel's by their chip (`RDNA 2`, `CDNA 3`, `Xe-HPG`)",
     },
     Field {
         section: Section::Gpus,
@@ -743,7 +743,7 @@ pub static FIELDS: &[Field] = &[
             num(q, n32(g.cuda_cores), s, &format!("gpus[{i}].cuda_cores"))
         }),
         suggest: Suggest::Found,
-        compared_with: "each GPU's CUDA cores",
+        compared_with: "each GPU's CUDA cores (NVIDIA only: unknown on other GPUs)",
     },
     Field {
         section: Section::Gpus,
