@@ -771,7 +771,9 @@ fn nics(c: &mut Changes, a: &[NicFacts], b: &[NicFacts], (sa, sb): (ListState, L
             .unwrap_or_default();
         format!(
             "{}{speed}",
-            n.name.clone().unwrap_or_else(|| "unknown network adapter".into())
+            n.name
+                .clone()
+                .unwrap_or_else(|| "unknown network adapter".into())
         )
     };
     let na: BTreeMap<&String, &NicFacts> = a.iter().map(|n| (&n.at, n)).collect();
@@ -799,10 +801,21 @@ fn nics(c: &mut Changes, a: &[NicFacts], b: &[NicFacts], (sa, sb): (ListState, L
                 let replaced = matches!((&x.name, &y.name), (Some(p), Some(q)) if p != q)
                     || matches!((x.max_speed_mbps, y.max_speed_mbps), (Some(p), Some(q)) if p != q);
                 if replaced {
-                    c.push("hardware", "network adapter replaced", k, describe(x), describe(y));
+                    c.push(
+                        "hardware",
+                        "network adapter replaced",
+                        k,
+                        describe(x),
+                        describe(y),
+                    );
                     continue;
                 }
-                c.hw(("network adapter model", ""), k, x.name.clone(), y.name.clone());
+                c.hw(
+                    ("network adapter model", ""),
+                    k,
+                    x.name.clone(),
+                    y.name.clone(),
+                );
                 if x.ports != y.ports {
                     c.push(
                         "hardware",
@@ -822,7 +835,10 @@ fn nics(c: &mut Changes, a: &[NicFacts], b: &[NicFacts], (sa, sb): (ListState, L
                     );
                 }
                 c.hw(
-                    ("network adapter firmware", "network adapter firmware changed"),
+                    (
+                        "network adapter firmware",
+                        "network adapter firmware changed",
+                    ),
                     k,
                     x.firmware.clone(),
                     y.firmware.clone(),

@@ -422,7 +422,10 @@ fn which_fail(spec: &Spec, req: &Requirement, slack: f64) -> Vec<String> {
             .collect(),
         (Read::EachNic(read), Some(f)) => matching_nics(spec, f)
             .map(|(i, n)| {
-                let at = n.pci_address.clone().unwrap_or_else(|| format!("adapter {i}"));
+                let at = n
+                    .pci_address
+                    .clone()
+                    .unwrap_or_else(|| format!("adapter {i}"));
                 (at, fails(&read(spec, i, n, q)))
             })
             .collect(),

@@ -40,7 +40,11 @@ fn line<'a>(report: &'a Value, id: &str) -> &'a Value {
 fn the_vms_virtio_nic_is_listed_with_why_its_speed_is_unknown() {
     let spec = probe::inventory(&Source::sysroot("fixtures/x86_64-vm-kvm-epyc"));
     assert_eq!(spec.lists.nics, rigcheck::spec::ListState::Read);
-    assert_eq!(spec.nics.len(), 1, "lo and the ifb interfaces are not adapters");
+    assert_eq!(
+        spec.nics.len(),
+        1,
+        "lo and the ifb interfaces are not adapters"
+    );
     let n = &spec.nics[0];
     assert_eq!(n.pci_address.as_deref(), Some("0000:00:03.0"));
     assert_eq!(n.name.as_deref(), Some("Virtio 1.0 network device"));
@@ -54,7 +58,11 @@ fn the_vms_virtio_nic_is_listed_with_why_its_speed_is_unknown() {
         .iter()
         .find(|x| x.field == "nics[0].ports[0].speed_mbps")
         .unwrap();
-    assert!(why.reason.starts_with("unknown: virtual NIC"), "{}", why.reason);
+    assert!(
+        why.reason.starts_with("unknown: virtual NIC"),
+        "{}",
+        why.reason
+    );
     assert!(why.reason.contains("speed is -1"), "{}", why.reason);
 }
 
@@ -69,7 +77,10 @@ fn the_glance_shows_the_cpus_generation_and_clock_now() {
         text.contains("CPU       AMD EPYC · Zen 3 · 2 cores / 2 threads · 2445 MHz now"),
         "{text}"
     );
-    assert!(text.contains("Network   Virtio 1.0 network device (virtual)"), "{text}");
+    assert!(
+        text.contains("Network   Virtio 1.0 network device (virtual)"),
+        "{text}"
+    );
     // The reference machine: Cascade Lake, from family 6 model 85 stepping 7.
     let spec = probe::inventory(&Source::sysroot("fixtures/hp-z8-g4-dual-rtx6000"));
     assert_eq!(spec.cpu.microarchitecture.as_deref(), Some("Cascade Lake"));
@@ -113,7 +124,13 @@ fn the_x710_cards_are_named_and_grouped_by_card() {
 #[test]
 fn redact_hides_the_macs() {
     let out = rigcheck()
-        .args(["--sysroot", "fixtures/x86_64-hpe-x710-10gbe", "--redact", "-f", "json"])
+        .args([
+            "--sysroot",
+            "fixtures/x86_64-hpe-x710-10gbe",
+            "--redact",
+            "-f",
+            "json",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
@@ -171,7 +188,14 @@ fn an_infiniband_port_reports_its_rate() {
 #[test]
 fn profile_new_writes_nics_gpus_and_the_sku() {
     let out = rigcheck()
-        .args(["profile", "new", "-o", "-", "--sysroot", "fixtures/x86_64-hpe-x710-10gbe"])
+        .args([
+            "profile",
+            "new",
+            "-o",
+            "-",
+            "--sysroot",
+            "fixtures/x86_64-hpe-x710-10gbe",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
@@ -182,13 +206,27 @@ fn profile_new_writes_nics_gpus_and_the_sku() {
         "{text}"
     );
     let out = rigcheck()
-        .args(["profile", "new", "-o", "-", "--sysroot", "fixtures/hp-z8-g4-dual-rtx6000"])
+        .args([
+            "profile",
+            "new",
+            "-o",
+            "-",
+            "--sysroot",
+            "fixtures/hp-z8-g4-dual-rtx6000",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("sku = \"Z3Z16AV\""), "{text}");
     let out = rigcheck()
-        .args(["profile", "new", "-o", "-", "--sysroot", "fixtures/x86_64-amd-vega64"])
+        .args([
+            "profile",
+            "new",
+            "-o",
+            "-",
+            "--sysroot",
+            "fixtures/x86_64-amd-vega64",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
@@ -215,5 +253,8 @@ fn a_swapped_nic_is_a_change() {
     c.nics[0].name = Some("Ethernet Controller E810-C for SFP".into());
     c.nics[0].max_speed_mbps = Some(25_000);
     let d = rigcheck::diff::diff(&a, &c);
-    assert!(d.changes.iter().any(|c| c.what == "network adapter replaced"));
+    assert!(d
+        .changes
+        .iter()
+        .any(|c| c.what == "network adapter replaced"));
 }

@@ -693,7 +693,9 @@ fn clock_now(src: &Source, info: &CpuInfo, online: &[u32], notes: &mut Notes) ->
         let from_cpuinfo: Vec<u32> = info
             .processors
             .iter()
-            .filter(|p| p.id.is_none_or(|id| online.is_empty() || online.contains(&id)))
+            .filter(|p| {
+                p.id.is_none_or(|id| online.is_empty() || online.contains(&id))
+            })
             .filter_map(|p| p.fields.get("cpu MHz"))
             .filter_map(|v| v.trim().parse::<f64>().ok())
             .filter(|v| v.is_finite() && (1.0..=100_000.0).contains(v))

@@ -159,7 +159,11 @@ fn probe_from(
                 _ => 0x8086,
             };
             p.device_id.is_none_or(|d| {
-                !crate::probe::pci_names::built_in_knows(v, d, p.subsystem_vendor.zip(p.subsystem_device))
+                !crate::probe::pci_names::built_in_knows(
+                    v,
+                    d,
+                    p.subsystem_vendor.zip(p.subsystem_device),
+                )
             })
         });
         let ids = needs_ids

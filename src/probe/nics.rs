@@ -96,7 +96,9 @@ pub fn probe(src: &Source, backend: &Backend, notes: &mut Notes) -> Listed<Nic> 
             .read_parse::<u32>(format!("{NET}/{name}/type"))
             .is_ok_and(|t| t == 32);
         let key = card_key(function.as_deref(), &name);
-        let card = cards.entry(key).or_insert_with(|| Card::new(function.clone()));
+        let card = cards
+            .entry(key)
+            .or_insert_with(|| Card::new(function.clone()));
         if let Some(f) = &function {
             card.add_function(f);
         }
@@ -150,17 +152,16 @@ pub fn probe(src: &Source, backend: &Backend, notes: &mut Notes) -> Listed<Nic> 
             ),
         );
     }
-    let host_ids = needs_host_ids(src, &cards).then(|| pci_names::host_ids(src)).flatten();
+    let host_ids = needs_host_ids(src, &cards)
+        .then(|| pci_names::host_ids(src))
+        .flatten();
     let mut nics: Vec<Nic> = Vec::new();
     for card in cards.into_values() {
         let i = nics.len();
         nics.push(card.into_nic(src, i, host_ids.as_deref(), &mut ethtool, notes));
     }
     ethtool.record(src);
-    Listed {
-        items: nics,
-        state,
-    }
+    Listed { items: nics, state }
 }
 
 /// The interfaces and InfiniBand ports of one card, and its PCI functions.
@@ -320,7 +321,9 @@ impl Card {
         }
         if nic.firmware.is_none() && !self.ports.is_empty() {
             let why = match (&ethtool_why, nic.is_virtual) {
-                (_, true) => "virtual NIC: a hypervisor's adapter has no firmware of its own".into(),
+                (_, true) => {
+                    "virtual NIC: a hypervisor's adapter has no firmware of its own".into()
+                }
                 (Some(w), false) => w.clone(),
                 (None, false) => "the driver reports no firmware version".into(),
             };
@@ -334,7 +337,11 @@ impl Card {
         }
         // The fastest the card supports: ethtool's link modes, an InfiniBand port's rate,
         // the table, else the speed a port runs at now (a floor).
-        let by_ethtool = self.ports.iter().filter_map(|p| p.port.max_speed_mbps).max();
+        let by_ethtool = self
+            .ports
+            .iter()
+            .filter_map(|p| p.port.max_speed_mbps)
+            .max();
         let ib = self
             .ports
             .iter()
@@ -461,7 +468,10 @@ fn read_interface(src: &Source, name: &str, function: Option<String>) -> Found {
                 None,
                 Some(match state.as_deref() {
                     Some("down") | Some("lowerlayerdown") => {
-                        format!("the link is down (operstate {}), so it has no speed", state.as_deref().unwrap_or(""))
+                        format!(
+                            "the link is down (operstate {}), so it has no speed",
+                            state.as_deref().unwrap_or("")
+                        )
                     }
                     _ => format!("{base}/speed is {s} (SPEED_UNKNOWN)"),
                 }),
@@ -476,9 +486,7 @@ fn read_interface(src: &Source, name: &str, function: Option<String>) -> Found {
             }),
         ),
     };
-    let duplex = value("duplex")
-        .ok()
-        .filter(|d| d == "full" || d == "half");
+    let duplex = value("duplex").ok().filter(|d| d == "full" || d == "half");
     let mac = value("address")
         .ok()
         .filter(|a| !a.is_empty() && a.chars().any(|c| c != '0' && c != ':'));
@@ -527,7 +535,10 @@ fn read_infiniband(src: &Source, cards: &mut BTreeMap<String, Card>, notes: &mut
         for port in ports {
             let p = format!("{base}/ports/{port}");
             let layer = src.read_value(format!("{p}/link_layer")).ok();
-            if layer.as_deref().is_some_and(|l| l.eq_ignore_ascii_case("ethernet")) {
+            if layer
+                .as_deref()
+                .is_some_and(|l| l.eq_ignore_ascii_case("ethernet"))
+            {
                 continue;
             }
             let rate = src.read_value(format!("{p}/rate")).ok();
@@ -639,13 +650,13 @@ pub fn max_speed_table(vendor: u32, device: u32) -> Option<u64> {
     Some(match (vendor, device) {
         // Intel.
         (0x8086, 0x10fb | 0x10f8 | 0x1557 | 0x154d | 0x10fc | 0x151c) => 10 * G, // 82599
-        (0x8086, 0x1528 | 0x1560) => 10 * G,                                      // X540
-        (0x8086, 0x1563 | 0x15d1) => 10 * G,                                      // X550
-        (0x8086, 0x1572 | 0x1581 | 0x1589 | 0x15ff) => 10 * G,                    // X710
-        (0x8086, 0x37d0 | 0x37d2 | 0x37d3) => 10 * G,                             // X722
-        (0x8086, 0x158a | 0x158b) => 25 * G,                                      // XXV710
-        (0x8086, 0x1580 | 0x1583 | 0x1584) => 40 * G,                             // XL710
-        (0x8086, 0x1591 | 0x1592) => 100 * G,                                     // E810-C
+        (0x8086, 0x1528 | 0x1560) => 10 * G,                                     // X540
+        (0x8086, 0x1563 | 0x15d1) => 10 * G,                                     // X550
+        (0x8086, 0x1572 | 0x1581 | 0x1589 | 0x15ff) => 10 * G,                   // X710
+        (0x8086, 0x37d0 | 0x37d2 | 0x37d3) => 10 * G,                            // X722
+        (0x8086, 0x158a | 0x158b) => 25 * G,                                     // XXV710
+        (0x8086, 0x1580 | 0x1583 | 0x1584) => 40 * G,                            // XL710
+        (0x8086, 0x1591 | 0x1592) => 100 * G,                                    // E810-C
         (0x8086, 0x1593 | 0x159b) => 25 * G, // E810-C SFP, E810-XXV
         (0x8086, 0x15f2 | 0x15f3 | 0x125b | 0x125c) => 2500, // I225, I226
         (0x8086, 0x1521 | 0x1522 | 0x1523 | 0x1533 | 0x1536 | 0x1537 | 0x1539 | 0x10d3) => G,
@@ -774,7 +785,10 @@ impl Ethtools {
         if let Ethtools::Live(asked) = self {
             if src.is_recording() {
                 let v = json!({ "interfaces": asked });
-                src.store_answer(ETHTOOL_FILE, serde_json::to_string_pretty(&v).unwrap_or_default());
+                src.store_answer(
+                    ETHTOOL_FILE,
+                    serde_json::to_string_pretty(&v).unwrap_or_default(),
+                );
             }
         }
     }

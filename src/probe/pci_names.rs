@@ -25,7 +25,9 @@ pub struct Names {
 
 impl Names {
     fn is_complete(&self, subsystem: Option<(u32, u32)>) -> bool {
-        self.vendor.is_some() && self.device.is_some() && (subsystem.is_none() || self.board.is_some())
+        self.vendor.is_some()
+            && self.device.is_some()
+            && (subsystem.is_none() || self.board.is_some())
     }
 
     fn fill_from(&mut self, other: Names) {

@@ -174,10 +174,7 @@ fn gpus(spec: &Spec) -> String {
 fn clock_now(spec: &Spec) -> String {
     match &spec.cpu.current_mhz {
         Some(n) if n.min_mhz == n.max_mhz => format!(" · {} MHz now", n.avg_mhz),
-        Some(n) => format!(
-            " · {}–{} MHz now (avg {})",
-            n.min_mhz, n.max_mhz, n.avg_mhz
-        ),
+        Some(n) => format!(" · {}–{} MHz now (avg {})", n.min_mhz, n.max_mhz, n.avg_mhz),
         None => String::new(),
     }
 }

@@ -220,10 +220,12 @@ pub fn network(spec: &Spec) -> Section {
         let said = if spec.lists.nics == crate::spec::ListState::Read {
             "none found".to_string()
         } else {
-            format!(
-                "unknown: {}",
-                crate::requirement::list_why(spec, "nics", spec.lists.nics)
-            )
+            let why = spec
+                .notes
+                .iter()
+                .find(|n| n.field == "nics")
+                .map_or("not read", |n| n.reason.as_str());
+            format!("unknown: {why}")
         };
         sec.field(names::NICS.label, said);
         return sec;

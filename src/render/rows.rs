@@ -406,7 +406,10 @@ fn nic_link(p: &Option<crate::spec::Pcie>) -> String {
         return "-".into();
     };
     let now = link(p.gen, p.width);
-    let card = link(p.device_max_gen.or(p.max_gen), p.device_max_width.or(p.max_width));
+    let card = link(
+        p.device_max_gen.or(p.max_gen),
+        p.device_max_width.or(p.max_width),
+    );
     if card == now {
         now
     } else {
@@ -470,7 +473,11 @@ pub fn port_grid(nics: &[crate::spec::Nic]) -> Grid {
                 (Some(s), None) => crate::units::link_speed(s),
                 (None, _) => show_str(&None),
             };
-            let kind = if p.link_layer == "infiniband" { " (InfiniBand)" } else { "" };
+            let kind = if p.link_layer == "infiniband" {
+                " (InfiniBand)"
+            } else {
+                ""
+            };
             g.rows.push(vec![
                 format!("{}{kind}", p.name),
                 show_str(&p.function),
@@ -799,9 +806,12 @@ fn drm_rows(v: &mut Vec<GpuRow>) {
         gpu(GpuKind::Model, names::GPU_DRM_DRIVER.label, "Driver", |g| {
             show_str(&g.drm.as_ref().and_then(|d| d.driver.clone()))
         }),
-        gpu(GpuKind::State, names::GPU_DRM_CLOCK.label, "Core clock", |g| {
-            show(g.drm.as_ref().and_then(|d| d.core_clock_mhz), mhz)
-        }),
+        gpu(
+            GpuKind::State,
+            names::GPU_DRM_CLOCK.label,
+            "Core clock",
+            |g| show(g.drm.as_ref().and_then(|d| d.core_clock_mhz), mhz),
+        ),
     ];
     for (k, r) in drm.into_iter().enumerate() {
         v.insert((at + k).min(v.len()), r);

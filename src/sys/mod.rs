@@ -63,4 +63,6 @@ mod no_posix;
 #[cfg(not(any(unix, windows)))]
 pub use no_posix::*;
 
-pub use answers::{unsupported, DriverInfo, Entry, Ethtool, FsSpace, LinkModes, Live, SmbiosTables};
+pub use answers::{
+    unsupported, DriverInfo, Entry, Ethtool, FsSpace, LinkModes, Live, SmbiosTables,
+};

@@ -28,11 +28,10 @@ use windows_sys::Win32::System::IO::DeviceIoControl;
 use super::answers::{Live, SmbiosTables};
 
 pub use super::fallback::{
-    ethtool,
     anonymous_file, canonicalize, cpu_affinity, create_private_dir, descriptor_path, device_number,
-    drop_cache, exchange, file_identity, file_mode, keep_owner_and_mode, list_dir, machine,
-    open_dir, open_dir_in_root, open_following_in, open_for_reading, open_in, set_create_mode,
-    special_file_kind, stat_in, statvfs, symlink, Dir,
+    drop_cache, ethtool, exchange, file_identity, file_mode, keep_owner_and_mode, list_dir,
+    machine, open_dir, open_dir_in_root, open_following_in, open_for_reading, open_in,
+    set_create_mode, special_file_kind, stat_in, statvfs, symlink, Dir,
 };
 pub use super::sysinfo_calls::process_runs;
 

@@ -120,9 +120,15 @@ mod tests {
     fn real_machines_of_the_fixtures() {
         // Xeon Gold 6254 (family 6 model 85 stepping 7) of the reference machine.
         let z8 = lookup("GenuineIntel", 6, 85, Some(7)).unwrap();
-        assert_eq!((z8.name, z8.codename), ("Cascade Lake", Some("Cascade Lake-SP")));
+        assert_eq!(
+            (z8.name, z8.codename),
+            ("Cascade Lake", Some("Cascade Lake-SP"))
+        );
         // Xeon Bronze 3104 (stepping 4): Skylake-SP.
-        assert_eq!(lookup("GenuineIntel", 6, 85, Some(4)).unwrap().name, "Skylake");
+        assert_eq!(
+            lookup("GenuineIntel", 6, 85, Some(4)).unwrap().name,
+            "Skylake"
+        );
         // EPYC 7451 (family 23 model 1) and this project's VM (EPYC family 25 model 1).
         assert_eq!(
             lookup("AuthenticAMD", 23, 1, Some(2)),
@@ -133,9 +139,15 @@ mod tests {
             Some(u("Zen 3", Some("Milan")))
         );
         // i7-1165G7 (family 6 model 140): Tiger Lake.
-        assert_eq!(lookup("GenuineIntel", 6, 140, Some(1)).unwrap().name, "Tiger Lake");
+        assert_eq!(
+            lookup("GenuineIntel", 6, 140, Some(1)).unwrap().name,
+            "Tiger Lake"
+        );
         // Emerald Rapids (model 207) of the KVM guest capture.
-        assert_eq!(lookup("GenuineIntel", 6, 207, None).unwrap().name, "Emerald Rapids");
+        assert_eq!(
+            lookup("GenuineIntel", 6, 207, None).unwrap().name,
+            "Emerald Rapids"
+        );
     }
 
     #[test]
@@ -148,10 +160,25 @@ mod tests {
 
     #[test]
     fn zen_generations_follow_linux_model_ranges() {
-        assert_eq!(lookup("AuthenticAMD", 0x17, 0x60, None).unwrap().name, "Zen 2");
-        assert_eq!(lookup("AuthenticAMD", 0x19, 0x50, None).unwrap().name, "Zen 3");
-        assert_eq!(lookup("AuthenticAMD", 0x19, 0x74, None).unwrap().name, "Zen 4");
-        assert_eq!(lookup("AuthenticAMD", 0x1a, 0x24, None).unwrap().name, "Zen 5");
-        assert_eq!(lookup("AuthenticAMD", 0x19, 0x11, None).unwrap().codename, Some("Genoa"));
+        assert_eq!(
+            lookup("AuthenticAMD", 0x17, 0x60, None).unwrap().name,
+            "Zen 2"
+        );
+        assert_eq!(
+            lookup("AuthenticAMD", 0x19, 0x50, None).unwrap().name,
+            "Zen 3"
+        );
+        assert_eq!(
+            lookup("AuthenticAMD", 0x19, 0x74, None).unwrap().name,
+            "Zen 4"
+        );
+        assert_eq!(
+            lookup("AuthenticAMD", 0x1a, 0x24, None).unwrap().name,
+            "Zen 5"
+        );
+        assert_eq!(
+            lookup("AuthenticAMD", 0x19, 0x11, None).unwrap().codename,
+            Some("Genoa")
+        );
     }
 }

@@ -67,7 +67,13 @@ pub fn gpu(src: &Source, p: PciGpu, i: usize, host_ids: Option<&str>, notes: &mu
         "NVIDIA only: CUDA and Tensor cores, SMs and compute capability (and the TFLOPS derived \
          from them) are NVIDIA's; this is an {vendor} GPU"
     );
-    for f in ["cuda_cores", "tensor_cores", "sm_count", "compute_capability", "fp32_tflops"] {
+    for f in [
+        "cuda_cores",
+        "tensor_cores",
+        "sm_count",
+        "compute_capability",
+        "fp32_tflops",
+    ] {
         notes.add(field(f), &nvidia_only);
     }
     match driver.as_deref() {
@@ -79,7 +85,10 @@ pub fn gpu(src: &Source, p: PciGpu, i: usize, host_ids: Option<&str>, notes: &mu
                      only; memory, clocks and use unknown until it is loaded"
                 ),
             );
-            notes.add(field("vram_bytes"), "unknown: no driver is bound to the GPU");
+            notes.add(
+                field("vram_bytes"),
+                "unknown: no driver is bound to the GPU",
+            );
         }
         Some("amdgpu") => amdgpu(src, &base, &mut g, &mut drm, i, notes),
         Some("i915") => i915(src, &base, &mut drm),
@@ -102,7 +111,10 @@ pub fn gpu(src: &Source, p: PciGpu, i: usize, host_ids: Option<&str>, notes: &mu
         );
     }
     if drm.max_core_clock_mhz.is_none() && driver.is_some() {
-        notes.add(field("drm.max_core_clock_mhz"), "unknown: the driver lists no clock levels");
+        notes.add(
+            field("drm.max_core_clock_mhz"),
+            "unknown: the driver lists no clock levels",
+        );
     }
     g.drm = Some(drm);
     g
@@ -252,7 +264,11 @@ fn i915(src: &Source, base: &str, drm: &mut GpuDrm) {
     let Some(card) = card_dir(src, base) else {
         return;
     };
-    let mhz = |f: &str| src.read_parse::<u32>(format!("{card}/{f}")).ok().filter(|m| *m > 0);
+    let mhz = |f: &str| {
+        src.read_parse::<u32>(format!("{card}/{f}"))
+            .ok()
+            .filter(|m| *m > 0)
+    };
     drm.max_core_clock_mhz = mhz("gt_RP0_freq_mhz").or_else(|| mhz("gt_max_freq_mhz"));
     drm.core_clock_mhz = mhz("gt_act_freq_mhz");
 }
@@ -297,7 +313,11 @@ pub fn parse_dpm(text: &str) -> (Option<u32>, Option<u32>) {
         let Ok(mhz) = digits.parse::<u32>() else {
             continue;
         };
-        if !rest[digits.len()..].trim_start().to_ascii_lowercase().starts_with("mhz") {
+        if !rest[digits.len()..]
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("mhz")
+        {
             continue;
         }
         max = Some(max.map_or(mhz, |m: u32| m.max(mhz)));
@@ -319,7 +339,10 @@ mod tests {
                  6: 1536Mhz \n7: 1630Mhz \n";
         assert_eq!(parse_dpm(t), (Some(1630), Some(852)));
         // LACT's RX 6600: the level in use in the middle.
-        assert_eq!(parse_dpm("0: 500Mhz \n1: 2605Mhz *\n2: 2700Mhz \n"), (Some(2700), Some(2605)));
+        assert_eq!(
+            parse_dpm("0: 500Mhz \n1: 2605Mhz *\n2: 2700Mhz \n"),
+            (Some(2700), Some(2605))
+        );
         assert_eq!(parse_dpm("garbage\n"), (None, None));
     }
 
@@ -337,17 +360,35 @@ mod tests {
             products("Navi 21 GL-XL [Radeon PRO W6800]"),
             vec!["Radeon PRO W6800"]
         );
-        assert_eq!(products("Aldebaran/MI200 [Instinct MI210]"), vec!["Instinct MI210"]);
+        assert_eq!(
+            products("Aldebaran/MI200 [Instinct MI210]"),
+            vec!["Instinct MI210"]
+        );
         assert_eq!(products("Some chip"), vec!["Some chip"]);
     }
 
     #[test]
     fn architectures_by_chip() {
-        assert_eq!(architecture("Navi 21 GL-XL [Radeon PRO W6800]").as_deref(), Some("RDNA 2"));
-        assert_eq!(architecture("Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]").as_deref(), Some("RDNA 3"));
-        assert_eq!(architecture("Vega 10 XL/XT [Radeon RX Vega 56/64]").as_deref(), Some("GCN 5 (Vega)"));
-        assert_eq!(architecture("Aqua Vanjaram [Instinct MI300X]").as_deref(), Some("CDNA 3"));
-        assert_eq!(architecture("Battlemage G21 [Arc B580]").as_deref(), Some("Xe2-HPG"));
+        assert_eq!(
+            architecture("Navi 21 GL-XL [Radeon PRO W6800]").as_deref(),
+            Some("RDNA 2")
+        );
+        assert_eq!(
+            architecture("Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]").as_deref(),
+            Some("RDNA 3")
+        );
+        assert_eq!(
+            architecture("Vega 10 XL/XT [Radeon RX Vega 56/64]").as_deref(),
+            Some("GCN 5 (Vega)")
+        );
+        assert_eq!(
+            architecture("Aqua Vanjaram [Instinct MI300X]").as_deref(),
+            Some("CDNA 3")
+        );
+        assert_eq!(
+            architecture("Battlemage G21 [Arc B580]").as_deref(),
+            Some("Xe2-HPG")
+        );
         assert_eq!(architecture("HD Graphics 630"), None);
     }
 }
