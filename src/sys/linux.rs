@@ -1,6 +1,6 @@
 //! Linux's own calls: the CPU affinity mask, the atomic swap of two paths, direct I/O and
-//! cache advice, and /proc for process liveness. The machine itself is read from /proc and
-//! /sys, through `Source`.
+//! cache advice, /proc for process liveness, and ethtool's driver info and link modes
+//! (`SIOCETHTOOL`). The machine itself is read from /proc and /sys, through `Source`.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -242,73 +242,6 @@ pub fn persistence_mode(
     Some(d.is_in_persistent_mode())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_calls_answer_on_any_linux_host() {
-        // The calling process may run somewhere, and it runs.
-        assert!(cpu_affinity().is_some_and(|l| !l.is_empty()));
-        assert!(process_runs(std::process::id()));
-        assert_eq!(smbios_tables(), SmbiosTables::Files);
-    }
-
-    #[test]
-    fn sysfs_links_resolve_from_their_text_as_the_kernel_resolves_them() {
-        // Every link of this host's directories of links: the text alone gives the path
-        // realpath gives.
-        let mut checked = 0;
-        for dir in [
-            "/sys/block",
-            "/sys/class/block",
-            "/sys/class/net",
-            "/sys/dev/block",
-        ]
-        .into_iter()
-        .map(std::path::PathBuf::from)
-        .chain(["/sys/bus/pci/devices".into()])
-        {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let path = e.path();
-                let Some(quick) = sysfs_link(&path) else {
-                    continue;
-                };
-                assert_eq!(quick, std::fs::canonicalize(&path).unwrap(), "{path:?}");
-                assert_eq!(canonicalize(&path).unwrap(), quick);
-                checked += 1;
-            }
-        }
-        if Path::new("/sys/class/net/lo").exists() {
-            assert!(checked > 0, "no sysfs link read on a host with /sys");
-        }
-    }
-
-    #[test]
-    fn only_links_of_sysfs_link_directories_take_the_short_way() {
-        for path in [
-            "/sys/block",
-            "/sys/block/",
-            "/sys/devices/virtual/net/lo",
-            "/sys/class/net/lo/subsystem",
-            "/sys/block/../block/vda",
-            "/proc/self/exe",
-            "sys/class/net/lo",
-        ] {
-            assert_eq!(sysfs_link(Path::new(path)), None, "{path}");
-        }
-        if Path::new("/sys/class/net/lo").exists() {
-            assert_eq!(
-                sysfs_link(Path::new("/sys/class/net/lo")),
-                Some("/sys/devices/virtual/net/lo".into())
-            );
-        }
-    }
-}
-
 /// `SIOCETHTOOL` (linux/sockios.h).
 const SIOCETHTOOL: u64 = 0x8946;
 /// `ETHTOOL_GDRVINFO`, `ETHTOOL_GLINKSETTINGS` (linux/ethtool.h).
@@ -454,4 +387,71 @@ fn link_modes(
         speed_mbps: (speed != 0 && speed != u32::MAX).then_some(speed),
         supported: buf[HEADER..HEADER + words].to_vec(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_calls_answer_on_any_linux_host() {
+        // The calling process may run somewhere, and it runs.
+        assert!(cpu_affinity().is_some_and(|l| !l.is_empty()));
+        assert!(process_runs(std::process::id()));
+        assert_eq!(smbios_tables(), SmbiosTables::Files);
+    }
+
+    #[test]
+    fn sysfs_links_resolve_from_their_text_as_the_kernel_resolves_them() {
+        // Every link of this host's directories of links: the text alone gives the path
+        // realpath gives.
+        let mut checked = 0;
+        for dir in [
+            "/sys/block",
+            "/sys/class/block",
+            "/sys/class/net",
+            "/sys/dev/block",
+        ]
+        .into_iter()
+        .map(std::path::PathBuf::from)
+        .chain(["/sys/bus/pci/devices".into()])
+        {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let path = e.path();
+                let Some(quick) = sysfs_link(&path) else {
+                    continue;
+                };
+                assert_eq!(quick, std::fs::canonicalize(&path).unwrap(), "{path:?}");
+                assert_eq!(canonicalize(&path).unwrap(), quick);
+                checked += 1;
+            }
+        }
+        if Path::new("/sys/class/net/lo").exists() {
+            assert!(checked > 0, "no sysfs link read on a host with /sys");
+        }
+    }
+
+    #[test]
+    fn only_links_of_sysfs_link_directories_take_the_short_way() {
+        for path in [
+            "/sys/block",
+            "/sys/block/",
+            "/sys/devices/virtual/net/lo",
+            "/sys/class/net/lo/subsystem",
+            "/sys/block/../block/vda",
+            "/proc/self/exe",
+            "sys/class/net/lo",
+        ] {
+            assert_eq!(sysfs_link(Path::new(path)), None, "{path}");
+        }
+        if Path::new("/sys/class/net/lo").exists() {
+            assert_eq!(
+                sysfs_link(Path::new("/sys/class/net/lo")),
+                Some("/sys/devices/virtual/net/lo".into())
+            );
+        }
+    }
 }

@@ -80,10 +80,8 @@ pub fn gpu(src: &Source, p: PciGpu, i: usize, host_ids: Option<&str>, notes: &mu
         None => {
             notes.add(
                 field("drm.driver"),
-                format!(
-                    "no driver is bound (amdgpu for AMD, i915 or xe for Intel): PCI id and name \
-                     only; memory, clocks and use unknown until it is loaded"
-                ),
+                "no driver is bound (amdgpu for AMD, i915 or xe for Intel): PCI id and name \
+                 only; memory, clocks and use unknown until it is loaded",
             );
             notes.add(
                 field("vram_bytes"),

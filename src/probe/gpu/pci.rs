@@ -62,12 +62,12 @@ pub struct PciScan {
 /// 3D (0x0302) functions (the audio function is not one); AMD's and Intel's also their other
 /// display functions (0x0380), and AMD's processing accelerators (0x1200, Instinct MI300).
 fn is_gpu_class(vendor: GpuVendor, class: u32) -> bool {
-    match (vendor, class >> 8) {
-        (_, 0x0300 | 0x0302) => true,
-        (GpuVendor::Amd | GpuVendor::Intel, 0x0380) => true,
-        (GpuVendor::Amd, 0x1200) => true,
-        _ => false,
-    }
+    matches!(
+        (vendor, class >> 8),
+        (_, 0x0300 | 0x0302)
+            | (GpuVendor::Amd | GpuVendor::Intel, 0x0380)
+            | (GpuVendor::Amd, 0x1200)
+    )
 }
 
 /// Lists the GPUs of NVIDIA, AMD and Intel (`is_gpu_class`). `Err` only when the PCI
