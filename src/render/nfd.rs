@@ -122,10 +122,7 @@ pub fn labels(spec: &Spec, verify: Option<&VerifyReport>) -> BTreeMap<String, St
     put("gpu.tensor_cores", min(&|x| x.tensor_cores.map(u64::from)));
     put("gpu.memory_gib", min(&|x| x.vram_bytes.map(gib)));
     put("gpu.pcie_width", min(&|x| x.pcie.width.map(u64::from)));
-    put(
-        "gpu.vendor",
-        same(&|x| Some(x.vendor.as_str().to_string())),
-    );
+    put("gpu.vendor", same(&|x| Some(x.vendor.as_str().to_string())));
     // Network adapters: how many, and the slowest one's top speed, so a pod asking for
     // `network.max_speed_gbps >= 100` lands where every adapter does that much.
     if spec.lists.nics.is_complete() {

@@ -291,11 +291,21 @@ fn add(fams: &mut Families, m: &Machine) {
             ("firmware", s(&n.firmware)),
         ]);
         fams.put("rigcheck_nic_info", h, &info, Some(1.0));
-        fams.put("rigcheck_nic_max_speed_bytes", h, &id, speed(n.max_speed_mbps));
+        fams.put(
+            "rigcheck_nic_max_speed_bytes",
+            h,
+            &id,
+            speed(n.max_speed_mbps),
+        );
         for p in &n.ports {
             let mut port = id.clone();
             port.push(("port", p.name.clone()));
-            fams.put("rigcheck_nic_port_speed_bytes", h, &port, speed(p.speed_mbps));
+            fams.put(
+                "rigcheck_nic_port_speed_bytes",
+                h,
+                &port,
+                speed(p.speed_mbps),
+            );
         }
     }
     fams.put("rigcheck_gpus", h, none, Some(spec.gpus.len() as f64));
