@@ -258,3 +258,17 @@ fn a_swapped_nic_is_a_change() {
         .iter()
         .any(|c| c.what == "network adapter replaced"));
 }
+
+#[test]
+fn preflight_counts_only_gpus_a_cuda_job_can_use() {
+    // The Vega and the UHD 620 are listed by the inventory, but preflight's GPU checks are
+    // CUDA's: the machine has no NVIDIA GPU, as before AMD and Intel GPUs were listed.
+    let out = rigcheck()
+        .args(["preflight", "--sysroot", "fixtures/x86_64-amd-vega64"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("0 visible, 0 on PCI"), "{text}");
+    assert!(text.contains("no NVIDIA GPU on the PCI bus"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+}
