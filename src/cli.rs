@@ -556,6 +556,7 @@ pub enum Part {
     Cpu,
     Memory,
     Drives,
+    Network,
     Headroom,
     Notes,
 }
@@ -570,6 +571,7 @@ impl From<Part> for rigcheck::render::Part {
             Part::Cpu => Lib::Cpu,
             Part::Memory => Lib::Memory,
             Part::Drives => Lib::Drives,
+            Part::Network => Lib::Network,
             Part::Headroom => Lib::Headroom,
             Part::Notes => Lib::Notes,
         }
@@ -585,6 +587,7 @@ impl ValueEnum for Part {
             Part::Cpu,
             Part::Memory,
             Part::Drives,
+            Part::Network,
             Part::Headroom,
             Part::Notes,
         ]
@@ -603,6 +606,9 @@ impl ValueEnum for Part {
             Part::Drives => PossibleValue::new("drives")
                 .aliases(["drive", "disks"])
                 .help("Drives."),
+            Part::Network => PossibleValue::new("network")
+                .aliases(["nics", "nic", "net"])
+                .help("Network adapters and their ports."),
             Part::Gpus => PossibleValue::new("gpu")
                 .alias("gpus")
                 .help("GPUs, one table per model."),

@@ -450,7 +450,7 @@ impl Builder<'_> {
         let chosen = match selector {
             Some((k, v)) => match v.get_ref() {
                 DeValue::String(s) => Some((s.to_string(), v.span())),
-                DeValue::Table(inner) if section == Section::Gpus => {
+                DeValue::Table(inner) if matches!(section, Section::Gpus | Section::Nics) => {
                     let mut one = None;
                     for (ik, iv) in in_file_order(inner) {
                         match (ik.get_ref().as_ref(), iv.get_ref()) {
@@ -714,6 +714,7 @@ impl Builder<'_> {
             Quantity::BytesJedec => parse(units::parse_bytes_jedec),
             Quantity::Mhz => parse(units::parse_mhz),
             Quantity::Mts => parse(units::parse_mts),
+            Quantity::LinkSpeed => parse(units::parse_link_speed),
             Quantity::Text | Quantity::Names => match v {
                 Value::String(s) if !s.trim().is_empty() => Ok(Val::Text(s.clone())),
                 Value::String(_) => Err(self.err(Some(span.clone()), format!("{key}: empty text"))),
@@ -742,6 +743,7 @@ fn bare_number_fix(q: Quantity, written: &str, n: u64) -> Option<String> {
         ),
         Quantity::Mhz if num < 100.0 => (format!("{num} MHz"), format!("{num} GHz")),
         Quantity::Mts if num < 100.0 => (format!("{num} MT/s"), "2933 MT/s".to_string()),
+        Quantity::LinkSpeed if num < 100.0 => (format!("{num} Mb/s"), format!("{num} Gb/s")),
         _ => return None,
     };
     Some(format!(
@@ -853,6 +855,16 @@ pub fn from_spec(spec: &Spec, name: &str) -> String {
         let lines = suggest_lines(spec, Section::Drives, members, &mut skipped);
         let _ = write!(t, "\n[[drives]]\nkind = {}\n{lines}", q(kind));
     }
+    let mut nics: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, n) in spec.nics.iter().enumerate() {
+        if let Some(name) = n.board.as_deref().or(n.name.as_deref()) {
+            nics.entry(name).or_default().push(i);
+        }
+    }
+    for (model, members) in &nics {
+        let lines = suggest_lines(spec, Section::Nics, members, &mut skipped);
+        let _ = write!(t, "\n[[nics]]\nmodel = {{ exact = {} }}\n{lines}", q(model));
+    }
     if !skipped.is_empty() {
         let _ = writeln!(
             t,
@@ -883,6 +895,10 @@ fn suggest_lines(
             Read::EachDrive(read) => members
                 .iter()
                 .filter_map(|&i| Some(read(spec, i, spec.drives.get(i)?, f.quantity)))
+                .collect(),
+            Read::EachNic(read) => members
+                .iter()
+                .filter_map(|&i| Some(read(spec, i, spec.nics.get(i)?, f.quantity)))
                 .collect(),
             Read::GroupCount => {
                 let n = members.len() as u64;
@@ -928,7 +944,8 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
     let mut texts = Vec::new();
     for it in items {
         match it {
-            Found::Num(n, _) => nums.push(*n),
+            // The speed a port runs at now: the machine passes an order for at least that.
+            Found::Num(n, _) | Found::Floor(n, _) => nums.push(*n),
             Found::Text(t) => texts.push(t.as_str()),
             Found::Names(_) | Found::Unknown(_) => return None,
         }

@@ -39,7 +39,11 @@ pub struct Spec {
     pub memory: Memory,
     pub drives: Vec<Drive>,
     pub gpus: Vec<Gpu>,
-    /// How completely `drives`, `gpus` and `memory.dimms` were read: an empty list that was
+    /// Network adapters: one per PCI card (its functions together), with its ports. Empty in
+    /// reports written before it existed (`lists.nics` then says `unreadable`).
+    #[serde(default)]
+    pub nics: Vec<Nic>,
+    /// How completely `drives`, `gpus`, `nics` and `memory.dimms` were read: an empty list that was
     /// `read` means there are none; one that is `partial` or `unreadable` means counts and
     /// sums over it are unknown (the note on the list says why). Reports written before it
     /// existed read as `read`.
@@ -109,6 +113,11 @@ impl ListState {
         self.is_complete().then_some(n as u64)
     }
 
+    /// What a report written before a list existed says of it: nothing.
+    pub fn unread() -> ListState {
+        ListState::Unreadable
+    }
+
     /// The less complete of two states (a list joined from two sources).
     pub fn worst(self, other: ListState) -> ListState {
         use ListState::*;
@@ -127,6 +136,9 @@ pub struct Lists {
     pub gpus: ListState,
     /// `memory.dimms` (and the slot list beside it).
     pub dimms: ListState,
+    /// `nics`; `unreadable` in reports written before NICs were read.
+    #[serde(default = "ListState::unread")]
+    pub nics: ListState,
 }
 
 /// A list as a probe read it: its items and how completely.
@@ -217,6 +229,16 @@ pub struct Cpu {
     pub family: Option<u32>,
     pub model_id: Option<u32>,
     pub stepping: Option<u32>,
+    /// Microarchitecture (generation) from the vendor, family and model, e.g. `Cascade Lake`,
+    /// `Zen 3`; `None` with a note where the table has no row for them.
+    #[serde(default)]
+    pub microarchitecture: Option<String>,
+    /// The product line's codename where the family and model tell it (`Cascade Lake-SP`,
+    /// `Milan`, `Sapphire Rapids`); `None` where they do not (one model, several lines).
+    #[serde(default)]
+    pub codename: Option<String>,
+    /// Microcode revision: `microcode` in /proc/cpuinfo, else
+    /// /sys/devices/system/cpu/cpu0/microcode/version.
     pub microcode: Option<String>,
     /// Physical packages with at least one online CPU.
     pub sockets: Option<u32>,
@@ -240,6 +262,10 @@ pub struct Cpu {
     pub base_mhz_source: Option<String>,
     pub min_mhz: Option<u32>,
     pub max_mhz: Option<u32>,
+    /// The clock the online CPUs run at now, over all of them; `None` with a note where the
+    /// kernel shows none.
+    #[serde(default)]
+    pub current_mhz: Option<ClockNow>,
     pub scaling_driver: Option<String>,
     pub governor: Option<String>,
     pub caches: Vec<Cache>,
@@ -254,6 +280,30 @@ pub struct Cpu {
     pub peak_fp64_gflops: Option<f64>,
     /// Kernel flags (or `Features` on arm), sorted.
     pub flags: Vec<String>,
+}
+
+/// The clock the CPUs run at now: volatile, so `diff` does not compare it.
+#[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema, Deserialize, PartialEq, Eq)]
+pub struct ClockNow {
+    pub min_mhz: u32,
+    /// The mean over the CPUs read, rounded.
+    pub avg_mhz: u32,
+    pub max_mhz: u32,
+    /// CPUs read.
+    pub cpus: u32,
+    /// `scaling_cur_freq` (cpufreq) or `cpuinfo` (`cpu MHz` of /proc/cpuinfo).
+    pub source: ClockSource,
+}
+
+/// Where the clock now was read.
+#[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockSource {
+    /// cpufreq's `scaling_cur_freq`, per CPU.
+    #[default]
+    ScalingCurFreq,
+    /// `cpu MHz` of /proc/cpuinfo (x86, where no cpufreq driver is loaded: VMs).
+    Cpuinfo,
 }
 
 /// One cache level and kind, summed as lscpu does.
@@ -387,6 +437,72 @@ impl Drive {
     }
 }
 
+/// One network adapter: a PCI card (its functions together) and its ports.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema, Deserialize, PartialEq)]
+pub struct Nic {
+    /// PCI address of the card's first function, `0000:5d:00.0`.
+    pub pci_address: Option<String>,
+    /// Every PCI function of the card (a dual-port card has `.0` and `.1`).
+    pub functions: Vec<String>,
+    /// PCI ids, `0x8086` and `0x1572`.
+    pub vendor_id: Option<String>,
+    pub device_id: Option<String>,
+    /// PCI subsystem `vendor:device`, `103c:22fc`: whose board it is.
+    pub subsystem_id: Option<String>,
+    /// Vendor name from pci.ids, e.g. `Intel Corporation`.
+    pub vendor: Option<String>,
+    /// Controller name from pci.ids, e.g. `Ethernet Controller X710 for 10GbE SFP+`.
+    pub name: Option<String>,
+    /// The board's name where pci.ids names the subsystem (`Ethernet Converged Network
+    /// Adapter X710-DA2`).
+    pub board: Option<String>,
+    /// The driver bound to the card (`i40e`, `mlx5_core`, `virtio-pci`).
+    pub driver: Option<String>,
+    /// Firmware version as ethtool's driver info gives it.
+    pub firmware: Option<String>,
+    /// The fastest link the card's ports support, Mb/s; `max_speed_source` says from where.
+    pub max_speed_mbps: Option<u64>,
+    /// `ethtool` (the link modes the driver lists), `table` (rigcheck's table of well-known
+    /// controllers), `infiniband` (the port's rate), `link` (the speed a port runs at now:
+    /// a floor, the card may do more).
+    pub max_speed_source: Option<String>,
+    /// A hypervisor's adapter (virtio, Hyper-V, VMware vmxnet3, Xen): it has no link speed
+    /// of its own.
+    #[serde(default)]
+    pub is_virtual: bool,
+    /// The PCIe link the card trained at and what it can do; `None` where the bus is not
+    /// PCIe (a VM's virtio device shows no link).
+    pub pcie: Option<Pcie>,
+    pub numa_node: Option<i32>,
+    /// CPU socket the card hangs off (its local CPUs, else its NUMA node).
+    #[serde(default)]
+    pub socket: Option<u32>,
+    pub ports: Vec<NicPort>,
+}
+
+/// One port of a network adapter: an Ethernet interface, or an InfiniBand port.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema, Deserialize, PartialEq)]
+pub struct NicPort {
+    /// Interface name (`eno5`), or `mlx5_0/1` for an InfiniBand port.
+    pub name: String,
+    /// The PCI function it belongs to.
+    pub function: Option<String>,
+    /// `ethernet` or `infiniband`.
+    pub link_layer: String,
+    /// MAC address (hidden by `--redact`).
+    pub mac: Option<String>,
+    /// `up`, `down`, `dormant`, `unknown` (operstate), or InfiniBand's `active`, `down`,
+    /// `init`, `armed`.
+    pub state: Option<String>,
+    /// The speed the link runs at now, Mb/s; `None` with a note when down or not given.
+    pub speed_mbps: Option<u64>,
+    /// The fastest speed the port supports (ethtool's link modes), Mb/s.
+    pub max_speed_mbps: Option<u64>,
+    /// `full` or `half`.
+    pub duplex: Option<String>,
+    pub mtu: Option<u32>,
+}
+
 /// What kind of drive it is; written in JSON as `nvme`, `ssd`, `hdd` or `virtual`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
@@ -436,10 +552,17 @@ impl std::fmt::Display for DriveKind {
     }
 }
 
-/// One NVIDIA GPU: PCI facts, NVML facts, derived capability and live state.
+/// One GPU: PCI facts, the driver's facts (NVML for NVIDIA, the kernel's drm sysfs for AMD
+/// and Intel), derived capability and live state. CUDA and Tensor cores, SMs, compute
+/// capability and the peaks derived from them are NVIDIA's: `null` on other GPUs, with a
+/// note saying so.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Gpu {
-    /// NVML index (null when only seen on PCI).
+    /// `NVIDIA`, `AMD` or `Intel`; reports written before other vendors were read hold
+    /// NVIDIA GPUs only.
+    #[serde(default)]
+    pub vendor: GpuVendor,
+    /// NVML index (null when only seen on PCI, and on AMD and Intel GPUs).
     pub index: Option<u32>,
     /// PCI address `0000:3b:00.0`.
     pub pci_address: Option<String>,
@@ -526,9 +649,65 @@ pub struct Gpu {
     pub cuda_version: Option<String>,
     pub mig_enabled: Option<bool>,
     pub state: GpuState,
+    /// What the kernel's drm driver shows of an AMD or Intel GPU; absent on NVIDIA GPUs,
+    /// whose facts come from NVML.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drm: Option<GpuDrm>,
+}
+
+/// An AMD or Intel GPU as its kernel driver (amdgpu, i915, xe) shows it in sysfs.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema, Deserialize, PartialEq)]
+pub struct GpuDrm {
+    /// The bound driver (`amdgpu`, `i915`, `xe`); `None` with a note when none is bound.
+    pub driver: Option<String>,
+    /// Highest shader (graphics) clock the driver lists: amdgpu's top `pp_dpm_sclk` level,
+    /// i915's `gt_RP0_freq_mhz`, xe's `rp0_freq`.
+    pub max_core_clock_mhz: Option<u32>,
+    /// The shader clock now (the `*` level of `pp_dpm_sclk`; i915 `gt_act_freq_mhz`).
+    pub core_clock_mhz: Option<u32>,
+    /// PCI revision (`0xc1`): with the device id, what names an AMD board exactly.
+    pub revision: Option<String>,
+}
+
+/// Who made a GPU; written in JSON as `NVIDIA`, `AMD` or `Intel`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, JsonSchema, Deserialize)]
+pub enum GpuVendor {
+    #[default]
+    #[serde(rename = "NVIDIA")]
+    Nvidia,
+    #[serde(rename = "AMD")]
+    Amd,
+    #[serde(rename = "Intel")]
+    Intel,
+}
+
+impl GpuVendor {
+    /// The name as JSON and the report write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GpuVendor::Nvidia => "NVIDIA",
+            GpuVendor::Amd => "AMD",
+            GpuVendor::Intel => "Intel",
+        }
+    }
+
+    /// The vendor of a PCI vendor id (NVIDIA 0x10de, AMD 0x1002, Intel 0x8086).
+    pub fn from_pci(id: u32) -> Option<GpuVendor> {
+        match id {
+            0x10de => Some(GpuVendor::Nvidia),
+            0x1002 => Some(GpuVendor::Amd),
+            0x8086 => Some(GpuVendor::Intel),
+            _ => None,
+        }
+    }
 }
 
 impl Gpu {
+    /// True for an NVIDIA GPU (the only vendor with CUDA and Tensor cores).
+    pub fn is_nvidia(&self) -> bool {
+        self.vendor == GpuVendor::Nvidia
+    }
+
     /// The `fact_sources` value of a fact taken from the product table.
     pub const FROM_DATASHEET: &'static str = "datasheet";
 

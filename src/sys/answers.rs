@@ -110,3 +110,31 @@ pub fn refusal(e: &std::io::Error) -> Option<Refusal> {
 
 /// Most symlinks followed while resolving one path under a sysroot: the kernel's own limit.
 pub const MAX_SYMLINKS: usize = 40;
+
+/// What ethtool's calls (`SIOCETHTOOL`) answered for one network interface: the driver's
+/// info and the link modes the port supports, each or why there is none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ethtool {
+    /// `ETHTOOL_GDRVINFO`.
+    pub driver_info: Result<DriverInfo, String>,
+    /// `ETHTOOL_GLINKSETTINGS`: the supported link-mode bitmap, 32 bits a word (bit N is
+    /// `ETHTOOL_LINK_MODE_*_BIT` N of linux/ethtool.h), and the speed now (Mb/s, `None` for
+    /// SPEED_UNKNOWN).
+    pub link_modes: Result<LinkModes, String>,
+}
+
+/// `struct ethtool_drvinfo`'s strings, empty ones as `None`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DriverInfo {
+    pub driver: Option<String>,
+    pub version: Option<String>,
+    pub firmware: Option<String>,
+    pub bus_info: Option<String>,
+}
+
+/// `struct ethtool_link_settings`'s speed and supported modes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkModes {
+    pub speed_mbps: Option<u32>,
+    pub supported: Vec<u32>,
+}

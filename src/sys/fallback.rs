@@ -223,6 +223,15 @@ pub fn symlink(_target: &Path, _link: &Path) -> io::Result<()> {
     Err(unsupported("symlinks are not recreated on this OS"))
 }
 
+/// ethtool's calls are Linux's: elsewhere there is no such interface to ask.
+pub fn ethtool(_interface: &str) -> super::answers::Ethtool {
+    let why = "ethtool's calls are Linux's".to_string();
+    super::answers::Ethtool {
+        driver_info: Err(why.clone()),
+        link_modes: Err(why),
+    }
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! Linux's own calls: the CPU affinity mask, the atomic swap of two paths, direct I/O and
-//! cache advice, /proc for process liveness, and the lookup beneath a sysroot (`openat2`).
-//! The machine itself is read from /proc and /sys, through `Source`.
+//! cache advice, /proc for process liveness, the lookup beneath a sysroot (`openat2`), and
+//! ethtool's driver info and link modes (`SIOCETHTOOL`). The machine itself is read from
+//! /proc and /sys, through `Source`.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -175,6 +176,153 @@ pub fn persistence_mode(
     d: &nvml_wrapper::Device<'_>,
 ) -> Option<Result<bool, nvml_wrapper::error::NvmlError>> {
     Some(d.is_in_persistent_mode())
+}
+
+/// `SIOCETHTOOL` (linux/sockios.h).
+const SIOCETHTOOL: u64 = 0x8946;
+/// `ETHTOOL_GDRVINFO`, `ETHTOOL_GLINKSETTINGS` (linux/ethtool.h).
+const ETHTOOL_GDRVINFO: u32 = 0x03;
+const ETHTOOL_GLINKSETTINGS: u32 = 0x4c;
+
+/// `struct ifreq` with the `ifr_data` member: the name, then the pointer, padded to the
+/// union's 24 bytes (`struct ifmap`).
+#[repr(C)]
+struct IfReqData {
+    name: [u8; 16],
+    data: *mut libc::c_void,
+    _pad: [u8; 16],
+}
+
+/// ethtool's driver info and link modes of `interface`, through `SIOCETHTOOL` on a
+/// datagram socket, as `ethtool -i` and `ethtool` ask them: neither needs root.
+pub fn ethtool(interface: &str) -> super::answers::Ethtool {
+    use super::answers::Ethtool;
+    let socket = match open_ethtool_socket() {
+        Ok(s) => s,
+        Err(e) => {
+            let why = format!("no socket to ask ethtool through: {e}");
+            return Ethtool {
+                driver_info: Err(why.clone()),
+                link_modes: Err(why),
+            };
+        }
+    };
+    Ethtool {
+        driver_info: driver_info(&socket, interface).map_err(|e| e.to_string()),
+        link_modes: link_modes(&socket, interface).map_err(|e| e.to_string()),
+    }
+}
+
+#[allow(unsafe_code)]
+fn open_ethtool_socket() -> io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: socket(2) takes no pointers; a non-negative result is a descriptor we own.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just returned by socket(2) and is owned by nothing else.
+    Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+}
+
+/// One `SIOCETHTOOL` call on `interface` with `data` (a buffer starting with the command).
+#[allow(unsafe_code)]
+fn ethtool_call(
+    socket: &std::os::fd::OwnedFd,
+    interface: &str,
+    data: &mut [u32],
+) -> io::Result<()> {
+    let bytes = interface.as_bytes();
+    if bytes.is_empty() || bytes.len() >= 16 || bytes.contains(&0) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{interface:?} is not an interface name"),
+        ));
+    }
+    let mut req = IfReqData {
+        name: [0; 16],
+        data: data.as_mut_ptr().cast(),
+        _pad: [0; 16],
+    };
+    req.name[..bytes.len()].copy_from_slice(bytes);
+    // SAFETY: `req` is a valid ifreq naming a NUL-terminated interface; its data pointer
+    // points at `data`, a live buffer as long as the structure the command asks for (the
+    // callers size it: 196 bytes for the driver info, the header and 3 × 127 mask words for
+    // the link settings), which the kernel writes within.
+    let r = unsafe { libc::ioctl(socket.as_raw_fd(), SIOCETHTOOL as _, &mut req) };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// A NUL-padded C string of `struct ethtool_drvinfo`, `None` when empty.
+fn c_field(bytes: &[u8]) -> Option<String> {
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let s = String::from_utf8_lossy(&bytes[..end]).trim().to_string();
+    (!s.is_empty()).then_some(s)
+}
+
+fn driver_info(
+    socket: &std::os::fd::OwnedFd,
+    interface: &str,
+) -> io::Result<super::answers::DriverInfo> {
+    // struct ethtool_drvinfo: cmd, driver[32], version[32], fw_version[32], bus_info[32],
+    // erom_version[32], reserved2[12], five u32 counts: 196 bytes, 49 words.
+    let mut buf = [0u32; 49];
+    buf[0] = ETHTOOL_GDRVINFO;
+    ethtool_call(socket, interface, &mut buf)?;
+    let bytes: Vec<u8> = buf.iter().flat_map(|w| w.to_ne_bytes()).collect();
+    let field = |at: usize| c_field(&bytes[at..at + 32]);
+    Ok(super::answers::DriverInfo {
+        driver: field(4),
+        version: field(36),
+        firmware: field(68),
+        bus_info: field(100),
+    })
+}
+
+fn link_modes(
+    socket: &std::os::fd::OwnedFd,
+    interface: &str,
+) -> io::Result<super::answers::LinkModes> {
+    // struct ethtool_link_settings: a 48-byte header (12 words), then the supported,
+    // advertising and partner masks of `link_mode_masks_nwords` words each. The first call
+    // asks with 0 words; the kernel answers with minus the number it uses.
+    const HEADER: usize = 12;
+    const MAX_WORDS: usize = 127;
+    let mut buf = vec![0u32; HEADER + 3 * MAX_WORDS];
+    buf[0] = ETHTOOL_GLINKSETTINGS;
+    ethtool_call(socket, interface, &mut buf)?;
+    let nwords_of = |buf: &[u32]| buf[3].to_ne_bytes()[3] as i8;
+    let asked = nwords_of(&buf);
+    let words = match asked {
+        n if n < 0 => usize::from(n.unsigned_abs()),
+        _ => {
+            return Err(io::Error::other(
+                "the driver did not say how many link-mode words it uses",
+            ))
+        }
+    };
+    if words > MAX_WORDS {
+        return Err(io::Error::other(format!("{words} link-mode words")));
+    }
+    buf.iter_mut().for_each(|w| *w = 0);
+    buf[0] = ETHTOOL_GLINKSETTINGS;
+    let mut w3 = buf[3].to_ne_bytes();
+    w3[3] = words as u8;
+    buf[3] = u32::from_ne_bytes(w3);
+    ethtool_call(socket, interface, &mut buf)?;
+    if nwords_of(&buf) as usize != words {
+        return Err(io::Error::other("the link-mode handshake did not settle"));
+    }
+    // SPEED_UNKNOWN is -1 (0xffffffff); 0 is no speed either.
+    let speed = buf[1];
+    Ok(super::answers::LinkModes {
+        speed_mbps: (speed != 0 && speed != u32::MAX).then_some(speed),
+        supported: buf[HEADER..HEADER + words].to_vec(),
+    })
 }
 
 #[cfg(test)]

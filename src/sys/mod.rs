@@ -15,7 +15,7 @@
 //!
 //! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`, `descriptor_path`,
-//! `native_answers`, `nvml_elsewhere`, `persistence_mode` (with the nvml feature), `ELEVATE`,
+//! `native_answers`, `nvml_elsewhere`, `persistence_mode` (with the nvml feature), `ethtool`, `ELEVATE`,
 //! `NVML_ABSENT`, `NVML_NO_PERMISSION`, `NVML_FILE_NAMED`, `COLOR_NEEDS_TERM` (and `linux`
 //! alone `open_in_root`, for `beneath`). Every POSIX-axis module defines:
 //! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`,
@@ -73,5 +73,6 @@ mod no_posix;
 pub use no_posix::*;
 
 pub use answers::{
-    refusal, unsupported, FsSpace, Live, Lookup, Opened, Refusal, SmbiosTables, MAX_SYMLINKS,
+    refusal, unsupported, DriverInfo, Ethtool, FsSpace, LinkModes, Live, Lookup, Opened, Refusal,
+    SmbiosTables, MAX_SYMLINKS,
 };
