@@ -123,19 +123,9 @@ impl Cpuid {
     }
 }
 
-/// Executes CPUID. Only x86_64 runs it here; `Cpuid::open` never asks elsewhere.
+/// Executes CPUID (`sys::cpuid`). Only x86_64 runs it here; `Cpuid::open` never asks elsewhere.
 fn execute(leaf: u32, subleaf: u32) -> [u32; 4] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // CPUID exists on every x86_64 CPU and has no side effects (a safe intrinsic).
-        let r = std::arch::x86_64::__cpuid_count(leaf, subleaf);
-        [r.eax, r.ebx, r.ecx, r.edx]
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (leaf, subleaf);
-        [0; 4]
-    }
+    crate::sys::cpuid(leaf, subleaf)
 }
 
 /// `cpuid.json`: the CPUID leaves the probes used, as a capture records them.

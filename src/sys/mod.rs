@@ -26,6 +26,7 @@
 //! `refusal`, `MAX_SYMLINKS`, and the rest.
 
 mod answers;
+mod instructions;
 pub mod fallback;
 
 #[cfg(target_os = "linux")]
@@ -72,6 +73,7 @@ mod no_posix;
 #[cfg(not(any(unix, windows)))]
 pub use no_posix::*;
 
+pub use instructions::cpuid;
 pub use answers::{
     refusal, unsupported, DriverInfo, Ethtool, FsSpace, LinkModes, Live, Lookup, Opened, Refusal,
     SmbiosTables, MAX_SYMLINKS,
