@@ -11,16 +11,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 use crate::spec::identity::{either, rules_out};
-use crate::spec::{Dimm, Drive, Gpu, ListState, Lists, Spec};
+use crate::spec::{Dimm, Drive, Gpu, ListState, Lists, Nic, Spec};
 use crate::text::same_product_name;
 use crate::units::{bytes_bin, bytes_dec};
 
 /// One difference, or one fact known on one side only.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Change {
     /// `hardware` (counts for the exit code), `software` (OS, kernel, driver) or `removable`
     /// (USB and removable media, not part of the machine).
@@ -37,7 +38,7 @@ pub struct Change {
 }
 
 /// What `diff` found between two reports.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Diff {
     /// Facts known in both reports whose values differ, hardware first.
     pub changes: Vec<Change>,
@@ -88,6 +89,7 @@ pub struct Compared {
     pub dimms: Option<Vec<DimmFacts>>,
     pub gpus: Vec<GpuFacts>,
     pub drives: Vec<DriveFacts>,
+    pub nics: Vec<NicFacts>,
     /// How completely each list was read: an item missing from a list that was not read
     /// whole is unknown on that side, not removed.
     pub lists: Lists,
@@ -158,6 +160,20 @@ pub struct GpuFacts {
     pub vbios_version: Option<String>,
 }
 
+/// One network adapter, by its PCI address.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct NicFacts {
+    /// The PCI address of its first function, or its first port's name.
+    pub at: String,
+    /// The board's name, else the controller's.
+    pub name: Option<String>,
+    pub max_speed_mbps: Option<u64>,
+    pub ports: usize,
+    /// The ports' MAC addresses, sorted: a card of the same model swapped shows here.
+    pub macs: Vec<String>,
+    pub firmware: Option<String>,
+}
+
 /// One drive.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct DriveFacts {
@@ -223,6 +239,7 @@ impl Compared {
                 .map(|(i, g)| GpuFacts::of(i, g))
                 .collect(),
             drives: spec.drives.iter().map(DriveFacts::of).collect(),
+            nics: spec.nics.iter().map(NicFacts::of).collect(),
             lists: Lists {
                 dimms: spec.dimm_list(),
                 ..spec.lists
@@ -298,6 +315,9 @@ impl Compared {
         for d in &mut c.drives {
             d.serial = None;
         }
+        for n in &mut c.nics {
+            n.macs.clear();
+        }
         c.software = SoftwareFacts::default();
         c
     }
@@ -334,6 +354,25 @@ impl GpuFacts {
     }
 }
 
+impl NicFacts {
+    fn of(n: &Nic) -> NicFacts {
+        let mut macs: Vec<String> = n.ports.iter().filter_map(|p| p.mac.clone()).collect();
+        macs.sort();
+        NicFacts {
+            at: n
+                .pci_address
+                .clone()
+                .or_else(|| n.ports.first().map(|p| p.name.clone()))
+                .unwrap_or_else(|| "network adapter".into()),
+            name: n.board.clone().or_else(|| n.name.clone()),
+            max_speed_mbps: n.max_speed_mbps,
+            ports: n.ports.len(),
+            macs,
+            firmware: n.firmware.clone(),
+        }
+    }
+}
+
 impl DriveFacts {
     fn of(d: &Drive) -> DriveFacts {
         DriveFacts {
@@ -366,6 +405,7 @@ pub fn compare(a: &Compared, b: &Compared) -> Diff {
         (a.lists.dimms, b.lists.dimms),
     );
     gpus(&mut c, &a.gpus, &b.gpus, (a.lists.gpus, b.lists.gpus));
+    nics(&mut c, &a.nics, &b.nics, (a.lists.nics, b.lists.nics));
     drives(
         &mut c,
         &a.drives,
@@ -768,6 +808,94 @@ fn gpus(c: &mut Changes, a: &[GpuFacts], b: &[GpuFacts], (sa, sb): (ListState, L
                     k,
                     x.vbios_version.clone(),
                     y.vbios_version.clone(),
+                );
+            }
+            (None, None) => {}
+        }
+    }
+}
+
+/// Network adapters by PCI address: one added, removed, replaced by another model, or
+/// swapped for another of the same model (its MAC addresses differ).
+fn nics(c: &mut Changes, a: &[NicFacts], b: &[NicFacts], (sa, sb): (ListState, ListState)) {
+    let describe = |n: &NicFacts| {
+        let speed = n
+            .max_speed_mbps
+            .map(|m| format!(" ({})", crate::units::link_speed(m)))
+            .unwrap_or_default();
+        format!(
+            "{}{speed}",
+            n.name
+                .clone()
+                .unwrap_or_else(|| "unknown network adapter".into())
+        )
+    };
+    let na: BTreeMap<&String, &NicFacts> = a.iter().map(|n| (&n.at, n)).collect();
+    let nb: BTreeMap<&String, &NicFacts> = b.iter().map(|n| (&n.at, n)).collect();
+    let keys: BTreeSet<&String> = na.keys().chain(nb.keys()).copied().collect();
+    for k in keys {
+        match (na.get(k), nb.get(k)) {
+            (Some(x), None) => c.presence(
+                "hardware",
+                ("network adapter", "network adapter removed"),
+                k,
+                describe(x),
+                "none".into(),
+                (true, sb),
+            ),
+            (None, Some(y)) => c.presence(
+                "hardware",
+                ("network adapter", "network adapter added"),
+                k,
+                describe(y),
+                "none".into(),
+                (false, sa),
+            ),
+            (Some(x), Some(y)) => {
+                let replaced = matches!((&x.name, &y.name), (Some(p), Some(q)) if p != q)
+                    || matches!((x.max_speed_mbps, y.max_speed_mbps), (Some(p), Some(q)) if p != q);
+                if replaced {
+                    c.push(
+                        "hardware",
+                        "network adapter replaced",
+                        k,
+                        describe(x),
+                        describe(y),
+                    );
+                    continue;
+                }
+                c.hw(
+                    ("network adapter model", ""),
+                    k,
+                    x.name.clone(),
+                    y.name.clone(),
+                );
+                if x.ports != y.ports {
+                    c.push(
+                        "hardware",
+                        "network ports changed",
+                        k,
+                        x.ports.to_string(),
+                        y.ports.to_string(),
+                    );
+                }
+                if !x.macs.is_empty() && !y.macs.is_empty() && x.macs != y.macs {
+                    c.push(
+                        "hardware",
+                        "network adapter swapped (MAC)",
+                        k,
+                        x.macs.join(", "),
+                        y.macs.join(", "),
+                    );
+                }
+                c.hw(
+                    (
+                        "network adapter firmware",
+                        "network adapter firmware changed",
+                    ),
+                    k,
+                    x.firmware.clone(),
+                    y.firmware.clone(),
                 );
             }
             (None, None) => {}

@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::diff::{self, Change, Compared};
@@ -81,7 +82,7 @@ impl Row {
             cpu_sockets: spec.cpu.sockets,
             cpu_cores: spec.cpu.cores,
             cpu_threads: spec.cpu.threads,
-            gpus: spec.gpus.iter().map(|g| g.name.clone()).collect(),
+            gpus: spec.gpus.iter().map(|g| g.shown_name()).collect(),
             memory_bytes: spec.memory.total_bytes,
             dimms: spec.memory.dimms.len(),
             lists: Lists {
@@ -103,7 +104,7 @@ pub enum Keep {
 
 /// Several reports carrying one host name: the same machine reported twice, or machines
 /// left with a default name (`localhost`). Each is kept, under its name and file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct DuplicateName {
     pub host: String,
     pub files: Vec<PathBuf>,
@@ -111,21 +112,21 @@ pub struct DuplicateName {
 
 /// What fleet reads of a preflight result stored in a report as a top-level `preflight`
 /// object (the JSON of `rigcheck preflight`). Reports without one are fine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Preflight {
     /// True when the machine was ready.
     pub passed: bool,
 }
 
 /// A report that could not be read, with the reason.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct BadReport {
     pub file: PathBuf,
     pub error: String,
 }
 
 /// A group of hosts with the same hardware.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Configuration {
     /// How many hosts have it.
     pub hosts: usize,
@@ -135,7 +136,7 @@ pub struct Configuration {
 }
 
 /// A host outside the majority configuration, and how it differs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct OddOne {
     pub host: String,
     pub file: PathBuf,

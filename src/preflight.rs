@@ -22,6 +22,18 @@ use crate::spec::{Filesystem, Spec};
 
 /// All checks for `spec`; `data` is the filesystem of `--data` when it was given.
 pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &Options) -> Report {
+    // The GPU checks are CUDA's (NVML, the NVIDIA driver): AMD and Intel GPUs, listed after
+    // NVIDIA's, are no GPUs a CUDA job can use, so they are left out here (the NVIDIA GPUs
+    // keep their indices).
+    let cuda_only;
+    let spec = if spec.gpus.iter().any(|g| !g.is_nvidia()) {
+        let mut s = spec.clone();
+        s.gpus.retain(|g| g.is_nvidia());
+        cuda_only = s;
+        &cuda_only
+    } else {
+        spec
+    };
     let visible = gpu::visible(&spec.gpus, opts.visible_devices.as_deref());
     let mut checks = gpu::checks(spec, &visible, opts);
     checks.extend(host::cpu_checks(spec, &visible, opts));

@@ -120,8 +120,15 @@ impl Model {
         if self.words.is_empty() {
             return false;
         }
-        let have: Vec<&str> = name_words.collect();
-        have.windows(self.words.len()).any(|w| {
+        // The name's words in a buffer on the stack (product names have a handful); a longer
+        // name than it holds is compared in the words that fit.
+        let mut have: [&str; 24] = [""; 24];
+        let mut n = 0;
+        for (slot, w) in have.iter_mut().zip(name_words) {
+            *slot = w;
+            n += 1;
+        }
+        have[..n].windows(self.words.len()).any(|w| {
             w.iter()
                 .zip(&self.words)
                 .all(|(h, want)| h.eq_ignore_ascii_case(want))
@@ -450,7 +457,7 @@ impl Builder<'_> {
         let chosen = match selector {
             Some((k, v)) => match v.get_ref() {
                 DeValue::String(s) => Some((s.to_string(), v.span())),
-                DeValue::Table(inner) if section == Section::Gpus => {
+                DeValue::Table(inner) if matches!(section, Section::Gpus | Section::Nics) => {
                     let mut one = None;
                     for (ik, iv) in in_file_order(inner) {
                         match (ik.get_ref().as_ref(), iv.get_ref()) {
@@ -714,6 +721,7 @@ impl Builder<'_> {
             Quantity::BytesJedec => parse(units::parse_bytes_jedec),
             Quantity::Mhz => parse(units::parse_mhz),
             Quantity::Mts => parse(units::parse_mts),
+            Quantity::LinkSpeed => parse(units::parse_link_speed),
             Quantity::Text | Quantity::Names => match v {
                 Value::String(s) if !s.trim().is_empty() => Ok(Val::Text(s.clone())),
                 Value::String(_) => Err(self.err(Some(span.clone()), format!("{key}: empty text"))),
@@ -742,6 +750,7 @@ fn bare_number_fix(q: Quantity, written: &str, n: u64) -> Option<String> {
         ),
         Quantity::Mhz if num < 100.0 => (format!("{num} MHz"), format!("{num} GHz")),
         Quantity::Mts if num < 100.0 => (format!("{num} MT/s"), "2933 MT/s".to_string()),
+        Quantity::LinkSpeed if num < 100.0 => (format!("{num} Mb/s"), format!("{num} Gb/s")),
         _ => return None,
     };
     Some(format!(
@@ -853,6 +862,16 @@ pub fn from_spec(spec: &Spec, name: &str) -> String {
         let lines = suggest_lines(spec, Section::Drives, members, &mut skipped);
         let _ = write!(t, "\n[[drives]]\nkind = {}\n{lines}", q(kind));
     }
+    let mut nics: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, n) in spec.nics.iter().enumerate() {
+        if let Some(name) = n.board.as_deref().or(n.name.as_deref()) {
+            nics.entry(name).or_default().push(i);
+        }
+    }
+    for (model, members) in &nics {
+        let lines = suggest_lines(spec, Section::Nics, members, &mut skipped);
+        let _ = write!(t, "\n[[nics]]\nmodel = {{ exact = {} }}\n{lines}", q(model));
+    }
     if !skipped.is_empty() {
         let _ = writeln!(
             t,
@@ -883,6 +902,10 @@ fn suggest_lines(
             Read::EachDrive(read) => members
                 .iter()
                 .filter_map(|&i| Some(read(spec, i, spec.drives.get(i)?, f.quantity)))
+                .collect(),
+            Read::EachNic(read) => members
+                .iter()
+                .filter_map(|&i| Some(read(spec, i, spec.nics.get(i)?, f.quantity)))
                 .collect(),
             Read::GroupCount => {
                 let n = members.len() as u64;
@@ -928,7 +951,8 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
     let mut texts = Vec::new();
     for it in items {
         match it {
-            Found::Num(n, _) => nums.push(*n),
+            // The speed a port runs at now: the machine passes an order for at least that.
+            Found::Num(n, _) | Found::Floor(n, _) => nums.push(*n),
             Found::Text(t) => texts.push(t.as_str()),
             Found::Names(_) | Found::Unknown(_) => return None,
         }
@@ -979,6 +1003,22 @@ fn expected_text(req: &Requirement) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn models_match_as_words_and_exact_as_the_product() {
+        let family = Model::new("H200", false);
+        assert!(family.matches("NVIDIA H200") && family.matches("NVIDIA H200 NVL"));
+        let exact = Model::new("NVIDIA H200", true);
+        assert!(exact.matches("NVIDIA H200") && exact.matches("H200"));
+        assert!(!exact.matches("NVIDIA H200 NVL"));
+        let l40 = Model::new("L40", false);
+        assert!(l40.matches("NVIDIA L40") && !l40.matches("NVIDIA L40S"));
+        let a100 = Model::new("a100", false);
+        assert!(a100.matches("NVIDIA A100-SXM4-80GB") && a100.matches("NVIDIA A100 80GB PCIe"));
+        assert!(!Model::new("RTX 600", false).matches("Quadro RTX 6000"));
+        assert!(Model::new("Xeon Gold", false).matches("Intel(R) Xeon(R) Gold 6254 CPU"));
+        assert!(!Model::new("", false).matches("anything"));
+    }
 
     #[test]
     fn builtin_profiles_parse() {

@@ -8,15 +8,16 @@
 
 use std::collections::HashMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::outcome::Outcome;
 use crate::profile::{Filter, Op, Profile, Quantity, Requirement, Val};
 use crate::requirement::{self, Found, Read, Reading, Section};
-use crate::spec::{Drive, Gpu, Spec};
+use crate::spec::{Drive, Gpu, Nic, Spec};
 
 /// Outcome of one requirement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Pass,
@@ -36,7 +37,7 @@ impl Status {
 }
 
 /// One checked requirement.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct Line {
     /// Stable id, e.g. `gpus[0].pcie_width`.
     pub id: String,
@@ -64,7 +65,7 @@ pub enum Unknowns {
 }
 
 /// Counts of each status.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 pub struct Summary {
     pub pass: usize,
     pub fail: usize,
@@ -72,7 +73,7 @@ pub struct Summary {
 }
 
 /// The verify result for one machine.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct VerifyReport {
     pub profile: String,
     pub description: Option<String>,
@@ -312,14 +313,10 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
         note,
     };
     if items.is_empty() {
-        let what = if req
-            .filter
-            .as_ref()
-            .is_some_and(|f| f.section == Section::Gpus)
-        {
-            "GPU"
-        } else {
-            "drive"
+        let what = match req.filter.as_ref().map(|f| f.section) {
+            Some(Section::Gpus) => "GPU",
+            Some(Section::Nics) => "network adapter",
+            _ => "drive",
         };
         line.found = format!("no matching {what}");
         line.status = Status::Fail;
@@ -338,6 +335,17 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
             Found::Num(n, s) => {
                 shown.push(s.clone());
                 statuses.push(compare_num(req, *n, slack_below));
+            }
+            Found::Floor(n, s) => {
+                shown.push(s.clone());
+                let status = compare_floor(req, *n);
+                if status == Status::Unknown {
+                    unknown_why.push(format!(
+                        "{s}: the speed a port runs at now, and the card's own top speed is \
+                         unknown (no ethtool link modes, not in rigcheck's table)"
+                    ));
+                }
+                statuses.push(status);
             }
             Found::Text(t) => {
                 shown.push(t.clone());
@@ -417,6 +425,15 @@ fn which_fail(spec: &Spec, req: &Requirement, slack: f64) -> Vec<String> {
         (Read::EachDrive(read), Some(f)) => matching_drives(spec, f)
             .map(|(i, d)| (d.name.clone(), fails(&read(spec, i, d, q))))
             .collect(),
+        (Read::EachNic(read), Some(f)) => matching_nics(spec, f)
+            .map(|(i, n)| {
+                let at = n
+                    .pci_address
+                    .clone()
+                    .unwrap_or_else(|| format!("adapter {i}"));
+                (at, fails(&read(spec, i, n, q)))
+            })
+            .collect(),
         // A per-DIMM reading has one item per DIMM, in the order of `memory.dimms`.
         (Read::Machine(read), _) => {
             let items = read(spec, q).items;
@@ -464,6 +481,32 @@ fn compare_num(req: &Requirement, n: u64, extra_low: f64) -> Status {
     }
 }
 
+/// A value known only to be at least `n`: it passes an `at_least` it reaches and fails an
+/// `at_most` (or an exact value) it already exceeds; otherwise it cannot say.
+fn compare_floor(req: &Requirement, n: u64) -> Status {
+    let n = n as f64;
+    let tol = req.tolerance;
+    let wants = req.values.iter().filter_map(|v| match v {
+        Val::Num(w) => Some(*w as f64),
+        Val::Text(_) => None,
+    });
+    let mut status = Status::Fail;
+    for want in wants {
+        let s = match req.op {
+            Op::AtLeast if n >= want * (1.0 - tol) => Status::Pass,
+            Op::AtLeast => Status::Unknown,
+            _ if n > want * (1.0 + tol) => Status::Fail,
+            _ => Status::Unknown,
+        };
+        status = match (status, s) {
+            (Status::Pass, _) | (_, Status::Pass) => Status::Pass,
+            (Status::Unknown, _) | (_, Status::Unknown) => Status::Unknown,
+            _ => Status::Fail,
+        };
+    }
+    status
+}
+
 fn compare_text(req: &Requirement, found: &str) -> Status {
     let f = norm_text(found);
     let pass = req.values.iter().any(|v| match v {
@@ -486,13 +529,31 @@ fn compare_text(req: &Requirement, found: &str) -> Status {
 /// Case-insensitive, without trademark marks and repeated spaces:
 /// `Intel(R) Xeon(R) Gold 6254 CPU` -> `intel xeon gold 6254 cpu`.
 fn norm_text(s: &str) -> String {
-    let lower = s
-        .to_lowercase()
-        .replace("(r)", " ")
-        .replace("(tm)", " ")
-        .replace("®", " ")
-        .replace("™", " ");
-    lower.split_whitespace().collect::<Vec<_>>().join(" ")
+    // One pass: a mark is a space, spaces collapse, letters lower-cased as they come.
+    let mut out = String::with_capacity(s.len());
+    let mut space = true;
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let mark = ["(r)", "(tm)", "®", "™"].iter().find(|m| {
+            rest.get(..m.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(m))
+        });
+        let (is_space, len) = match mark {
+            Some(m) => (true, m.len()),
+            None => (c.is_whitespace(), c.len_utf8()),
+        };
+        if is_space {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.extend(c.to_lowercase());
+        }
+        rest = &rest[len..];
+    }
+    out
 }
 
 /// Feature names compared without case, spaces, dashes or underscores (`AVX-512 VNNI` =
@@ -547,7 +608,26 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
             items.extend(drives_unsure(spec, f).map(Found::Unknown));
             plain(collapse(items))
         }
+        (Read::EachNic(read), Some(f)) => {
+            let mut items: Vec<Found> = matching_nics(spec, f)
+                .map(|(i, n)| read(spec, i, n, q))
+                .collect();
+            items.extend(nics_unsure(spec, f).map(Found::Unknown));
+            plain(collapse(items))
+        }
         (Read::GroupCount, Some(f)) if f.section == Section::Gpus => gpu_count(spec, f),
+        (Read::GroupCount, Some(f)) if f.section == Section::Nics => {
+            let n = matching_nics(spec, f).count() as u64;
+            let others = spec.nics.len() as u64 - n;
+            Reading {
+                items: vec![match nics_unsure(spec, f) {
+                    Some(why) => Found::Unknown(format!("{n} seen, more may exist: {why}")),
+                    None => Found::Num(n, n.to_string()),
+                }],
+                note: (others > 0).then(|| format!("{others} other network adapter(s) present")),
+                slack_below: 0.0,
+            }
+        }
         (Read::GroupCount, Some(f)) => {
             let n = matching_drives(spec, f).count() as u64;
             plain(vec![match drives_unsure(spec, f) {
@@ -567,17 +647,25 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
 /// candidates split on the model (an order for a Quadro RTX 8000, a board that is the RTX 6000
 /// or the 8000).
 fn undecided(spec: &Spec, f: &Filter) -> Option<String> {
-    let maybe: Vec<String> = spec
+    let maybe: Vec<(String, bool)> = spec
         .gpus
         .iter()
         .filter(|g| model_match(f, g).is_none())
-        .filter_map(Gpu::candidates_name)
+        .filter_map(|g| Some((g.candidates_name()?, g.is_nvidia())))
         .collect();
-    let c = maybe.first()?;
-    Some(format!(
-        "{} GPU(s) could be the ordered model: the {c} without the NVIDIA driver, which names it",
-        maybe.len()
-    ))
+    let (c, nvidia) = maybe.first()?;
+    Some(if *nvidia {
+        format!(
+            "{} GPU(s) could be the ordered model: the {c} without the NVIDIA driver, which names it",
+            maybe.len()
+        )
+    } else {
+        format!(
+            "{} GPU(s) could be the ordered model: the {c}, which share one PCI id, and pci.ids \
+             names no board by the subsystem",
+            maybe.len()
+        )
+    })
 }
 
 /// A GPU group's model (count) and architecture lines fail where a GPU of the group is not
@@ -748,6 +836,49 @@ fn model_match(f: &Filter, g: &Gpu) -> Option<bool> {
     }
 }
 
+/// The network adapters a group selects: those whose board or controller name its model
+/// names (all without one).
+fn matching_nics<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usize, &'a Nic)> {
+    spec.nics
+        .iter()
+        .enumerate()
+        .filter(move |(_, n)| nic_match(f, n) == Some(true))
+}
+
+/// Whether `n` is the group's model: by its board's name or its controller's; `None` where
+/// it has neither.
+fn nic_match(f: &Filter, n: &Nic) -> Option<bool> {
+    let Some(m) = &f.model else {
+        return Some(true);
+    };
+    let names: Vec<&str> = [n.board.as_deref(), n.name.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    (!names.is_empty()).then(|| names.iter().any(|x| m.matches(x)))
+}
+
+/// Why the adapters a group selects are not all known: the list was not read whole, or an
+/// adapter's name is unknown where the group selects by model.
+fn nics_unsure(spec: &Spec, f: &Filter) -> Option<String> {
+    let state = spec.lists.nics;
+    if !state.is_complete() {
+        return Some(requirement::list_why(spec, "nics", state));
+    }
+    let unknown: Vec<String> = spec
+        .nics
+        .iter()
+        .filter(|n| nic_match(f, n).is_none())
+        .map(|n| n.pci_address.clone().unwrap_or_else(|| "an adapter".into()))
+        .collect();
+    (!unknown.is_empty()).then(|| {
+        format!(
+            "the model of {} is unknown (its PCI id is in no pci.ids here)",
+            unknown.join(", ")
+        )
+    })
+}
+
 /// The drives a group selects: the machine's own drives of its kind (all without one); USB
 /// sticks and other removable media are not part of an order.
 fn matching_drives<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usize, &'a Drive)> {
@@ -755,4 +886,24 @@ fn matching_drives<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (u
         .iter()
         .enumerate()
         .filter(move |(_, d)| !d.is_removable() && (f.kind.is_none() || d.kind == f.kind))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_compares_without_case_marks_or_repeated_spaces() {
+        assert_eq!(
+            norm_text("Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz"),
+            "intel xeon gold 6254 cpu @ 3.10ghz"
+        );
+        assert_eq!(
+            norm_text("  AMD EPYC™ 7451 (TM) 24-Core  "),
+            "amd epyc 7451 24-core"
+        );
+        assert_eq!(norm_text("Quadro® RTX\t6000"), "quadro rtx 6000");
+        assert_eq!(norm_text("Überlänge"), "überlänge");
+        assert_eq!(norm_text(""), "");
+    }
 }

@@ -56,6 +56,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "capture",
             "redact",
             "report_file",
+            "schema",
         ],
     ),
 ];

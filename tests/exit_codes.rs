@@ -143,6 +143,8 @@ impl World {
             ("completions", 2) => v(&["completions", "tcsh"]),
             ("man", 0) => v(&["man", "verify"]),
             ("man", 2) => v(&["man", "nosuch"]),
+            ("schema", 0) => v(&["schema", "report"]),
+            ("schema", 2) => v(&["schema", "nosuch"]),
             _ => None,
         }
     }

@@ -612,6 +612,7 @@ fn every_option_a_help_lists_is_one_the_command_takes() {
             ]),
             "completions" => s(&["completions", "bash"]),
             "man" => s(&["man"]),
+            "schema" => s(&["schema"]),
             other => panic!("`{other}` is new: give it a run that works here"),
         }
     };
@@ -642,6 +643,13 @@ fn every_option_a_help_lists_is_one_the_command_takes() {
                 "--force",
             ]),
             ("capture", "--force") => s(&["capture", &tmp("cap"), "--force"]),
+            // --compact lays out JSON: with the command's JSON format.
+            (_, "--compact") => {
+                let mut a = base(command);
+                a.extend(s(&["-f", "json", "--compact"]));
+                a
+            }
+            ("schema", "--write") => s(&["schema", "--write", &tmp("schemas")]),
             _ => return None,
         })
     };

@@ -5,10 +5,12 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::fleet::{BadReport, Configuration, DuplicateName, Fleet, Host, OddOne};
 use crate::outcome::{Outcome, EXIT_INCOMPLETE};
+use crate::render::json::{write_value, Layout};
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::style::{bold, paint, Tone};
 use crate::render::unknown::UNKNOWN;
@@ -29,6 +31,9 @@ pub enum FleetFormat {
     Markdown,
     /// Prometheus text format, every sample labelled with its host.
     Prometheus,
+    /// One compact JSON object per host and line (`HostJson`), for a query engine or a log
+    /// pipeline that reads newline-delimited JSON.
+    Ndjson,
 }
 
 /// Writes `fleet` in `format`; the tables fit `term`.
@@ -52,10 +57,8 @@ pub fn write_with(
 ) -> io::Result<()> {
     let term = &term.into();
     match format {
-        FleetFormat::Json => {
-            serde_json::to_writer_pretty(&mut *out, &json(fleet))?;
-            writeln!(out)
-        }
+        FleetFormat::Json => write_json(fleet, Layout::Pretty, out),
+        FleetFormat::Ndjson => write_ndjson(fleet, out),
         FleetFormat::Table => {
             write!(out, "{}", table::line(&answer(fleet, term.color), term))?;
             writeln!(out)?;
@@ -574,48 +577,90 @@ fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Opt
     out
 }
 
+/// Writes the fleet as one JSON document (`--format json`; `Layout::Compact` for
+/// `--compact`).
+pub fn write_json(fleet: &Fleet, layout: Layout, out: &mut dyn Write) -> io::Result<()> {
+    write_value(&document(fleet), layout, out)
+}
+
+/// Writes one compact JSON line per host (`--format ndjson`), in the fleet's host order:
+/// the same object as each of `hosts[]` in `--format json`. Reports that could not be read
+/// are no line (stderr names them, and the exit code is 1).
+pub fn write_ndjson(fleet: &Fleet, out: &mut dyn Write) -> io::Result<()> {
+    for h in &fleet.hosts {
+        write_value(&host_json(fleet, h), Layout::Compact, out)?;
+    }
+    Ok(())
+}
+
 /// The JSON document of `fleet --format json`.
-#[derive(Serialize)]
-struct FleetJson<'a> {
+#[derive(Serialize, JsonSchema)]
+pub struct FleetJson<'a> {
+    /// The profile every host was checked against (`--profile`); `null` without one.
     profile: Option<&'a str>,
+    /// One entry per host, sorted by name.
     hosts: Vec<HostJson<'a>>,
+    /// Distinct hardware configurations, largest first (ties: by example host name).
     configurations: &'a [Configuration],
+    /// Hosts outside the majority configuration, and what differs.
     odd_ones_out: &'a [OddOne],
     /// Hosts of the majority configuration whose reports could not be compared whole.
     partly_unknown: &'a [OddOne],
+    /// Host names carried by more than one report (each report is kept as a host).
     duplicate_names: &'a [DuplicateName],
+    /// Reports that could not be read, with why.
     errors: &'a [BadReport],
     summary: SummaryJson,
 }
 
-#[derive(Serialize)]
-struct HostJson<'a> {
+/// One host of the fleet: its identity, a summary of its hardware, and its checks. The
+/// object of each `hosts[]` entry of `fleet --format json`, and of each line of `fleet
+/// --format ndjson`.
+#[derive(Serialize, JsonSchema)]
+pub struct HostJson<'a> {
+    /// The report's host name, or the file's name where it has none; followed by the file
+    /// (`ws (a/ws.json)`) where several reports carry one host name.
     host: &'a str,
+    /// The report (or capture directory) it was read from.
     file: &'a PathBuf,
+    /// System vendor (`system.vendor`).
     vendor: Option<&'a str>,
+    /// System product (`system.product`).
     product: Option<&'a str>,
+    /// CPU model (`cpu.model`).
     cpu_model: Option<&'a str>,
     cpu_sockets: Option<u32>,
     cpu_cores: Option<u32>,
     cpu_threads: Option<u32>,
+    /// Each GPU's name, in the report's order; `null` for a GPU whose name is unknown.
     gpus: Vec<Option<&'a str>>,
+    /// Installed memory (`memory.total_bytes`).
     memory_bytes: Option<u64>,
     /// DIMMs listed; `null` where the list was not read whole (`lists.dimms`).
     dimms: Option<usize>,
     /// How completely the drive, GPU and DIMM lists were read: `gpus: []` with `lists.gpus`
     /// `unreadable` is unknown, not none.
     lists: &'a Lists,
-    /// Index into `configurations` (0: the majority).
+    /// Index into `configurations` (0: the majority, or the first of a tie).
     configuration: usize,
+    /// True when the host has the majority configuration; `null` on a tie (no majority).
+    #[serde(default)]
+    majority: Option<bool>,
+    /// The check against `--profile`; `null` without one.
     verify: Option<VerifyJson<'a>>,
+    /// A preflight result the report carries (`"preflight": {"passed": ...}`); `null` when
+    /// it has none.
     preflight_passed: Option<bool>,
 }
 
-#[derive(Serialize)]
+/// A host's check against the profile.
+#[derive(Serialize, JsonSchema)]
 struct VerifyJson<'a> {
     profile: &'a str,
     outcome: Outcome,
+    /// True when the outcome is a pass.
     passed: bool,
+    /// Requirements that passed, failed and could not be read.
     pass: usize,
     fail: usize,
     unknown: usize,
@@ -623,7 +668,8 @@ struct VerifyJson<'a> {
     failed: Vec<&'a str>,
 }
 
-#[derive(Serialize)]
+/// The fleet in numbers.
+#[derive(Serialize, JsonSchema)]
 struct SummaryJson {
     hosts: usize,
     /// Hosts in the majority configuration; `null` on a tie.
@@ -631,50 +677,54 @@ struct SummaryJson {
     /// The largest configurations have as many hosts each.
     tie: bool,
     odd_ones_out: usize,
+    /// Hosts failing their profile.
     failed_verify: usize,
+    /// Hosts whose check is incomplete (nothing failed, something could not be read).
     incomplete_verify: usize,
     report_errors: usize,
+    /// The exit code of the run: 0 every host passes, 1 a host fails or a report is
+    /// unreadable, 3 a host's check is incomplete.
     exit_code: u8,
 }
 
-fn json(fleet: &Fleet) -> FleetJson<'_> {
-    let hosts = fleet
-        .hosts
-        .iter()
-        .map(|h| HostJson {
-            host: &h.name,
-            file: &h.file,
-            vendor: h.row.vendor.as_deref(),
-            product: h.row.product.as_deref(),
-            cpu_model: h.row.cpu_model.as_deref(),
-            cpu_sockets: h.row.cpu_sockets,
-            cpu_cores: h.row.cpu_cores,
-            cpu_threads: h.row.cpu_threads,
-            gpus: h.row.gpus.iter().map(Option::as_deref).collect(),
-            memory_bytes: h.row.memory_bytes,
-            dimms: h.row.lists.dimms.is_complete().then_some(h.row.dimms),
-            lists: &h.row.lists,
-            configuration: h.configuration,
-            verify: h.verify.as_ref().map(|v| VerifyJson {
-                profile: &v.profile,
-                outcome: v.outcome,
-                passed: v.passed,
-                pass: v.summary.pass,
-                fail: v.summary.fail,
-                unknown: v.summary.unknown,
-                failed: v
-                    .lines
-                    .iter()
-                    .filter(|l| l.status == crate::verify::Status::Fail)
-                    .map(|l| l.id.as_str())
-                    .collect(),
-            }),
-            preflight_passed: h.preflight.map(|p| p.passed),
-        })
-        .collect();
+fn host_json<'a>(fleet: &Fleet, h: &'a Host) -> HostJson<'a> {
+    HostJson {
+        host: &h.name,
+        file: &h.file,
+        vendor: h.row.vendor.as_deref(),
+        product: h.row.product.as_deref(),
+        cpu_model: h.row.cpu_model.as_deref(),
+        cpu_sockets: h.row.cpu_sockets,
+        cpu_cores: h.row.cpu_cores,
+        cpu_threads: h.row.cpu_threads,
+        gpus: h.row.gpus.iter().map(Option::as_deref).collect(),
+        memory_bytes: h.row.memory_bytes,
+        dimms: h.row.lists.dimms.is_complete().then_some(h.row.dimms),
+        lists: &h.row.lists,
+        configuration: h.configuration,
+        majority: (!fleet.tie).then_some(h.configuration == 0),
+        verify: h.verify.as_ref().map(|v| VerifyJson {
+            profile: &v.profile,
+            outcome: v.outcome,
+            passed: v.passed,
+            pass: v.summary.pass,
+            fail: v.summary.fail,
+            unknown: v.summary.unknown,
+            failed: v
+                .lines
+                .iter()
+                .filter(|l| l.status == crate::verify::Status::Fail)
+                .map(|l| l.id.as_str())
+                .collect(),
+        }),
+        preflight_passed: h.preflight.map(|p| p.passed),
+    }
+}
+
+fn document(fleet: &Fleet) -> FleetJson<'_> {
     FleetJson {
         profile: fleet.profile.as_deref(),
-        hosts,
+        hosts: fleet.hosts.iter().map(|h| host_json(fleet, h)).collect(),
         configurations: &fleet.configurations,
         odd_ones_out: &fleet.odd_ones_out,
         partly_unknown: &fleet.partly_unknown,

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use crate::outcome::{EXIT_INCOMPLETE, EXIT_PASS};
 use crate::preflight::{Report, Status};
+use crate::render::json::{write_value, Layout};
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::style::{bold, paint, Tone};
 use crate::render::table;
@@ -33,7 +34,7 @@ pub fn write(
     let term = &term.into();
     match format {
         PreflightFormat::Table => table(report, term, out),
-        PreflightFormat::Json => json(report, out),
+        PreflightFormat::Json => json(report, Layout::Pretty, out),
     }
 }
 
@@ -254,8 +255,7 @@ pub fn summary(report: &Report) -> Summary {
         .scope(answer)
 }
 
-/// The report as pretty JSON with a trailing newline.
-pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, report).map_err(io::Error::other)?;
-    writeln!(out)
+/// The report as JSON (pretty, or one line for `--compact`) with a trailing newline.
+pub fn json(report: &Report, layout: Layout, out: &mut dyn Write) -> io::Result<()> {
+    write_value(report, layout, out)
 }

@@ -62,6 +62,9 @@ pub fn sections_for(
     if want(Part::Drives) {
         out.push(drives(spec));
     }
+    if want(Part::Network) {
+        out.push(network(spec));
+    }
     if want(Part::Headroom) {
         out.push(headroom(spec));
     }
@@ -144,7 +147,9 @@ pub fn cpu_section(spec: &Spec, title: &str, detail: CpuDetail) -> Section {
             &rows::BASE_CLOCK,
             &rows::MAX_CLOCK,
             &rows::MIN_CLOCK,
+            &rows::CLOCK_NOW,
             &rows::FREQUENCY_DRIVER,
+            &rows::MICROCODE,
             &rows::ISA,
             &rows::FMA_UNITS,
             &rows::FP64_PEAK,
@@ -209,6 +214,28 @@ pub fn drives(spec: &Spec) -> Section {
     sec
 }
 
+/// The network adapters: one row per card, then one per port.
+pub fn network(spec: &Spec) -> Section {
+    let mut sec = Section::new("Network");
+    if spec.nics.is_empty() {
+        let said = if spec.lists.nics == crate::spec::ListState::Read {
+            "none found".to_string()
+        } else {
+            let why = spec
+                .notes
+                .iter()
+                .find(|n| n.field == "nics")
+                .map_or("not read", |n| n.reason.as_str());
+            format!("unknown: {why}")
+        };
+        sec.field(names::NICS.label, said);
+        return sec;
+    }
+    sec.grids.push(rows::nic_grid(&spec.nics));
+    sec.grids.push(rows::port_grid(&spec.nics));
+    sec
+}
+
 /// The GPU sections: one per model, so eight identical boards are one table. A model with
 /// one board lists its facts; a model with several lists what they share as fields, then one
 /// row per GPU for what differs (bus address, temperature, link, ...), then their UUIDs and
@@ -216,13 +243,13 @@ pub fn drives(spec: &Spec) -> Section {
 fn gpus(spec: &Spec) -> Vec<Section> {
     if spec.gpus.is_empty() {
         let mut sec = Section::new("GPUs");
-        sec.field("NVIDIA GPUs", "none found".into());
+        sec.field("GPUs", "none found".into());
         return vec![sec];
     }
     // Grouped by model name, in the order the first of each model appears.
     let mut groups: Vec<(String, Vec<(usize, &Gpu)>)> = Vec::new();
     for (i, g) in spec.gpus.iter().enumerate() {
-        let name = show_str(&g.name);
+        let name = show_str(&g.shown_name());
         match groups.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => v.push((i, g)),
             None => groups.push((name, vec![(i, g)])),
@@ -239,7 +266,11 @@ fn gpus(spec: &Spec) -> Vec<Section> {
 
 /// One GPU: every fact a field.
 fn gpu(i: usize, g: &Gpu) -> Section {
-    let mut sec = Section::new(format!("{} · {}", gpu_label(i, g), show_str(&g.name)));
+    let mut sec = Section::new(format!(
+        "{} · {}",
+        gpu_label(i, g),
+        show_str(&g.shown_name())
+    ));
     for f in rows::gpu_rows(&[g]) {
         sec.field(f.row.label, (f.row.cell)(g));
         // Each MIG instance right under the MIG mode.

@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use crate::outcome::Outcome;
+use crate::render::json::{write_value, Layout};
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::markdown;
 use crate::render::style::{bold, paint, Tone};
@@ -27,6 +28,11 @@ pub enum VerifyFormat {
     Junit,
 }
 
+/// Writes `report` as JSON (pretty, or one line for `--compact`).
+pub fn json(report: &VerifyReport, layout: Layout, out: &mut dyn Write) -> io::Result<()> {
+    write_value(report, layout, out)
+}
+
 /// Writes `report` in `format`; the table fits `term`.
 pub fn write(
     report: &VerifyReport,
@@ -36,10 +42,7 @@ pub fn write(
 ) -> io::Result<()> {
     let term = &term.into();
     match format {
-        VerifyFormat::Json => {
-            serde_json::to_writer_pretty(&mut *out, report)?;
-            writeln!(out)
-        }
+        VerifyFormat::Json => json(report, Layout::Pretty, out),
         VerifyFormat::Table => {
             write!(
                 out,

@@ -7,6 +7,7 @@
 //! turns the findings into what the inventory and the sheet list under "Attention", so no two
 //! outputs disagree about one machine. `spec` holds facts only; renderers only paint findings.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::spec::{Gpu, GpuState, Memory, Pcie, Spec};
@@ -15,7 +16,7 @@ pub mod workers;
 
 /// Outcome of one check: the words verify and fleet use too. Ordered from best to worst,
 /// so the worst of a run is its `max`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Holds.

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -150,6 +151,41 @@ impl From<Stored> for Value {
     }
 }
 
+/// The schema of a stored answer, as `TryFrom<Value>` reads it and `From<Stored>` writes it:
+/// an object with `ok` (any value, `null` included), or one with a string `err` and an
+/// optional string `detail`.
+impl JsonSchema for Stored {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Answer".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "One NVML call's answer: `{\"ok\": VALUE}` (any value, null included), or \
+                `{\"err\": CODE}` with the NVML error name (`NotSupported`, `NoPermission`, ...; \
+                rigcheck's own `NoAnswer` and `NotAsked` for a hung driver) and, where the library \
+                gave one, its message as `detail`.",
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": { "ok": true },
+                    "required": ["ok"],
+                    "additionalProperties": false
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "err": { "type": "string" },
+                        "detail": { "type": "string" }
+                    },
+                    "required": ["err"],
+                    "additionalProperties": false
+                }
+            ]
+        })
+    }
+}
+
 impl Stored {
     fn from_answer(a: &Answer) -> Self {
         match a {
@@ -173,7 +209,7 @@ impl Stored {
 }
 
 /// The whole nvml.json file.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct NvmlFile {
     /// Layout version (`FORMAT`).
     pub format: u32,
