@@ -246,7 +246,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
     // Every key is checked before any value, so the first unknown key in the file is the
     // one reported; then requirements come in the table's order (system, cpu, memory, gpus,
     // drives, headroom), whatever order the file uses.
-    let mut tables: Vec<(Section, Option<usize>, &DeTable<'_>)> = Vec::new();
+    let mut tables: Vec<(Section, Option<(usize, usize)>, &DeTable<'_>)> = Vec::new();
     for (section, v) in &sections {
         if section.is_group() {
             let DeValue::Array(groups) = v.get_ref() else {
@@ -262,7 +262,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
             for (i, g) in groups.iter().enumerate() {
                 let t = b.table(section.key(), g)?;
                 b.check_keys(*section, t)?;
-                tables.push((*section, Some(i), t));
+                tables.push((*section, Some((i, g.span().start)), t));
             }
         } else {
             let t = b.table(section.key(), v)?;
@@ -273,7 +273,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
     tables.sort_by_key(|(s, i, _)| (*s, *i));
     for (section, group, t) in tables {
         match group {
-            Some(i) => b.group(section, i, t)?,
+            Some((i, at)) => b.group(section, i, at, t)?,
             None => b.section(section, t, None)?,
         }
     }
@@ -442,8 +442,16 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// One `[[gpus]]` or `[[drives]]` group: its selector, then its requirements.
-    fn group(&mut self, section: Section, i: usize, t: &DeTable<'_>) -> Result<(), ProfileError> {
+    /// One `[[gpus]]` or `[[drives]]` group: its selector, then its requirements. A group
+    /// that asks nothing of what it selects (`[[gpus]] model = "A100"` alone, `[[drives]]
+    /// kind = "nvme"`) orders at least one of them: the first order people write.
+    fn group(
+        &mut self,
+        section: Section,
+        i: usize,
+        at: usize,
+        t: &DeTable<'_>,
+    ) -> Result<(), ProfileError> {
         let selector = section.selector().and_then(|k| t.get_key_value(k));
         // `model = "A100"` (a family) or `model = { exact = "NVIDIA H200" }` (one product).
         let mut exact = false;
@@ -529,7 +537,41 @@ impl Builder<'_> {
             model,
             kind,
         };
-        self.section(section, t, Some((i, &filter, which)))
+        let before = self.reqs.len();
+        self.section(section, t, Some((i, &filter, which.clone())))?;
+        if self.reqs.len() == before {
+            self.at_least_one(section, i, at, &filter, &which);
+        }
+        Ok(())
+    }
+
+    /// The line of a group that names only what it selects: `count ≥ 1`.
+    fn at_least_one(
+        &mut self,
+        section: Section,
+        i: usize,
+        at: usize,
+        filter: &Filter,
+        which: &str,
+    ) {
+        let Some(field) = fields::field(section, "count") else {
+            return;
+        };
+        let mut req = Requirement {
+            field,
+            id: field.id(Some(i)),
+            label: format!("{}{which}", field.label),
+            quantity: field.quantity,
+            op: Op::AtLeast,
+            values: vec![Val::Num(1)],
+            tolerance: field.quantity.default_tolerance(),
+            filter: Some(filter.clone()),
+            at: (0, 0),
+            expected: String::new(),
+        };
+        req.expected = expected_text(&req);
+        self.reqs.push(req);
+        self.offsets.push(at);
     }
 
     fn add(

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::outcome::Outcome;
 use crate::profile::{Filter, Op, Profile, Quantity, Requirement, Val};
 use crate::requirement::{self, Found, Read, Reading, Section};
+use crate::rules::privilege;
 use crate::spec::{Drive, Gpu, Nic, Spec};
 
 /// Outcome of one requirement.
@@ -89,6 +90,10 @@ pub struct VerifyReport {
     pub outcome: Outcome,
     /// True when the outcome is a pass.
     pub passed: bool,
+    /// What would read the lines that are unknown for want of rights (`run as root to read
+    /// them`), said once in the answer; absent when more rights would read none of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_complete: Option<String>,
 }
 
 impl VerifyReport {
@@ -122,6 +127,15 @@ pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> Verify
         .map(|r| check(spec, r))
         .collect();
     let mut lines = fold_missing_models(spec, &profile.requirements, lines);
+    let unknown: Vec<&Line> = lines
+        .iter()
+        .filter(|l| l.status == Status::Unknown)
+        .collect();
+    let rooted = unknown
+        .iter()
+        .filter(|l| l.note.as_deref().is_some_and(privilege::needs_root))
+        .count();
+    let to_complete = privilege::to_complete(unknown.len(), rooted);
     if strict {
         for l in &mut lines {
             if l.status == Status::Unknown {
@@ -168,6 +182,7 @@ pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> Verify
         passed: outcome == Outcome::Pass,
         lines,
         summary,
+        to_complete,
     }
 }
 

@@ -344,3 +344,28 @@ fn a_data_path_the_sysroot_does_not_hold_is_unknown_not_passed() {
         "{free}"
     );
 }
+
+#[test]
+fn a_recording_without_mountinfo_flags_only_what_it_shows() {
+    // gpu-degraded-x8 records the GPUs' files only: its mounts were not read, so /dev/shm is
+    // unknown (not "not mounted"), and the one thing flagged is GPU 1's x8 link.
+    let (code, json) = preflight("gpu-degraded-x8", &["--gpus", "2"]);
+    let flagged: Vec<(String, String)> = not_passing(&json)
+        .into_iter()
+        .filter(|(_, s)| s != "unknown")
+        .collect();
+    assert_eq!(flagged, [("gpu.pcie".to_string(), "warn".to_string())]);
+    let shm = check(&json, "mem.shm");
+    assert_eq!(shm["status"], "unknown", "{shm}");
+    assert!(
+        shm["advice"]
+            .as_str()
+            .is_some_and(|a| a.contains("/proc/self/mountinfo is not present")),
+        "{shm}"
+    );
+    // Nothing failed; what could not be read makes the run incomplete, not a failure.
+    assert_eq!(code, 3, "{json}");
+    // A recording with its mounts still checks /dev/shm.
+    let (_, json) = preflight("preflight-healthy", &[]);
+    assert_eq!(check(&json, "mem.shm")["status"], "pass");
+}

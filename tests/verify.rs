@@ -556,3 +556,68 @@ fn a_failing_dimm_line_names_its_slot() {
     assert_eq!(r.lines[0].found, "8 GiB, 4 GiB, 8 GiB");
     assert_eq!(r.lines[0].note.as_deref(), Some("fails on CPU0-DIMM3"));
 }
+
+/// Verifies `sysroot` against a profile written as `text`; (exit code, report).
+fn verify_text(sysroot: &str, text: &str) -> (i32, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("order.toml");
+    fs::write(&p, text).unwrap();
+    let out = rigcheck()
+        .args(["--sysroot", sysroot, "verify", "-f", "json", "--profile"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().unwrap(), v)
+}
+
+#[test]
+fn a_group_that_names_only_what_it_selects_orders_at_least_one() {
+    // The first order people write: one line, the board they want.
+    let (code, v) = verify_text(REFERENCE, "[[gpus]]\nmodel = \"Quadro RTX 6000\"\n");
+    assert_eq!(code, 0, "{v}");
+    let line = line_of(&v, "gpus[0].count");
+    assert_eq!(line["requirement"], "GPU count ('Quadro RTX 6000')");
+    assert_eq!(line["expected"], "≥ 1");
+    assert_eq!(line["found"], "2");
+    assert_eq!(line["status"], "pass");
+    // The same for a drive kind, and for a board the machine does not have.
+    let (code, v) = verify_text(REFERENCE, "[[drives]]\nkind = \"nvme\"\n");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(line_of(&v, "drives[0].count")["found"], "2");
+    let (code, v) = verify_text(REFERENCE, "[[gpus]]\nmodel = \"A100\"\n");
+    assert_eq!(code, 1, "{v}");
+    let line = line_of(&v, "gpus[0].count");
+    assert_eq!(line["requirement"], "GPU model");
+    assert_eq!(line["expected"], "≥ 1 × A100");
+    assert_eq!(line["found"], "2 × Quadro RTX 6000 24 GiB");
+    let (code, v) = verify_text(REFERENCE, "[[drives]]\nkind = \"hdd\"\n");
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(line_of(&v, "drives[0].count")["found"], "0");
+}
+
+#[test]
+fn a_machine_without_smbios_tables_is_not_told_to_run_as_root() {
+    // This VM has no SMBIOS tables: root reads no more of it than anyone.
+    let out = rigcheck()
+        .args(["--sysroot", "fixtures/x86_64-vm-kvm", "-f", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dimms = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["field"] == "memory.dimms")
+        .unwrap()["reason"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(dimms.starts_with("no SMBIOS tables"), "{dimms}");
+    assert!(!dimms.contains("root"), "{dimms}");
+    let text = "[memory]\ndimm_count = 1\n[cpu]\nthreads = 2\n";
+    let (code, v) = verify_text("fixtures/x86_64-vm-kvm", text);
+    assert_eq!(code, 3, "{v}");
+    assert!(v.get("to_complete").is_none(), "{v}");
+}

@@ -99,8 +99,13 @@ pub fn answer(report: &Report, color: bool) -> String {
         .map(|c| what(c.id, c.subject.as_deref()))
         .collect();
     if failed.is_empty() && !unknown.is_empty() {
+        let fix = report
+            .to_complete
+            .as_deref()
+            .map(|f| format!(": {f}"))
+            .unwrap_or_default();
         format!(
-            "{word}: not known to be ready: could not read {}",
+            "{word}: not known to be ready: could not read {}{fix}",
             crate::text::one_line(&unknown.join(", "))
         )
     } else if failed.is_empty() {

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::spec::{Gpu, GpuState, Memory, Pcie, Spec};
 
+pub mod privilege;
 pub mod workers;
 
 /// Outcome of one check: the words verify and fleet use too. Ordered from best to worst,

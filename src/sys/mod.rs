@@ -26,8 +26,8 @@
 //! `refusal`, `MAX_SYMLINKS`, and the rest.
 
 mod answers;
-mod instructions;
 pub mod fallback;
+mod instructions;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -73,8 +73,8 @@ mod no_posix;
 #[cfg(not(any(unix, windows)))]
 pub use no_posix::*;
 
-pub use instructions::cpuid;
 pub use answers::{
     refusal, unsupported, DriverInfo, Ethtool, FsSpace, LinkModes, Live, Lookup, Opened, Refusal,
     SmbiosTables, MAX_SYMLINKS,
 };
+pub use instructions::cpuid;
