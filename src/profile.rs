@@ -120,8 +120,15 @@ impl Model {
         if self.words.is_empty() {
             return false;
         }
-        let have: Vec<&str> = name_words.collect();
-        have.windows(self.words.len()).any(|w| {
+        // The name's words in a buffer on the stack (product names have a handful); a longer
+        // name than it holds is compared in the words that fit.
+        let mut have: [&str; 24] = [""; 24];
+        let mut n = 0;
+        for (slot, w) in have.iter_mut().zip(name_words) {
+            *slot = w;
+            n += 1;
+        }
+        have[..n].windows(self.words.len()).any(|w| {
             w.iter()
                 .zip(&self.words)
                 .all(|(h, want)| h.eq_ignore_ascii_case(want))
@@ -1038,6 +1045,22 @@ fn expected_text(req: &Requirement) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn models_match_as_words_and_exact_as_the_product() {
+        let family = Model::new("H200", false);
+        assert!(family.matches("NVIDIA H200") && family.matches("NVIDIA H200 NVL"));
+        let exact = Model::new("NVIDIA H200", true);
+        assert!(exact.matches("NVIDIA H200") && exact.matches("H200"));
+        assert!(!exact.matches("NVIDIA H200 NVL"));
+        let l40 = Model::new("L40", false);
+        assert!(l40.matches("NVIDIA L40") && !l40.matches("NVIDIA L40S"));
+        let a100 = Model::new("a100", false);
+        assert!(a100.matches("NVIDIA A100-SXM4-80GB") && a100.matches("NVIDIA A100 80GB PCIe"));
+        assert!(!Model::new("RTX 600", false).matches("Quadro RTX 6000"));
+        assert!(Model::new("Xeon Gold", false).matches("Intel(R) Xeon(R) Gold 6254 CPU"));
+        assert!(!Model::new("", false).matches("anything"));
+    }
 
     #[test]
     fn builtin_profiles_parse() {

@@ -91,6 +91,12 @@ pub const DOCUMENTS: &[Document] = &[
         written_by: "`rigcheck capture` on x86_64: cpuid.json, the CPUID leaves the probes used",
         root: root::<crate::probe::cpuid::CpuidFile>,
     },
+    Document {
+        name: "ethtool",
+        written_by: "`rigcheck capture` on Linux: ethtool.json, each network interface's \
+                     ethtool answers (driver info, link modes)",
+        root: root::<crate::probe::nics::EthtoolFile>,
+    },
 ];
 
 /// The names of every document, in `DOCUMENTS` order.

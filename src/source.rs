@@ -97,7 +97,7 @@ pub struct Recording {
     pub links: BTreeSet<PathBuf>,
     /// Files a probe asked for that were missing or unreadable; recorded so a capture
     /// can say what it could not take (e.g. root-only files when not root).
-    pub unreadable: BTreeMap<PathBuf, String>,
+    pub unreadable: BTreeMap<PathBuf, Unknown>,
     /// Recorded answers of live-only APIs, by file name (`cpuid.json`, `nvml.json`,
     /// `host.json`, `native.json`, and `rsmb.bin`, which is binary).
     pub answers: BTreeMap<String, Vec<u8>>,
@@ -259,7 +259,7 @@ impl Source {
                 r.files.insert(path.to_path_buf(), bytes.clone());
             }),
             Err(e) => self.record(|r| {
-                r.unreadable.insert(path.to_path_buf(), e.to_string());
+                r.unreadable.insert(path.to_path_buf(), e.clone());
             }),
         }
         result

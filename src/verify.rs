@@ -540,13 +540,31 @@ fn compare_text(req: &Requirement, found: &str) -> Status {
 /// Case-insensitive, without trademark marks and repeated spaces:
 /// `Intel(R) Xeon(R) Gold 6254 CPU` -> `intel xeon gold 6254 cpu`.
 fn norm_text(s: &str) -> String {
-    let lower = s
-        .to_lowercase()
-        .replace("(r)", " ")
-        .replace("(tm)", " ")
-        .replace("®", " ")
-        .replace("™", " ");
-    lower.split_whitespace().collect::<Vec<_>>().join(" ")
+    // One pass: a mark is a space, spaces collapse, letters lower-cased as they come.
+    let mut out = String::with_capacity(s.len());
+    let mut space = true;
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let mark = ["(r)", "(tm)", "®", "™"].iter().find(|m| {
+            rest.get(..m.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(m))
+        });
+        let (is_space, len) = match mark {
+            Some(m) => (true, m.len()),
+            None => (c.is_whitespace(), c.len_utf8()),
+        };
+        if is_space {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.extend(c.to_lowercase());
+        }
+        rest = &rest[len..];
+    }
+    out
 }
 
 /// Feature names compared without case, spaces, dashes or underscores (`AVX-512 VNNI` =
@@ -855,4 +873,24 @@ fn matching_drives<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (u
         .iter()
         .enumerate()
         .filter(move |(_, d)| !d.is_removable() && (f.kind.is_none() || d.kind == f.kind))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_compares_without_case_marks_or_repeated_spaces() {
+        assert_eq!(
+            norm_text("Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz"),
+            "intel xeon gold 6254 cpu @ 3.10ghz"
+        );
+        assert_eq!(
+            norm_text("  AMD EPYC™ 7451 (TM) 24-Core  "),
+            "amd epyc 7451 24-core"
+        );
+        assert_eq!(norm_text("Quadro® RTX\t6000"), "quadro rtx 6000");
+        assert_eq!(norm_text("Überlänge"), "überlänge");
+        assert_eq!(norm_text(""), "");
+    }
 }

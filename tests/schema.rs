@@ -300,6 +300,7 @@ fn every_json_output_validates_against_its_schema() {
             ("native", "native.json"),
             ("host", "host.json"),
             ("cpuid", "cpuid.json"),
+            ("ethtool", "ethtool.json"),
         ] {
             if let Ok(bytes) = fs::read(fixture(&name).join(file)) {
                 docs.add(schema, &format!("{name}.json"), &bytes);
@@ -445,6 +446,7 @@ fn every_json_output_validates_against_its_schema() {
         ("host", "host.json"),
         ("nvml", "nvml.json"),
         ("cpuid", "cpuid.json"),
+        ("ethtool", "ethtool.json"),
     ] {
         if let Ok(bytes) = fs::read(cap.path().join("c").join(file)) {
             docs.add(schema, &format!("live-{file}"), &bytes);

@@ -259,6 +259,7 @@ fn open_access(
 /// Where an NVIDIA driver shows itself even when sysfs lists no NVIDIA device: its proc and
 /// module directories, its control device (containers get the device nodes), and WSL's GPU
 /// device, behind which NVML answers for GPUs no PCI tree shows.
+#[cfg(feature = "nvml")]
 const DRIVER_MARKS: [&str; 5] = [
     "/proc/driver/nvidia",
     "/sys/module/nvidia",

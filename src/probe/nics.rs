@@ -722,6 +722,76 @@ struct Answer {
     max_speed_mbps: Option<u64>,
 }
 
+/// `ethtool.json`: ethtool's answers for each network interface, as `capture` records them
+/// (a replay reads them back; `parse_answer` takes what it needs of each).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct EthtoolFile {
+    /// By interface name (`eth0`).
+    pub interfaces: BTreeMap<String, EthtoolRecord>,
+}
+
+/// One interface's answers: each call's, or why it had none.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct EthtoolRecord {
+    /// `ETHTOOL_GDRVINFO`.
+    pub driver_info: Answered<DriverInfoRecord>,
+    /// `ETHTOOL_GLINKSETTINGS`.
+    pub link_modes: Answered<LinkModesRecord>,
+}
+
+/// A call's answer, or `{"error": why}`.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum Answered<T> {
+    Error {
+        /// Why the call gave no answer.
+        error: String,
+    },
+    Answer(T),
+}
+
+/// `struct ethtool_drvinfo`'s strings; an empty one is `null`.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct DriverInfoRecord {
+    pub driver: Option<String>,
+    pub version: Option<String>,
+    pub firmware: Option<String>,
+    pub bus_info: Option<String>,
+}
+
+/// The link's speed now and the link modes the port supports.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct LinkModesRecord {
+    /// Mb/s; `null` for SPEED_UNKNOWN (no link).
+    pub speed_mbps: Option<u64>,
+    /// The supported link-mode bitmap, 32 bits a word as `0x` hex (bit N is
+    /// `ETHTOOL_LINK_MODE_*_BIT` N of linux/ethtool.h).
+    pub supported: Vec<String>,
+}
+
+impl EthtoolRecord {
+    fn of(e: crate::sys::Ethtool) -> EthtoolRecord {
+        EthtoolRecord {
+            driver_info: match e.driver_info {
+                Ok(d) => Answered::Answer(DriverInfoRecord {
+                    driver: d.driver,
+                    version: d.version,
+                    firmware: d.firmware,
+                    bus_info: d.bus_info,
+                }),
+                Err(error) => Answered::Error { error },
+            },
+            link_modes: match e.link_modes {
+                Ok(l) => Answered::Answer(LinkModesRecord {
+                    speed_mbps: l.speed_mbps.map(u64::from),
+                    supported: l.supported.iter().map(|w| format!("0x{w:08x}")).collect(),
+                }),
+                Err(error) => Answered::Error { error },
+            },
+        }
+    }
+}
+
 /// ethtool's answers: asked live (and kept for `capture`), or replayed from `ethtool.json`.
 enum Ethtools {
     Live(BTreeMap<String, Value>),
@@ -751,23 +821,8 @@ impl Ethtools {
     fn ask(&mut self, _src: &Source, interface: &str) -> Result<Answer, String> {
         let entry = match self {
             Ethtools::Live(asked) => {
-                let e = crate::sys::ethtool(interface);
-                let v = json!({
-                    "driver_info": match &e.driver_info {
-                        Ok(d) => json!({
-                            "driver": d.driver, "version": d.version,
-                            "firmware": d.firmware, "bus_info": d.bus_info,
-                        }),
-                        Err(why) => json!({ "error": why }),
-                    },
-                    "link_modes": match &e.link_modes {
-                        Ok(l) => json!({
-                            "speed_mbps": l.speed_mbps,
-                            "supported": l.supported.iter().map(|w| format!("0x{w:08x}")).collect::<Vec<_>>(),
-                        }),
-                        Err(why) => json!({ "error": why }),
-                    },
-                });
+                let v = serde_json::to_value(EthtoolRecord::of(crate::sys::ethtool(interface)))
+                    .unwrap_or(Value::Null);
                 asked.insert(interface.to_string(), v.clone());
                 v
             }
