@@ -166,9 +166,106 @@ pub struct Filter {
 }
 
 /// Loads a profile: a built-in name, a path to a TOML file, or `-` for standard input.
+///
+/// A file that is an edited copy of a built-in profile (`profiles show NAME > FILE`, then
+/// edited) still says the built-in's name and description; it is named by its file instead
+/// (`my-order`, described as edited from the built-in), so no verify of it reads as a check
+/// against the order it was copied from. An unedited copy keeps the built-in's name.
 pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
+    let (text, shown, stem) = read(name_or_path)?;
+    let mut p = parse(&text, &shown, &stem)?;
+    if shown.starts_with("<built-in ") {
+        return Ok(p);
+    }
+    if let Some((name, builtin)) = BUILTIN.iter().find(|(n, _)| *n == p.name) {
+        // What a verify of it says: each line's name and what it expects, and the
+        // description under the verdict.
+        let ordered = |p: &Profile| -> Vec<String> {
+            p.requirements
+                .iter()
+                .flat_map(|r| [r.id.clone(), r.label.clone(), r.expected.clone()])
+                .chain(p.description.clone())
+                .collect()
+        };
+        let original = parse(builtin, &format!("<built-in {name}>"), name)?;
+        if ordered(&original) != ordered(&p) {
+            p.name = stem;
+            p.description = Some(format!("edited from the built-in {name}"));
+        }
+    }
+    Ok(p)
+}
+
+/// A copy of a profile (a built-in name, a file, or `-`) under a name of its own: `[profile]
+/// name` set to `name`, the original's description dropped (it describes the original), and
+/// a comment saying where it came from. `rigcheck profile new --from NAME --name N`.
+pub fn copy(name_or_path: &str, name: &str) -> Result<String, ProfileError> {
+    let (text, shown, stem) = read(name_or_path)?;
+    let original = parse(&text, &shown, &stem)?;
+    let quoted = fields::toml_string(name);
+    let lines: Vec<&str> = text.lines().collect();
+    let header = |l: &str| l.trim_start().starts_with('[');
+    let key = |l: &str, k: &str| {
+        l.trim_start()
+            .strip_prefix(k)
+            .is_some_and(|r| r.trim_start().starts_with('='))
+    };
+    let mut out = format!(
+        "# Copied from {} by `rigcheck profile new --from` under a name of its own:\n\
+         # edit the requirements to the order, and add a description of it.\n",
+        one_line(&original.name),
+    );
+    match lines
+        .iter()
+        .position(|l| l.trim() == "[profile]" || l.trim_start().starts_with("[profile]#"))
+    {
+        Some(at) => {
+            let end = lines[at + 1..]
+                .iter()
+                .position(|l| header(l))
+                .map_or(lines.len(), |k| at + 1 + k);
+            for (i, l) in lines.iter().enumerate() {
+                if i > at && i < end && (key(l, "name") || key(l, "description")) {
+                    continue;
+                }
+                out.push_str(l);
+                out.push('\n');
+                if i == at {
+                    out.push_str(&format!("name = {quoted}\n"));
+                }
+            }
+        }
+        None => {
+            out.push_str(&format!("[profile]\nname = {quoted}\n\n"));
+            for l in &lines {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+    }
+    // What was written is a profile of the same requirements under the new name.
+    let copied = parse(&out, &shown, name)?;
+    if copied.name != name || copied.requirements.len() != original.requirements.len() {
+        return Err(ProfileError {
+            file: shown,
+            line: 0,
+            column: 0,
+            message: "its [profile] table could not be rewritten under a new name (a \
+                      description over several lines?); copy it by hand and change its name"
+                .into(),
+        });
+    }
+    Ok(out)
+}
+
+/// A profile's text, how errors name it, and the name it has without `[profile] name`.
+fn read(name_or_path: &str) -> Result<(String, String, String), ProfileError> {
     if let Some((name, text)) = BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
-        return parse(text, &format!("<built-in {name}>"), name);
+        return Ok((
+            text.to_string(),
+            format!("<built-in {name}>"),
+            name.to_string(),
+        ));
     }
     let path = Path::new(name_or_path);
     let shown = if name_or_path == "-" {
@@ -207,7 +304,7 @@ pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
         Some(s) if name_or_path != "-" => s.to_string_lossy().into_owned(),
         _ => "stdin".into(),
     };
-    parse(&text, shown, &stem)
+    Ok((text, shown.to_string(), stem))
 }
 
 /// Parses profile text; `file` names it in errors, `default_name` is used without `[profile]`.

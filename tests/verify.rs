@@ -621,3 +621,94 @@ fn a_machine_without_smbios_tables_is_not_told_to_run_as_root() {
     assert_eq!(code, 3, "{v}");
     assert!(v.get("to_complete").is_none(), "{v}");
 }
+
+/// `rigcheck ARGS` in `dir`: (exit code, stdout, stderr).
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = rigcheck().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_copied_profile_has_a_name_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join(REFERENCE);
+    let reference = reference.to_str().unwrap();
+    // profile new --from: the copy is named as asked, and says nothing of the original's
+    // machine.
+    let (code, _, err) = run_in(
+        dir.path(),
+        &[
+            "profile",
+            "new",
+            "--from",
+            PROFILE,
+            "--name",
+            "rtx8000-order",
+            "-o",
+            "order.toml",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let copy = fs::read_to_string(dir.path().join("order.toml")).unwrap();
+    assert!(copy.contains("\n[profile]\nname = \"rtx8000-order\"\n"), "{copy}");
+    assert!(!copy.contains("description ="), "{copy}");
+    fs::write(
+        dir.path().join("order.toml"),
+        copy.replace("Quadro RTX 6000", "Quadro RTX 8000")
+            .replace("\"24 GB\"", "\"48 GB\""),
+    )
+    .unwrap();
+    let (code, out, _) = run_in(
+        dir.path(),
+        &["--sysroot", reference, "verify", "-p", "order.toml"],
+    );
+    assert_eq!(code, 1, "{out}");
+    let head: Vec<&str> = out.lines().take(3).collect();
+    assert_eq!(head[0], "verify z8-ref against rtx8000-order", "{out}");
+    assert!(head[1].starts_with("FAIL: GPU model: ordered 2 × Quadro RTX 8000 48 GiB"));
+    assert!(!out.contains("Quadro RTX 6000 24 GB"), "{out}");
+    // Without --name, the copy is named by the file it is written to.
+    run_in(
+        dir.path(),
+        &["profile", "new", "--from", PROFILE, "-o", "lab-b.toml"],
+    );
+    let copy = fs::read_to_string(dir.path().join("lab-b.toml")).unwrap();
+    assert!(copy.contains("\nname = \"lab-b\"\n"), "{copy}");
+    // It copies a machine's profile, not a machine: --sysroot is refused.
+    let (code, _, err) = run_in(
+        dir.path(),
+        &["--sysroot", reference, "profile", "new", "--from", PROFILE],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--sysroot"), "{err}");
+
+    // A copy made with `profiles show` and edited is named by its file, not the original.
+    let (_, shown, _) = run_in(dir.path(), &["profiles", "show", PROFILE]);
+    fs::write(dir.path().join("same.toml"), &shown).unwrap();
+    fs::write(
+        dir.path().join("my-order.toml"),
+        shown.replace("Quadro RTX 6000", "Quadro RTX 8000"),
+    )
+    .unwrap();
+    let (_, out, _) = run_in(
+        dir.path(),
+        &["--sysroot", reference, "verify", "-p", "my-order.toml"],
+    );
+    let head: Vec<&str> = out.lines().take(3).collect();
+    assert_eq!(head[0], "verify z8-ref against my-order", "{out}");
+    assert_eq!(
+        head[2], "edited from the built-in hp-z8-g4-dual-rtx6000",
+        "{out}"
+    );
+    // Unedited, it is the built-in order, under its name.
+    let (code, out, _) = run_in(
+        dir.path(),
+        &["--sysroot", reference, "verify", "-p", "same.toml"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("verify z8-ref against hp-z8-g4-dual-rtx6000\n"), "{out}");
+}
