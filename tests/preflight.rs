@@ -369,3 +369,19 @@ fn a_recording_without_mountinfo_flags_only_what_it_shows() {
     let (_, json) = preflight("preflight-healthy", &[]);
     assert_eq!(check(&json, "mem.shm")["status"], "pass");
 }
+
+#[test]
+fn a_machine_without_gpus_spends_no_column_on_what_checks_are_on() {
+    // No check of a GPU-less machine is on a GPU or a path: no "On" column.
+    let (_, text) = preflight_table("x86_64-vm-kvm", &[]);
+    let header = text.lines().find(|l| l.contains("│ Check")).unwrap();
+    assert_eq!(
+        header.split('│').map(str::trim).collect::<Vec<_>>(),
+        ["Status", "Check", "Expected", "Found"],
+        "{text}"
+    );
+    // Where checks are on GPUs, the column says which.
+    let (_, text) = preflight_table("gpu-degraded-x8", &["--gpus", "2"]);
+    let header = text.lines().find(|l| l.contains("│ Check")).unwrap();
+    assert!(header.contains("│ On "), "{text}");
+}

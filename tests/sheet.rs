@@ -187,12 +187,14 @@ fn verify_rows_are_shown_with_their_status() {
                 expected: "2 × Quadro RTX 6000".into(),
                 found: "2 × Quadro RTX 6000".into(),
                 status: Status::Pass,
+                note: None,
             },
             VerifyRow {
                 requirement: "Memory".into(),
                 expected: "at least 128 GB".into(),
                 found: "96 GiB".into(),
                 status: Status::Fail,
+                note: None,
             },
         ],
         outcome: Outcome::Fail,
@@ -352,4 +354,63 @@ fn cli_inventory_redact() {
             "{format}"
         );
     }
+}
+
+#[test]
+fn the_sheets_order_check_keeps_what_a_gpu_line_did_not_compare() {
+    for format in ["html", "markdown"] {
+        let out = Command::cargo_bin("rigcheck")
+            .unwrap()
+            .args([
+                "--sysroot",
+                "fixtures/hp-z8-g4-dual-rtx6000",
+                "sheet",
+                "--profile",
+                "hp-z8-g4-dual-rtx8000",
+                "--stdout",
+                "-f",
+                format,
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains(
+                "no Quadro RTX 8000 on this machine; not compared: GPU architecture, GPU \
+                 memory, GPU CUDA cores, GPU Tensor cores, GPU PCIe link width"
+            ),
+            "{format}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_gpu_without_its_driver_says_the_driver_is_not_installed() {
+    for args in [
+        &["-s", "gpu"][..],
+        &["sheet", "--stdout", "-f", "markdown"][..],
+    ] {
+        let out = Command::cargo_bin("rigcheck")
+            .unwrap()
+            .args(["--sysroot", "fixtures/gpu-no-driver"])
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.contains("Driver / CUDA"))
+            .unwrap_or_else(|| panic!("{args:?}: {text}"));
+        assert!(line.contains("not installed"), "{args:?}: {line}");
+        assert!(!line.contains("unknown"), "{args:?}: {line}");
+    }
+    // A driver that answers shows its versions.
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .args(["--sysroot", "fixtures/hp-z8-g4-dual-rtx6000", "-s", "gpu"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("550.90.12 12.4"), "{text}");
 }

@@ -289,6 +289,37 @@ pub fn attention(spec: &Spec) -> Vec<Finding> {
     out
 }
 
+/// What the inventory learnt of why NVIDIA GPUs on the PCI bus do not answer: the reason
+/// NVML is unavailable, from the GPUs' notes; empty when none says.
+pub fn nvml_unavailable(spec: &Spec) -> &str {
+    spec.notes
+        .iter()
+        .filter(|n| n.field.starts_with("gpus"))
+        .find_map(|n| n.reason.split_once("NVML unavailable: ").map(|(_, w)| w))
+        .unwrap_or("")
+}
+
+/// True when the NVIDIA driver is known not to be installed (its library is missing, or the
+/// machine was recorded without one), not merely silent.
+pub fn nvidia_driver_not_installed(spec: &Spec) -> bool {
+    let why = nvml_unavailable(spec);
+    why.contains("not found")
+        || why.contains("install the NVIDIA driver")
+        || why.contains("without an NVIDIA driver")
+}
+
+/// The driver and CUDA version of an NVIDIA GPU that does not answer, where the driver is
+/// known not to be installed: `not installed`, not unknown. `None` where the versions are
+/// read, or where nothing is known of why they are not.
+pub fn driver_not_installed(spec: &Spec, g: &Gpu) -> Option<&'static str> {
+    (g.vendor == crate::spec::GpuVendor::Nvidia
+        && g.index.is_none()
+        && g.driver_version.is_none()
+        && g.cuda_version.is_none()
+        && nvidia_driver_not_installed(spec))
+    .then_some("not installed")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
