@@ -712,3 +712,54 @@ fn a_copied_profile_has_a_name_of_its_own() {
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("verify z8-ref against hp-z8-g4-dual-rtx6000\n"), "{out}");
 }
+
+#[test]
+fn diff_from_linux_to_windows_compares_no_kernel_versions() {
+    // The reference machine under Ubuntu and under Windows: the OS changed, and that says
+    // it; Windows' build number is no later Linux kernel.
+    let out = rigcheck()
+        .args([
+            "diff",
+            "fixtures/hp-z8-g4-dual-rtx6000",
+            "fixtures/windows-hp-z8-g4",
+            "-f",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let what: Vec<&str> = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["what"].as_str().unwrap())
+        .collect();
+    assert_eq!(what, ["OS changed", "NVIDIA driver changed"], "{v}");
+    assert!(
+        !v["unknown_on_one_side"].to_string().contains("kernel"),
+        "{v}"
+    );
+    // Within one kind of OS a kernel update is still one.
+    let dir = tempfile::tempdir().unwrap();
+    let report = |root: &str| -> Value {
+        let out = rigcheck()
+            .args(["--sysroot", root, "-f", "json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let before = report(REFERENCE);
+    let mut after = before.clone();
+    after["os"]["kernel"] = "6.8.0-45-generic".into();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    fs::write(&a, before.to_string()).unwrap();
+    fs::write(&b, after.to_string()).unwrap();
+    let out = rigcheck()
+        .arg("diff")
+        .args([&a, &b])
+        .args(["-f", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["changes"][0]["what"], "kernel changed", "{v}");
+}

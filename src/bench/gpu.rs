@@ -176,8 +176,7 @@ mod cuda {
             let cu = load(&["libcuda.so.1", "libcuda.so"]).map_err(|e| {
                 if gpus == 0 {
                     format!(
-                        "no NVIDIA GPU on the PCI bus and no NVIDIA driver installed \
-                         ({e})"
+                        "no NVIDIA GPU found and no NVIDIA driver installed ({e})"
                     )
                 } else {
                     format!(
