@@ -283,7 +283,8 @@ pub struct ProfilesArgs {
 pub enum ProfilesAction {
     /// Print a built-in profile as TOML.
     Show {
-        /// Built-in profile name.
+        /// Built-in profile name (`rigcheck profiles` lists them; a shell completes them).
+        #[arg(value_parser = ProfileName)]
         name: String,
     },
 }

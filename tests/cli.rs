@@ -628,11 +628,53 @@ fn profile_completes_to_the_built_in_names_and_to_files() {
             .stdout,
     )
     .unwrap();
-    let profile_lines: Vec<&str> = fish.lines().filter(|l| l.contains(names[0])).collect();
+    let profile_lines: Vec<&str> = fish
+        .lines()
+        .filter(|l| l.contains(names[0]) && !l.contains("seen_subcommand_from show"))
+        .collect();
     assert!(profile_lines.len() >= 5, "{fish}");
     assert!(
         profile_lines.iter().all(|l| !l.contains(" -f ")),
         "{profile_lines:?}"
+    );
+
+    // A command is offered only the options it takes: bench, capture and diff read no
+    // --sysroot, and their completion does not offer it.
+    let options = |words: &[&str]| -> Vec<String> {
+        complete(words)
+            .into_iter()
+            .filter(|w| w.starts_with("--"))
+            .collect()
+    };
+    for (command, refused) in [
+        ("bench", &["--sysroot", "--color"][..]),
+        ("capture", &["--sysroot", "--color", "--redact"]),
+        ("diff", &["--sysroot"]),
+        ("fleet", &["--sysroot"]),
+    ] {
+        let got = options(&["rigcheck", command, "--"]);
+        assert!(got.contains(&"--help".to_string()), "{command}: {got:?}");
+        for r in refused {
+            assert!(!got.contains(&r.to_string()), "{command} offers {r}: {got:?}");
+        }
+    }
+    assert!(options(&["rigcheck", "verify", "--"]).contains(&"--sysroot".to_string()));
+    // `profiles show` completes to the built-in names, in every shell.
+    let shown: Vec<String> = complete(&["rigcheck", "profiles", "show", ""])
+        .into_iter()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    assert_eq!(shown, names);
+    assert!(
+        zsh.contains(&format!(":({})'", names.join(" "))),
+        "{zsh}"
+    );
+    assert!(
+        fish.contains(&format!(
+            "__fish_seen_subcommand_from show\" -f -a \"{}\"",
+            names.join(" ")
+        )),
+        "{fish}"
     );
 }
 
