@@ -307,6 +307,10 @@ fn read(name_or_path: &str) -> Result<(String, String, String), ProfileError> {
     Ok((text, shown.to_string(), stem))
 }
 
+/// A section's table as the file holds it: its section, for a group its index and where it
+/// starts, and the table.
+type Table<'a, 'b> = (Section, Option<(usize, usize)>, &'a DeTable<'b>);
+
 /// Parses profile text; `file` names it in errors, `default_name` is used without `[profile]`.
 ///
 /// Keys are looked up in the one table of fields (`requirement::FIELDS`): what is not there
@@ -350,7 +354,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
     // Every key is checked before any value, so the first unknown key in the file is the
     // one reported; then requirements come in the table's order (system, cpu, memory, gpus,
     // drives, headroom), whatever order the file uses.
-    let mut tables: Vec<(Section, Option<(usize, usize)>, &DeTable<'_>)> = Vec::new();
+    let mut tables: Vec<Table<'_, '_>> = Vec::new();
     for (section, v) in &sections {
         if section.is_group() {
             let DeValue::Array(groups) = v.get_ref() else {

@@ -655,7 +655,10 @@ fn profile_completes_to_the_built_in_names_and_to_files() {
         let got = options(&["rigcheck", command, "--"]);
         assert!(got.contains(&"--help".to_string()), "{command}: {got:?}");
         for r in refused {
-            assert!(!got.contains(&r.to_string()), "{command} offers {r}: {got:?}");
+            assert!(
+                !got.contains(&r.to_string()),
+                "{command} offers {r}: {got:?}"
+            );
         }
     }
     assert!(options(&["rigcheck", "verify", "--"]).contains(&"--sysroot".to_string()));
@@ -665,10 +668,7 @@ fn profile_completes_to_the_built_in_names_and_to_files() {
         .filter(|w| !w.starts_with('-'))
         .collect();
     assert_eq!(shown, names);
-    assert!(
-        zsh.contains(&format!(":({})'", names.join(" "))),
-        "{zsh}"
-    );
+    assert!(zsh.contains(&format!(":({})'", names.join(" "))), "{zsh}");
     assert!(
         fish.contains(&format!(
             "__fish_seen_subcommand_from show\" -f -a \"{}\"",
@@ -715,7 +715,9 @@ fn a_replay_says_of_the_gpus_what_the_live_run_said() {
     assert_eq!(notes.len(), 2, "{notes:?}");
     for n in notes {
         assert!(
-            n.ends_with("NVML unavailable: libnvidia-ml.so.1 not found: install the NVIDIA driver\""),
+            n.ends_with(
+                "NVML unavailable: libnvidia-ml.so.1 not found: install the NVIDIA driver\""
+            ),
             "{n}"
         );
     }

@@ -583,7 +583,9 @@ fn a_failing_hosts_row_names_the_checks_it_failed() {
     assert_eq!(code, 1, "{text}");
     // Under each failing row, the checks it failed, by name; nothing under a passing one.
     let under = |host: &str| -> String {
-        let mut lines = text.lines().skip_while(|l| !l.contains(&format!("│ {host} ")));
+        let mut lines = text
+            .lines()
+            .skip_while(|l| !l.contains(&format!("│ {host} ")));
         lines.next().unwrap_or_else(|| panic!("{host}:\n{text}"));
         lines
             .take_while(|l| !l.contains("fail (") && !l.starts_with(" pass"))
@@ -594,7 +596,10 @@ fn a_failing_hosts_row_names_the_checks_it_failed() {
         under("z8-03").contains("Fails: GPU PCIe link width"),
         "{text}"
     );
-    assert!(under("z8-04").contains("Fails: Memory installed, DIMMs installed"), "{text}");
+    assert!(
+        under("z8-04").contains("Fails: Memory installed, DIMMs installed"),
+        "{text}"
+    );
     assert!(!under("z8-01").contains("Fails:"), "{text}");
 
     // JSON: every failed check with what was ordered and found.
@@ -611,10 +616,15 @@ fn a_failing_hosts_row_names_the_checks_it_failed() {
     // Markdown: all of them, and a table of what was ordered and found.
     let (_, md) = fleet_text(dir.path(), &[&profile[..], &["-f", "markdown"]].concat());
     let row = md.lines().find(|l| l.contains("| z8-04 |")).unwrap();
-    assert!(row.ends_with("| Memory installed, DIMMs installed |"), "{md}");
+    assert!(
+        row.ends_with("| Memory installed, DIMMs installed |"),
+        "{md}"
+    );
     assert!(md.contains("## Failed checks"), "{md}");
     assert!(
-        md.contains("| z8-03 | GPU PCIe link width ('Quadro RTX 6000') | ≥ 16 | x16, x8 (card x16) |"),
+        md.contains(
+            "| z8-03 | GPU PCIe link width ('Quadro RTX 6000') | ≥ 16 | x16, x8 (card x16) |"
+        ),
         "{md}"
     );
 }

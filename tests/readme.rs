@@ -27,20 +27,30 @@ fn the_first_screen_installs_and_verifies() {
         screen
             .iter()
             .position(|l| l.contains(what))
-            .unwrap_or_else(|| panic!("{what:?} is not on the first screen:\n{}", screen.join("\n")))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{what:?} is not on the first screen:\n{}",
+                    screen.join("\n")
+                )
+            })
     };
     let install = at("sudo apt install ./rigcheck_");
     let verify = at("rigcheck verify --profile");
     let run = at("cargo run --release");
     let test = at("cargo test");
     // A user's install and first check come before a developer's commands.
-    assert!(install < verify && verify < run && run < test, "{screen:#?}");
+    assert!(
+        install < verify && verify < run && run < test,
+        "{screen:#?}"
+    );
     assert!(
         screen[..install].iter().all(|l| !l.contains("cargo ")),
         "{screen:#?}"
     );
     assert!(
-        screen[..run].iter().any(|l| l.starts_with("## From source")),
+        screen[..run]
+            .iter()
+            .any(|l| l.starts_with("## From source")),
         "{screen:#?}"
     );
 }
@@ -238,7 +248,10 @@ fn every_document_the_readme_links_to_is_packaged_beside_it() {
             };
             // Links to source files (`src/...`) are for a checkout, not a package.
             if root().join(l).exists() && l.starts_with("docs/") {
-                assert!(shipped, "the {name} does not ship {at}, which README.md links to");
+                assert!(
+                    shipped,
+                    "the {name} does not ship {at}, which README.md links to"
+                );
             }
         }
     }

@@ -654,7 +654,10 @@ fn a_copied_profile_has_a_name_of_its_own() {
     );
     assert_eq!(code, 0, "{err}");
     let copy = fs::read_to_string(dir.path().join("order.toml")).unwrap();
-    assert!(copy.contains("\n[profile]\nname = \"rtx8000-order\"\n"), "{copy}");
+    assert!(
+        copy.contains("\n[profile]\nname = \"rtx8000-order\"\n"),
+        "{copy}"
+    );
     assert!(!copy.contains("description ="), "{copy}");
     fs::write(
         dir.path().join("order.toml"),
@@ -710,7 +713,10 @@ fn a_copied_profile_has_a_name_of_its_own() {
         &["--sysroot", reference, "verify", "-p", "same.toml"],
     );
     assert_eq!(code, 0, "{out}");
-    assert!(out.starts_with("verify z8-ref against hp-z8-g4-dual-rtx6000\n"), "{out}");
+    assert!(
+        out.starts_with("verify z8-ref against hp-z8-g4-dual-rtx6000\n"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -115,12 +115,14 @@ fn gpu_section(spec: &Spec) -> Section {
     );
     for r in shown {
         let mut cells = vec![r.label.to_string()];
-        cells.extend(spec.gpus.iter().map(|g| {
-            match crate::rules::driver_not_installed(spec, g) {
-                Some(text) if r.label == rows::GPU_DRIVER => text.to_string(),
-                _ => (r.cell)(g),
-            }
-        }));
+        cells.extend(
+            spec.gpus
+                .iter()
+                .map(|g| match crate::rules::driver_not_installed(spec, g) {
+                    Some(text) if r.label == rows::GPU_DRIVER => text.to_string(),
+                    _ => (r.cell)(g),
+                }),
+        );
         grid.rows.push(cells);
     }
     sec.grids.push(grid);
