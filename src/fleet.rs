@@ -329,11 +329,7 @@ fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, k
     // What a fleet shows of a host's check is its verdict, its counts and the lines that did
     // not pass: a passing line is the same on every host, and a hundred thousand hosts' worth
     // of them is most of a fleet's memory.
-    let verify = profile.map(|p| {
-        let mut v = verify::verify_with(&l.spec, p, unknowns);
-        v.lines.retain(|line| line.status != verify::Status::Pass);
-        v
-    });
+    let verify = profile.map(|p| verify::verify_not_passing(&l.spec, p, unknowns));
     Host {
         name,
         file: l.file,

@@ -78,6 +78,8 @@ pub struct Requirement {
     /// What the order asks, in words (`≥ 2`, `= 24 GiB (±3%)`), written once for every
     /// machine checked against it.
     pub expected: String,
+    /// The text values as they are compared (`text::norm_text`), written once.
+    pub texts: Vec<String>,
 }
 
 /// A GPU model as an order names it, compiled once when the profile is read: its words,
@@ -676,6 +678,8 @@ impl Builder<'_> {
             filter: Some(filter.clone()),
             at: (0, 0),
             expected: String::new(),
+            // A count compares no text.
+            texts: Vec::new(),
         };
         req.expected = expected_text(&req);
         self.reqs.push(req);
@@ -787,8 +791,17 @@ impl Builder<'_> {
             filter: filter.cloned(),
             at: (0, 0),
             expected: String::new(),
+            texts: Vec::new(),
         };
         req.expected = expected_text(&req);
+        req.texts = req
+            .values
+            .iter()
+            .filter_map(|v| match v {
+                Val::Text(t) => Some(crate::text::norm_text(t)),
+                Val::Num(_) => None,
+            })
+            .collect();
         self.reqs.push(req);
         self.offsets.push(span.start);
         Ok(())
@@ -1052,7 +1065,7 @@ fn suggest_lines(
                 .collect(),
             Read::GroupCount => {
                 let n = members.len() as u64;
-                vec![Found::Num(n, n.to_string())]
+                vec![Found::Num(n, fields::Show::As(fields::Quantity::Count))]
             }
         };
         let value = match f.suggest {

@@ -356,6 +356,37 @@ fn cli_inventory_redact() {
     }
 }
 
+/// The network adapters of a real server's log (fixtures/x86_64-hpe-x710-10gbe: an HPE
+/// X710 10 GbE card and a second card the log gives no ids for) are on the sheet, with the
+/// speed each port runs at and where the card's top speed comes from; `--redact` hides MACs.
+#[test]
+fn sheet_lists_network_adapters_and_their_ports() {
+    let run = |extra: &[&str]| {
+        let out = Command::cargo_bin("rigcheck")
+            .unwrap()
+            .args([
+                "--sysroot",
+                "fixtures/x86_64-hpe-x710-10gbe",
+                "sheet",
+                "-f",
+                "markdown",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = run(&[]);
+    assert!(md.contains("## Network"), "{md}");
+    assert!(md.contains(
+        "| 0000:5d:00.0 | Ethernet Controller X710 for 10GbE SFP+ | i40e | unknown | 10 Gb/s (table) | Gen3 x8 |"
+    ));
+    assert!(md.contains("| 0000:af:00.0 | unknown | i40e | unknown | ≥ 10 Gb/s (link now) |"));
+    assert!(md.contains("| eno5 | 0000:5d:00.0 | up | 10 Gb/s full | 48:df:37:24:c2:00 |"));
+    assert!(!run(&["--redact"]).contains("48:df:37:24:c2:00"));
+}
+
 #[test]
 fn the_sheets_order_check_keeps_what_a_gpu_line_did_not_compare() {
     for format in ["html", "markdown"] {

@@ -99,7 +99,7 @@ pub enum Rule {
     MemoryUnbalanced,
     /// The OS sees far less memory than the DIMMs add up to.
     MemoryUnseen,
-    /// A GPU's link runs on fewer lanes than the card has.
+    /// A GPU's or network adapter's link runs on fewer lanes than the card has.
     NarrowLink,
     /// A GPU's clocks are held down by heat or the power brake.
     ClocksHeldDown,
@@ -286,6 +286,29 @@ pub fn attention(spec: &Spec) -> Vec<Finding> {
             );
         }
     }
+    // A fast adapter in a narrow slot cannot carry its ports' speed (a 100 Gb card on x4).
+    for n in &spec.nics {
+        let Some(l) = n
+            .pcie
+            .as_ref()
+            .and_then(link_width)
+            .filter(LinkWidth::is_narrow)
+        else {
+            continue;
+        };
+        let who = match &n.pci_address {
+            Some(a) => format!("network adapter {a}"),
+            None => "a network adapter".to_string(),
+        };
+        say(
+            Rule::NarrowLink,
+            Some(&who),
+            format!(
+                "{who} runs on x{} of its x{} PCIe lanes (slot, riser or bifurcation)",
+                l.now, l.card
+            ),
+        );
+    }
     out
 }
 
@@ -350,6 +373,29 @@ mod tests {
         );
         spec.gpus[0].pcie.width = Some(16);
         spec.gpus[0].state.throttle_reasons = Some(vec!["gpu_idle".into()]);
+        assert!(attention(&spec).is_empty());
+    }
+
+    #[test]
+    fn a_network_adapter_on_fewer_lanes_than_it_has_needs_a_look() {
+        // An X710 (PCIe 3.0 x8) trained at x4, and its twin at its full x8.
+        let nic = |addr: &str, width| crate::spec::Nic {
+            pci_address: Some(addr.into()),
+            pcie: Some(Pcie {
+                width: Some(width),
+                max_width: Some(8),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let mut spec = Spec::default();
+        spec.nics.push(nic("0000:5d:00.0", 4));
+        spec.nics.push(nic("0000:af:00.0", 8));
+        assert_eq!(
+            said(&spec),
+            ["network adapter 0000:5d:00.0 runs on x4 of its x8 PCIe lanes (slot, riser or bifurcation)"]
+        );
+        spec.nics[0].pcie = None;
         assert!(attention(&spec).is_empty());
     }
 
