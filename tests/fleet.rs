@@ -651,7 +651,7 @@ fn without_a_profile_the_answer_says_nothing_was_checked() {
     let (_, text) = fleet_text(small.path(), &[]);
     assert!(
         text.replace('\n', " ")
-            .contains("1 of 3 hosts differ from the majority (2 like a): c"),
+            .contains("1 of 3 hosts differs from the majority (2 like a): c"),
         "{text}"
     );
 }

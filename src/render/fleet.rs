@@ -305,9 +305,10 @@ pub fn answer(fleet: &Fleet, color: bool) -> String {
             None => "the rest".to_string(),
         };
         parts.push(format!(
-            "{} of {} differ from {from}: {}",
+            "{} of {} {} from {from}: {}",
             odd.len(),
             plural(fleet.hosts.len(), "host", "hosts"),
+            if odd.len() == 1 { "differs" } else { "differ" },
             names(odd)
         ));
     }
