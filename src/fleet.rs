@@ -66,6 +66,9 @@ pub struct Row {
     pub memory_bytes: Option<u64>,
     /// DIMMs listed.
     pub dimms: usize,
+    /// Each network adapter's top speed (Mb/s), in the report's order; `None` where the
+    /// adapter list was not read whole (an older report, another OS).
+    pub nics: Option<Vec<Option<u64>>>,
 }
 
 impl Row {
@@ -81,6 +84,11 @@ impl Row {
             gpus: spec.gpus.iter().map(|g| g.shown_name()).collect(),
             memory_bytes: spec.memory.total_bytes,
             dimms: spec.memory.dimms.len(),
+            nics: spec
+                .lists
+                .nics
+                .is_complete()
+                .then(|| spec.nics.iter().map(|n| n.max_speed_mbps).collect()),
         }
     }
 }

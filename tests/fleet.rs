@@ -655,3 +655,47 @@ fn without_a_profile_the_answer_says_nothing_was_checked() {
         "{text}"
     );
 }
+
+/// Network adapters per host, from the real 10 GbE server's fixture and the procfs
+/// workstation's (a 25 Gb/s InfiniBand HCA and a 1 GbE port): their top speeds in JSON, a
+/// Network column counting them; a report whose adapter list was not read says unknown, not
+/// none.
+#[test]
+fn each_hosts_network_adapters_are_counted_by_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in [
+        "x86_64-hpe-x710-10gbe",
+        "x86_64-amd-vega64",
+        "hp-z8-g4-dual-rtx6000",
+    ] {
+        let out = rigcheck()
+            .args(["--sysroot", &format!("fixtures/{f}"), "-f", "json"])
+            .output()
+            .unwrap();
+        std::fs::write(dir.path().join(format!("{f}.json")), out.stdout).unwrap();
+    }
+    let v = fleet_json(&[], dir.path(), 0);
+    let speeds = |host: &str| {
+        v["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["host"].as_str().unwrap().starts_with(host))
+            .map(|h| h["nic_speeds_mbps"].clone())
+            .unwrap()
+    };
+    assert_eq!(speeds("x86_64-hpe"), serde_json::json!([10000, 10000]));
+    assert_eq!(speeds("x86_64-amd"), serde_json::json!([1000, 25000]));
+    // The HP Z8 G4 recording has no /sys/class/net: unknown.
+    assert_eq!(speeds("z8-ref"), Value::Null);
+    let out = rigcheck()
+        .arg("fleet")
+        .arg(dir.path())
+        .args(["-f", "markdown"])
+        .output()
+        .unwrap();
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("| Network |"), "{md}");
+    assert!(md.contains("| 2 × 10 Gb/s |"), "{md}");
+    assert!(md.contains("| 25 Gb/s, 1 Gb/s |"), "{md}");
+}

@@ -190,6 +190,32 @@ fn gpus(h: &Host) -> String {
         .join(", ")
 }
 
+/// The network adapters by top speed, fastest first: `2 × 10 Gb/s, 1 Gb/s`; `none`, or
+/// unknown where the list was not read whole.
+fn network(h: &Host) -> String {
+    let Some(nics) = &h.row.nics else {
+        return UNKNOWN.into();
+    };
+    if nics.is_empty() {
+        return "none".into();
+    }
+    let mut by: BTreeMap<std::cmp::Reverse<Option<u64>>, usize> = BTreeMap::new();
+    for n in nics {
+        *by.entry(std::cmp::Reverse(*n)).or_default() += 1;
+    }
+    by.iter()
+        .map(|(std::cmp::Reverse(speed), c)| {
+            let s = speed.map_or_else(|| UNKNOWN.into(), crate::units::link_speed);
+            if *c > 1 {
+                format!("{c} × {s}")
+            } else {
+                s
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn memory(h: &Host) -> String {
     let m = &h.row;
     let total = m.memory_bytes.map_or_else(|| UNKNOWN.into(), bytes_bin);
@@ -453,7 +479,14 @@ fn grids(
     if checked {
         header.push(STATUS);
     }
-    header.extend(["Host", "Model", "CPUs", "GPUs", "Memory", "Config"]);
+    header.extend(["Host", "Model", "CPUs", "GPUs", "Memory"]);
+    // Reports from before adapters were read (or from another OS) know none: a column of
+    // nothing but "unknown" takes width from the others.
+    let networked = fleet.hosts.iter().any(|h| h.row.nics.is_some());
+    if networked {
+        header.push("Network");
+    }
+    header.push("Config");
     let mut hosts = Grid::new(&header);
     let mut tones = Vec::new();
     for h in &fleet.hosts {
@@ -463,14 +496,11 @@ fn grids(
             row.push(text);
             tones.push(tone.unwrap_or(Tone::Muted));
         }
-        row.extend([
-            h.name.clone(),
-            model(h),
-            cpus(h),
-            gpus(h),
-            memory(h),
-            config(fleet, h),
-        ]);
+        row.extend([h.name.clone(), model(h), cpus(h), gpus(h), memory(h)]);
+        if networked {
+            row.push(network(h));
+        }
+        row.push(config(fleet, h));
         hosts.rows.push(row);
     }
     if checked {
@@ -695,6 +725,9 @@ pub struct HostJson<'a> {
     memory_bytes: Option<u64>,
     /// DIMMs listed.
     dimms: usize,
+    /// Each network adapter's top speed in Mb/s (`nics[].max_speed_mbps`), in the report's
+    /// order; `null` where the adapter list was not read whole.
+    nic_speeds_mbps: Option<&'a [Option<u64>]>,
     /// Index into `configurations` (0: the majority, or the first of a tie).
     configuration: usize,
     /// True when the host has the majority configuration; `null` on a tie (no majority).
@@ -768,6 +801,7 @@ fn host_json<'a>(fleet: &Fleet, h: &'a Host) -> HostJson<'a> {
         gpus: h.row.gpus.iter().map(Option::as_deref).collect(),
         memory_bytes: h.row.memory_bytes,
         dimms: h.row.dimms,
+        nic_speeds_mbps: h.row.nics.as_deref(),
         configuration: h.configuration,
         majority: (!fleet.tie).then_some(h.configuration == 0),
         verify: h.verify.as_ref().map(|v| VerifyJson {
