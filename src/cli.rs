@@ -283,7 +283,8 @@ pub struct ProfilesArgs {
 pub enum ProfilesAction {
     /// Print a built-in profile as TOML.
     Show {
-        /// Built-in profile name.
+        /// Built-in profile name (`rigcheck profiles` lists them; a shell completes them).
+        #[arg(value_parser = ProfileName)]
         name: String,
     },
 }
@@ -298,11 +299,17 @@ pub struct ProfileArgs {
 /// `profile` actions.
 #[derive(Debug, Subcommand)]
 pub enum ProfileAction {
-    /// Write a profile that this machine (or --sysroot) passes.
+    /// Write a profile that this machine (or --sysroot) passes, or (--from) a copy of a
+    /// profile under a name of its own.
     New {
-        /// Name written into the profile (default: the host name).
+        /// Name written into the profile (default: the host name; with --from, the -o
+        /// file's name, else the original's with `-copy`).
         #[arg(long)]
         name: Option<String>,
+        /// Copy this profile (a built-in name or a file) instead of reading the machine: the
+        /// copy gets its own name and no description of the original, to edit.
+        #[arg(long, value_name = "PROFILE")]
+        from: Option<String>,
         /// Write to FILE instead of standard output (refuses to overwrite without --force;
         /// `-` is standard output).
         #[arg(long, short = 'o', value_name = "FILE")]

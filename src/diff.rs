@@ -192,6 +192,22 @@ pub struct SoftwareFacts {
     pub os: Option<String>,
     pub kernel: Option<String>,
     pub driver: Option<String>,
+    /// Which kind of OS (`Windows`, `macOS`, else `Linux`): a kernel's version is compared
+    /// only with one of its own kind (Windows' build 19045 is no later Linux 5.15).
+    pub family: Option<&'static str>,
+}
+
+/// The kind of OS a report is of, from os-release's `NAME` (`Windows` and `macOS` as
+/// rigcheck writes them there).
+fn os_family(os: &crate::spec::Os) -> Option<&'static str> {
+    let name = os.name.as_deref()?;
+    Some(if name.starts_with("Windows") {
+        "Windows"
+    } else if name.starts_with("macOS") || name.starts_with("Mac OS") {
+        "macOS"
+    } else {
+        "Linux"
+    })
 }
 
 impl Compared {
@@ -248,6 +264,7 @@ impl Compared {
                 os: spec.os.pretty_name.clone(),
                 kernel: spec.os.kernel.clone(),
                 driver: spec.gpus.iter().find_map(|g| g.driver_version.clone()),
+                family: os_family(&spec.os),
             },
         }
     }
@@ -1098,12 +1115,15 @@ fn match_drives<'a>(a: &[&'a DriveFacts], b: &[&'a DriveFacts]) -> Matched<'a> {
 
 /// OS, kernel and NVIDIA driver.
 fn software(c: &mut Changes, a: &SoftwareFacts, b: &SoftwareFacts) {
+    // From one kind of OS to another the OS change says it all: the kernels' versions are
+    // numbers of different things.
+    let same_kind = !matches!((a.family, b.family), (Some(x), Some(y)) if x != y);
     let facts = [
         (("OS", "OS changed"), a.os.clone(), b.os.clone()),
         (
             ("kernel", "kernel changed"),
-            a.kernel.clone(),
-            b.kernel.clone(),
+            a.kernel.clone().filter(|_| same_kind),
+            b.kernel.clone().filter(|_| same_kind),
         ),
         (
             ("NVIDIA driver", "NVIDIA driver changed"),

@@ -70,6 +70,9 @@ pub struct Row {
     /// How completely the GPU, drive and DIMM lists were read: an empty list not read whole
     /// is unknown, not none.
     pub lists: Lists,
+    /// Each network adapter's top speed (Mb/s), in the report's order; `None` where the
+    /// adapter list was not read whole (an older report, another OS).
+    pub nics: Option<Vec<Option<u64>>>,
 }
 
 impl Row {
@@ -89,6 +92,11 @@ impl Row {
                 dimms: spec.dimm_list(),
                 ..spec.lists
             },
+            nics: spec
+                .lists
+                .nics
+                .is_complete()
+                .then(|| spec.nics.iter().map(|n| n.max_speed_mbps).collect()),
         }
     }
 }
@@ -347,11 +355,7 @@ fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, k
     // What a fleet shows of a host's check is its verdict, its counts and the lines that did
     // not pass: a passing line is the same on every host, and a hundred thousand hosts' worth
     // of them is most of a fleet's memory.
-    let verify = profile.map(|p| {
-        let mut v = verify::verify_with(&l.spec, p, unknowns);
-        v.lines.retain(|line| line.status != verify::Status::Pass);
-        v
-    });
+    let verify = profile.map(|p| verify::verify_not_passing(&l.spec, p, unknowns));
     Host {
         name,
         file: l.file,

@@ -17,6 +17,7 @@ pub mod host;
 pub use check::{Check, Options, Report, Status};
 
 use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
+use crate::rules::privilege;
 use crate::source::Unknown;
 use crate::spec::{Filesystem, Spec};
 
@@ -48,6 +49,15 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
         .filter_map(|c| c.status)
         .max()
         .unwrap_or(Status::Pass);
+    let unknown: Vec<&Check> = checks
+        .iter()
+        .filter(|c| c.status == Some(Status::Unknown))
+        .collect();
+    let rooted = unknown
+        .iter()
+        .filter(|c| c.advice.as_deref().is_some_and(privilege::needs_root))
+        .count();
+    let to_complete = privilege::to_complete(unknown.len(), rooted);
     Report {
         schema_version: crate::spec::SCHEMA_VERSION,
         hostname: spec.hostname.clone(),
@@ -60,5 +70,6 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
         },
         checks,
         not_checked,
+        to_complete,
     }
 }

@@ -132,7 +132,7 @@ impl Quantity {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Found {
     /// A number and how to show it.
-    Num(u64, String),
+    Num(u64, Show),
     /// A number the fact is known to reach at least, and how to show it (a network port's
     /// speed now, where the card's own top speed is unknown): it can pass an `at_least` or
     /// fail an `at_most`, never fail an `at_least`.
@@ -142,6 +142,25 @@ pub enum Found {
     Names(Vec<String>),
     /// Not known, and why.
     Unknown(String),
+}
+
+/// How a found number is shown: in its quantity's unit, or as a reader wrote it. Kept
+/// apart from the number so that a line is written out only where it is shown (fleet keeps
+/// only the lines that do not pass).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Show {
+    As(Quantity),
+    Text(String),
+}
+
+impl Show {
+    /// `n` as this shows it.
+    pub fn text(&self, n: u64) -> String {
+        match self {
+            Show::As(q) => q.show(n),
+            Show::Text(t) => t.clone(),
+        }
+    }
 }
 
 /// What a reader found for one requirement.
@@ -349,7 +368,7 @@ pub fn list_why(spec: &Spec, field: &str, state: ListState) -> String {
 
 fn num(q: Quantity, v: Option<u64>, spec: &Spec, field: &str) -> Found {
     match v {
-        Some(n) => Found::Num(n, q.show(n)),
+        Some(n) => Found::Num(n, Show::As(q)),
         None => Found::Unknown(why(spec, field)),
     }
 }
@@ -392,7 +411,7 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
             Reading::one(Found::Unknown(list_why(spec, "memory.dimms", state)))
         }
         (Some(t), Some("dimms")) => Reading {
-            items: vec![Found::Num(t, bytes_bin(t))],
+            items: vec![Found::Num(t, Show::As(Quantity::BytesJedec))],
             // Installed as ordered, but the OS may not see it all: say so on the line.
             note: crate::rules::memory_unseen(m),
             slack_below: 0.0,
@@ -400,11 +419,11 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
         (Some(t), source) => Reading {
             items: vec![Found::Num(
                 t,
-                format!(
+                Show::Text(format!(
                     "{} ({})",
                     bytes_bin(t),
                     crate::spec::windows::usable_name(source)
-                ),
+                )),
             )],
             note: Some(format!(
                 "DIMMs unknown: compared {}, which sits a few % under installed memory",
@@ -452,10 +471,10 @@ fn read_pcie_width(spec: &Spec, i: usize, g: &Gpu, _q: Quantity) -> Found {
     match w {
         Some(w) => Found::Num(
             u64::from(w),
-            match card {
+            Show::Text(match card {
                 Some(m) if m > w => format!("x{w} (card x{m})"),
                 _ => format!("x{w}"),
-            },
+            }),
         ),
         None => Found::Unknown(why(spec, &format!("gpus[{i}].pcie"))),
     }
@@ -517,7 +536,7 @@ pub fn toml_number(q: Quantity, n: u64, at_least: bool) -> String {
 fn read_nic_speed(spec: &Spec, i: usize, n: &Nic, q: Quantity) -> Found {
     match (n.max_speed_mbps, n.max_speed_source.as_deref()) {
         (Some(m), Some("link")) => Found::Floor(m, format!("≥ {} (link now)", q.show(m))),
-        (Some(m), _) => Found::Num(m, q.show(m)),
+        (Some(m), _) => Found::Num(m, Show::As(q)),
         (None, _) => Found::Unknown(why(spec, &format!("nics[{i}].max_speed_mbps"))),
     }
 }
@@ -695,7 +714,7 @@ pub static FIELDS: &[Field] = &[
         Suggest::Found,
         "populated DIMM slots",
         |s, _| Reading::one(match s.dimm_list().count(s.memory.dimms.len()) {
-            Some(n) => Found::Num(n, n.to_string()),
+            Some(n) => Found::Num(n, Show::As(Quantity::Count)),
             None => Found::Unknown(list_why(s, "memory.dimms", s.dimm_list())),
         })
     ),
@@ -867,7 +886,7 @@ pub static FIELDS: &[Field] = &[
         quantity: Quantity::Count,
         read: Read::EachNic(|_, _, n, _| {
             let k = n.ports.len() as u64;
-            Found::Num(k, k.to_string())
+            Found::Num(k, Show::As(Quantity::Count))
         }),
         suggest: Suggest::Found,
         compared_with: "each adapter's ports (Ethernet interfaces and InfiniBand ports)",

@@ -278,9 +278,9 @@ const DRIVER_MARKS: [&str; 5] = [
 #[cfg(feature = "nvml")]
 fn nvml_pointless(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Option<String> {
     let (gpus, state) = pci?;
-    // A capture records NVML's own answer, whatever it is, for replay to give.
-    if src.is_recording()
-        || !gpus.is_empty()
+    // A capture decides as the live run does, and records why NVML was left unloaded
+    // (`open_live`), so a replay of it says what the live run said.
+    if !gpus.is_empty()
         || state != ListState::Read
         || std::env::var_os("RIGCHECK_TEST_NVML_ALWAYS").is_some_and(|v| !v.is_empty())
         || DRIVER_MARKS.iter().any(|m| src.exists(m))
@@ -303,6 +303,9 @@ fn open_live(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Result<Box<dy
         return Err(why.into());
     }
     if let Some(why) = nvml_pointless(src, pci) {
+        if src.is_recording() {
+            src.store_answer(NVML_FILE, access::not_loaded_json(&why));
+        }
         return Err(why);
     }
     let live = live::Live::init();

@@ -258,21 +258,30 @@ fn gpus(spec: &Spec) -> Vec<Section> {
     groups
         .into_iter()
         .map(|(name, members)| match members.as_slice() {
-            [(i, g)] => gpu(*i, g),
-            _ => gpu_group(&name, &members),
+            [(i, g)] => gpu(spec, *i, g),
+            _ => gpu_group(spec, &name, &members),
         })
         .collect()
 }
 
+/// A GPU's cell of `row`: what the row shows, but where the driver is known not to be
+/// installed, its versions say so rather than unknown.
+fn gpu_cell(spec: &Spec, row: &rows::Row<Gpu>, g: &Gpu) -> String {
+    match crate::rules::driver_not_installed(spec, g) {
+        Some(text) if row.label == rows::GPU_DRIVER => text.to_string(),
+        _ => (row.cell)(g),
+    }
+}
+
 /// One GPU: every fact a field.
-fn gpu(i: usize, g: &Gpu) -> Section {
+fn gpu(spec: &Spec, i: usize, g: &Gpu) -> Section {
     let mut sec = Section::new(format!(
         "{} · {}",
         gpu_label(i, g),
         show_str(&g.shown_name())
     ));
     for f in rows::gpu_rows(&[g]) {
-        sec.field(f.row.label, (f.row.cell)(g));
+        sec.field(f.row.label, gpu_cell(spec, &f.row, g));
         // Each MIG instance right under the MIG mode.
         if f.row.label == names::GPU_MIG.label {
             sec.fields
@@ -283,7 +292,7 @@ fn gpu(i: usize, g: &Gpu) -> Section {
 }
 
 /// Several GPUs of one model: shared facts once, then a row per GPU for what differs.
-fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
+fn gpu_group(spec: &Spec, name: &str, members: &[(usize, &Gpu)]) -> Section {
     let index = |(i, g): &(usize, &Gpu)| g.index.unwrap_or(*i as u32);
     let indices: Vec<u32> = members.iter().map(index).collect();
     let mut sec = Section::new(format!(
@@ -297,7 +306,7 @@ fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
     let mut each_cols: Vec<Vec<String>> = Vec::new();
     let mut id_cols: Vec<Vec<String>> = Vec::new();
     for f in rows::gpu_rows(&gpus) {
-        let values: Vec<String> = gpus.iter().map(|g| (f.row.cell)(g)).collect();
+        let values: Vec<String> = gpus.iter().map(|g| gpu_cell(spec, &f.row, g)).collect();
         let same = values.iter().all(|v| *v == values[0]);
         // Every board has its own bus address, even where the shown values agree.
         if same && f.row.label != names::GPU_PCI_ADDRESS.label {

@@ -507,6 +507,9 @@ pub enum GpuKind {
     Identity,
 }
 
+/// The label of a GPU's driver and CUDA versions.
+pub const GPU_DRIVER: &str = "Driver / CUDA";
+
 /// One fact of a GPU as a row.
 pub struct GpuRow {
     pub row: Row<Gpu>,
@@ -682,7 +685,7 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
         gpu(Model, names::GPU_VBIOS.label, "VBIOS", |g| {
             show_str(&g.vbios_version)
         }),
-        gpu(Model, "Driver / CUDA", "Driver / CUDA", |g| {
+        gpu(Model, GPU_DRIVER, GPU_DRIVER, |g| {
             join_opt(&[&g.driver_version, &g.cuda_version])
         }),
     ]);
