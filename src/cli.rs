@@ -512,6 +512,7 @@ pub enum Part {
     Cpu,
     Memory,
     Drives,
+    Health,
     Headroom,
     Notes,
 }
@@ -526,6 +527,7 @@ impl From<Part> for rigcheck::render::Part {
             Part::Cpu => Lib::Cpu,
             Part::Memory => Lib::Memory,
             Part::Drives => Lib::Drives,
+            Part::Health => Lib::Health,
             Part::Headroom => Lib::Headroom,
             Part::Notes => Lib::Notes,
         }
@@ -541,6 +543,7 @@ impl ValueEnum for Part {
             Part::Cpu,
             Part::Memory,
             Part::Drives,
+            Part::Health,
             Part::Headroom,
             Part::Notes,
         ]
@@ -562,6 +565,8 @@ impl ValueEnum for Part {
             Part::Gpus => PossibleValue::new("gpu")
                 .alias("gpus")
                 .help("GPUs, one table per model."),
+            Part::Health => PossibleValue::new("health")
+                .help("Drive wear and errors, memory and PCIe error counts, CPU throttling."),
             Part::Headroom => {
                 PossibleValue::new("headroom").help("Free sockets, DIMM and PCIe slots, power.")
             }

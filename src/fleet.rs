@@ -65,6 +65,9 @@ pub struct Row {
     pub memory_bytes: Option<u64>,
     /// DIMMs listed.
     pub dimms: usize,
+    /// The machine's health as the rules judge it: `fine`, `warn`, `fail` or `unknown`, with
+    /// the parts behind it.
+    pub health: crate::rules::health::Verdict,
 }
 
 impl Row {
@@ -80,6 +83,7 @@ impl Row {
             gpus: spec.gpus.iter().map(|g| g.name.clone()).collect(),
             memory_bytes: spec.memory.total_bytes,
             dimms: spec.memory.dimms.len(),
+            health: crate::rules::health::verdict(spec),
         }
     }
 }
@@ -163,6 +167,9 @@ impl Fleet {
                 .as_ref()
                 .is_some_and(|v| v.outcome == Outcome::Fail)
                 || h.preflight.is_some_and(|p| !p.passed)
+                // A part failing by its own counts (a drive's critical warning, uncorrected
+                // memory errors) fails the fleet whether or not a profile asks.
+                || h.row.health.word == "fail"
         });
         if failed || !self.errors.is_empty() {
             EXIT_FAIL

@@ -714,6 +714,18 @@ impl Builder<'_> {
             Quantity::BytesJedec => parse(units::parse_bytes_jedec),
             Quantity::Mhz => parse(units::parse_mhz),
             Quantity::Mts => parse(units::parse_mts),
+            // A condition is asked by writing it true; false would ask nothing at all.
+            Quantity::Flag => match v {
+                Value::Boolean(true) => Ok(Val::Num(1)),
+                Value::Boolean(false) => Err(self.err(
+                    Some(span.clone()),
+                    format!(
+                        "{key} = false asks nothing: leave the key out (a profile without it \
+                         does not judge it) or write {key} = true"
+                    ),
+                )),
+                _ => Err(bad_type("true")),
+            },
             Quantity::Text | Quantity::Names => match v {
                 Value::String(s) if !s.trim().is_empty() => Ok(Val::Text(s.clone())),
                 Value::String(_) => Err(self.err(Some(span.clone()), format!("{key}: empty text"))),
@@ -930,7 +942,7 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
         match it {
             Found::Num(n, _) => nums.push(*n),
             Found::Text(t) => texts.push(t.as_str()),
-            Found::Names(_) | Found::Unknown(_) => return None,
+            Found::Names(_) | Found::Unknown(_) | Found::Judged { .. } => return None,
         }
     }
     if let Some(first) = texts.first() {
@@ -950,6 +962,9 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
 
 /// What a requirement asks, in words.
 fn expected_text(req: &Requirement) -> String {
+    if req.quantity == Quantity::Flag {
+        return fields::flag_expected(req.field.key);
+    }
     let vals: Vec<String> = req
         .values
         .iter()

@@ -324,10 +324,19 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
     let mut statuses = Vec::new();
     let mut shown = Vec::new();
     let mut unknown_why = Vec::new();
+    // Parts the rules judged: where one fails, only the failing are shown (the line says
+    // which part fails; the others only bury it).
+    let mut shown_judged: Vec<(bool, String)> = Vec::new();
     for it in &items {
         match it {
             Found::Unknown(why) => {
-                shown.push("unknown".to_string());
+                if req.quantity == Quantity::Flag {
+                    // A judged part's why opens with the part (`memory: no EDAC ...`).
+                    let part = why.split(": ").next().unwrap_or("part");
+                    shown_judged.push((true, format!("{part} unknown")));
+                } else {
+                    shown.push("unknown".to_string());
+                }
                 unknown_why.push(why.clone());
                 statuses.push(Status::Unknown);
             }
@@ -338,6 +347,10 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
             Found::Text(t) => {
                 shown.push(t.clone());
                 statuses.push(compare_text(req, t));
+            }
+            Found::Judged { holds, shown, .. } => {
+                shown_judged.push((*holds, shown.clone()));
+                statuses.push(if *holds { Status::Pass } else { Status::Fail });
             }
             Found::Names(names) => {
                 let missing: Vec<String> = req
@@ -360,6 +373,15 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
             }
         }
     }
+    if !shown_judged.is_empty() {
+        let failing = shown_judged.iter().any(|(holds, _)| !holds);
+        shown.extend(
+            shown_judged
+                .into_iter()
+                .filter(|(holds, _)| !failing || !holds)
+                .map(|(_, s)| s),
+        );
+    }
     line.found = shown.join(", ");
     line.status = if statuses.contains(&Status::Fail) {
         Status::Fail
@@ -370,7 +392,12 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
     };
     if !unknown_why.is_empty() {
         unknown_why.dedup();
-        line.note = Some(unknown_why.join("; "));
+        let why = unknown_why.join("; ");
+        // A note the reading gave (what only warns) stays after why the rest is unknown.
+        line.note = Some(match line.note.take() {
+            Some(n) => format!("{why}; {n}"),
+            None => why,
+        });
     }
     if let Some(why) = contradicted(spec, req) {
         line.status = Status::Fail;
@@ -397,6 +424,7 @@ fn which_fail(spec: &Spec, req: &Requirement, slack: f64) -> Vec<String> {
     let fails = |f: &Found| match f {
         Found::Num(n, _) => compare_num(req, *n, slack) == Status::Fail,
         Found::Text(t) => compare_text(req, t) == Status::Fail,
+        Found::Judged { holds, .. } => !holds,
         _ => false,
     };
     let q = req.quantity;
@@ -413,9 +441,32 @@ fn which_fail(spec: &Spec, req: &Requirement, slack: f64) -> Vec<String> {
         (Read::EachDrive(read), Some(f)) => matching_drives(spec, f)
             .map(|(i, d)| (d.name.clone(), fails(&read(spec, i, d, q))))
             .collect(),
+        // Parts the health rules judged name themselves, however many fail.
+        (Read::Machine(read), _) if req.quantity == Quantity::Flag => {
+            return read(spec, q)
+                .items
+                .iter()
+                .filter_map(|f| match f {
+                    Found::Judged {
+                        part, holds: false, ..
+                    } => Some(part.clone()),
+                    _ => None,
+                })
+                .collect();
+        }
         // A per-DIMM reading has one item per DIMM, in the order of `memory.dimms`.
         (Read::Machine(read), _) => {
             let items = read(spec, q).items;
+            if req.field.key.starts_with("drive_") && req.field.section == Section::Health {
+                return items
+                    .iter()
+                    .filter(|f| fails(f))
+                    .filter_map(|f| match f {
+                        Found::Num(_, shown) => shown.split(' ').next().map(str::to_string),
+                        _ => None,
+                    })
+                    .collect();
+            }
             if req.field.key.starts_with("dimm_") && items.len() == spec.memory.dimms.len() {
                 spec.memory
                     .dimms

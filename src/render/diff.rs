@@ -34,6 +34,8 @@ struct SummaryJson {
     hardware_changes: usize,
     software_changes: usize,
     removable_changes: usize,
+    /// Health counters that grew (errors, wear, throttling): shown, failing nothing.
+    health_changes: usize,
     unknown_on_one_side: usize,
     exit_code: u8,
 }
@@ -56,6 +58,7 @@ pub fn write(
                     hardware_changes: n.hardware,
                     software_changes: n.software,
                     removable_changes: n.removable,
+                    health_changes: n.health,
                     unknown_on_one_side: d.unknown_on_one_side.len(),
                     exit_code: d.exit_code(),
                 },
@@ -125,6 +128,7 @@ struct Counts {
     hardware: usize,
     software: usize,
     removable: usize,
+    health: usize,
 }
 
 impl Counts {
@@ -134,6 +138,7 @@ impl Counts {
             hardware: class("hardware"),
             software: class("software"),
             removable: class("removable"),
+            health: class("health"),
         }
     }
 }
@@ -141,7 +146,8 @@ impl Counts {
 /// The summary line: `FAIL: 24 hardware changes, 2 software changes` (a hardware change is
 /// what makes `diff` exit 1), or `INCOMPLETE: 0 hardware changes, 0 software changes, 2
 /// unknown on one side` when hardware facts are known in one report only (exit 3).
-/// Removable media changes are counted apart when there are any.
+/// Removable media changes, and health counters that grew, are counted apart when there
+/// are any: neither is a change of the machine's hardware.
 pub fn summary(d: &Diff) -> Summary {
     let n = Counts::of(d);
     let verdict = if n.hardware > 0 {
@@ -160,6 +166,9 @@ pub fn summary(d: &Diff) -> Summary {
             "removable medium change",
             "removable media changes",
         );
+    }
+    if n.health > 0 {
+        s = s.counted(n.health, "health counter grew", "health counters grew");
     }
     if !d.unknown_on_one_side.is_empty() {
         s = s.count(d.unknown_on_one_side.len(), "unknown on one side");

@@ -214,6 +214,16 @@ fn verdict(h: &Host) -> (String, Option<Tone>) {
     (text, Some(verify::verdict(v).tone()))
 }
 
+/// The host's health in words: `fine`, `fail (nvme0n1, memory)`, `unknown (memory)`.
+fn health(h: &Host) -> String {
+    let v = &h.row.health;
+    if v.parts.is_empty() {
+        v.word.clone()
+    } else {
+        format!("{} ({})", v.word, v.parts.join(", "))
+    }
+}
+
 /// The answer in one line, before the tables: the verdict, then which hosts fail the
 /// profile, which reports could not be read and which hosts differ from the rest.
 pub fn answer(fleet: &Fleet, color: bool) -> String {
@@ -241,6 +251,18 @@ pub fn answer(fleet: &Fleet, color: bool) -> String {
             .collect();
         if !failed.is_empty() {
             parts.push(format!("fail {p}: {}", names(failed)));
+        }
+    }
+    // Health failures and warnings name their hosts whether or not a profile asks for them.
+    for (word, says) in [("fail", "health fails"), ("warn", "health warns")] {
+        let hit: Vec<&str> = fleet
+            .hosts
+            .iter()
+            .filter(|h| h.row.health.word == word)
+            .map(|h| h.name.as_str())
+            .collect();
+        if !hit.is_empty() {
+            parts.push(format!("{says}: {}", names(hit)));
         }
     }
     if !fleet.errors.is_empty() {
@@ -297,6 +319,14 @@ pub fn summary(fleet: &Fleet) -> Summary {
                 .scope(format!("{hosts} against {p}"));
         }
         None => s = s.count(fleet.errors.len(), "unreadable").scope(hosts),
+    }
+    let sick = fleet
+        .hosts
+        .iter()
+        .filter(|h| h.row.health.word == "fail")
+        .count();
+    if sick > 0 {
+        s = s.scope(format!("{} failing health", plural(sick, "host", "hosts")));
     }
     s.scope(format!(
         "{}, {}",
@@ -390,7 +420,9 @@ fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Opt
     if checked {
         header.push(STATUS);
     }
-    header.extend(["Host", "Model", "CPUs", "GPUs", "Memory", "Config"]);
+    header.extend([
+        "Host", "Model", "CPUs", "GPUs", "Memory", "Health", "Config",
+    ]);
     let mut hosts = Grid::new(&header);
     let mut tones = Vec::new();
     for h in &fleet.hosts {
@@ -406,6 +438,7 @@ fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Opt
             cpus(h),
             gpus(h),
             memory(h),
+            health(h),
             config(fleet, h),
         ]);
         hosts.rows.push(row);
@@ -559,6 +592,8 @@ struct HostJson<'a> {
     configuration: usize,
     verify: Option<VerifyJson<'a>>,
     preflight_passed: Option<bool>,
+    /// `{word: fine|warn|fail|unknown, parts: [...]}`.
+    health: &'a crate::rules::health::Verdict,
 }
 
 #[derive(Serialize)]
@@ -619,6 +654,7 @@ fn json(fleet: &Fleet) -> FleetJson<'_> {
                     .collect(),
             }),
             preflight_passed: h.preflight.map(|p| p.passed),
+            health: &h.row.health,
         })
         .collect();
     FleetJson {

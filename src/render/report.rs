@@ -62,6 +62,9 @@ pub fn sections_for(
     if want(Part::Drives) {
         out.push(drives(spec));
     }
+    if want(Part::Health) {
+        out.push(health(spec));
+    }
     if want(Part::Headroom) {
         out.push(headroom(spec));
     }
@@ -205,6 +208,26 @@ pub fn drives(spec: &Spec) -> Section {
         return sec;
     }
     sec.grids.push(rows::drive_grid(&spec.drives));
+    sec
+}
+
+/// What the parts say of their own health: drives, memory, PCIe links, CPU throttling (the
+/// GPUs' in their tables), with when it was read.
+pub fn health(spec: &Spec) -> Section {
+    let mut sec = Section::new("Health");
+    if spec.health.is_none() {
+        sec.field(
+            "Health",
+            "not read (a report from before rigcheck read health)".into(),
+        );
+        return sec;
+    }
+    sec.field("Read", show_str(&spec.captured_at));
+    sec.field(names::HEALTH_MEMORY.label, rows::memory_errors(spec));
+    sec.field(names::HEALTH_CPU.label, rows::cpu_throttling(spec));
+    sec.grids.extend(rows::drive_health_grid(spec));
+    sec.grids.extend(rows::edac_dimm_grid(spec));
+    sec.grids.extend(rows::pcie_errors_grid(spec));
     sec
 }
 

@@ -33,6 +33,8 @@ pub enum Part {
     Memory,
     /// Drives.
     Drives,
+    /// The parts' own health: drive wear and errors, memory and PCIe errors, throttling.
+    Health,
     /// Room to grow: sockets, slots, power.
     Headroom,
     /// Why facts are unknown, and where figures come from.
@@ -41,13 +43,14 @@ pub enum Part {
 
 impl Part {
     /// Every part, in the order the report prints them.
-    pub const ALL: [Part; 8] = [
+    pub const ALL: [Part; 9] = [
         Part::Glance,
         Part::System,
         Part::Gpus,
         Part::Cpu,
         Part::Memory,
         Part::Drives,
+        Part::Health,
         Part::Headroom,
         Part::Notes,
     ];

@@ -12,6 +12,8 @@
 //! `elsewhere` and `no_posix` are the OSes rigcheck does not read.
 //!
 //! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
+//! `nvme_smart_log`, `ata_smart` (a drive's own health log, as bytes: Linux's in
+//! `linux_smart`),
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`,
 //! `descriptor_path`, `open_dir_in_root`, `canonicalize`, `native_answers`, `nvml_elsewhere`,
 //! `persistence_mode` (with the nvml feature), `ELEVATE`, `NVML_ABSENT`, `NVML_NO_PERMISSION`,
@@ -28,6 +30,10 @@ pub mod fallback;
 mod linux;
 #[cfg(target_os = "linux")]
 pub use linux::*;
+#[cfg(target_os = "linux")]
+mod linux_smart;
+#[cfg(target_os = "linux")]
+pub use linux_smart::{ata_smart, nvme_smart_log};
 
 #[cfg(target_os = "macos")]
 mod macos;
