@@ -864,7 +864,7 @@ pub static FIELDS: &[Field] = &[
         quantity: Quantity::Flag,
         read: Read::Machine(|s, _| judged(crate::rules::health::as_new(s))),
         suggest: Suggest::Never,
-        compared_with: "every drive at most 100 power-on hours and 1 % of its endurance used, and no error counted on any drive, the memory, a GPU or NVMe link (AER) or a GPU's memory",
+        compared_with: "each of the machine's own drives at most 100 power-on hours and 1 % of its endurance used, and no error that fails on any part ([health.md](health.md)); corrected errors are said in the line's note, not failed",
     },
     Field {
         section: Section::Health,
@@ -873,7 +873,7 @@ pub static FIELDS: &[Field] = &[
         quantity: Quantity::Flag,
         read: Read::Machine(|s, _| judged(crate::rules::health::without_errors(s))),
         suggest: Suggest::Never,
-        compared_with: "no error counted on any drive (critical warning, spare below threshold, media errors, failing or reallocated sectors), the memory (EDAC), a GPU or NVMe link (AER) or a GPU's memory (ECC, retired pages, remapped rows)",
+        compared_with: "no error that fails: a drive's critical warning, spare below threshold, media errors or failing attributes, uncorrected memory errors (EDAC), fatal PCIe errors (AER), a GPU's uncorrected ECC errors or failed row remap; corrected errors are said in the line's note",
     },
     machine!(
         Health,

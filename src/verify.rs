@@ -326,14 +326,15 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
     let mut unknown_why = Vec::new();
     // Parts the rules judged: where one fails, only the failing are shown (the line says
     // which part fails; the others only bury it).
-    let mut shown_judged: Vec<(bool, String)> = Vec::new();
+    // Each as (holds, part, what was found).
+    let mut shown_judged: Vec<(bool, String, String)> = Vec::new();
     for it in &items {
         match it {
             Found::Unknown(why) => {
                 if req.quantity == Quantity::Flag {
                     // A judged part's why opens with the part (`memory: no EDAC ...`).
                     let part = why.split(": ").next().unwrap_or("part");
-                    shown_judged.push((true, format!("{part} unknown")));
+                    shown_judged.push((true, part.to_string(), "unknown".into()));
                 } else {
                     shown.push("unknown".to_string());
                 }
@@ -348,8 +349,14 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
                 shown.push(t.clone());
                 statuses.push(compare_text(req, t));
             }
-            Found::Judged { holds, shown, .. } => {
-                shown_judged.push((*holds, shown.clone()));
+            Found::Judged {
+                holds, shown, part, ..
+            } => {
+                let found = shown
+                    .strip_prefix(&format!("{part}: "))
+                    .unwrap_or(shown)
+                    .to_string();
+                shown_judged.push((*holds, part.clone(), found));
                 statuses.push(if *holds { Status::Pass } else { Status::Fail });
             }
             Found::Names(names) => {
@@ -374,13 +381,24 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
         }
     }
     if !shown_judged.is_empty() {
-        let failing = shown_judged.iter().any(|(holds, _)| !holds);
-        shown.extend(
-            shown_judged
-                .into_iter()
-                .filter(|(holds, _)| !failing || !holds)
-                .map(|(_, s)| s),
-        );
+        let failing = shown_judged.iter().any(|(holds, _, _)| !holds);
+        // Parts found alike are named together: `nvme0n1, nvme1n1: 12 h, 1 % used, no
+        // errors; memory: no errors`.
+        let mut groups: Vec<(Vec<String>, String)> = Vec::new();
+        for (_, part, found) in shown_judged
+            .into_iter()
+            .filter(|(holds, _, _)| !failing || !holds)
+        {
+            match groups.iter_mut().find(|(_, f)| *f == found) {
+                Some((parts, _)) => parts.push(part),
+                None => groups.push((vec![part], found)),
+            }
+        }
+        let judged: Vec<String> = groups
+            .into_iter()
+            .map(|(parts, found)| format!("{}: {found}", parts.join(", ")))
+            .collect();
+        shown.push(judged.join("; "));
     }
     line.found = shown.join(", ");
     line.status = if statuses.contains(&Status::Fail) {

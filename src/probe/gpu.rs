@@ -848,7 +848,8 @@ fn memory_health(dev: &mut Dev<'_>, ecc_on: bool) -> MemoryHealth {
         Err(e) if e.code == "NotSupported" => {
             dev.note(
                 field,
-                "this GPU retires no pages (A100, H100 and later remap rows instead; NVML                  NotSupported)"
+                "this GPU retires no pages (A100, H100 and later remap rows instead; NVML \
+                 NotSupported)"
                     .into(),
             );
             None
@@ -890,9 +891,11 @@ fn memory_health(dev: &mut Dev<'_>, ecc_on: bool) -> MemoryHealth {
         }
         Err(e) => {
             let why = match e.code.as_str() {
-                "NotSupported" => "this GPU remaps no rows (row remapping is A100, H100 and                                    later; older boards retire pages; NVML NotSupported)"
+                "NotSupported" => "this GPU remaps no rows (row remapping is A100, H100 and \
+                                   later; older boards retire pages; NVML NotSupported)"
                     .to_string(),
-                "FailedToLoadSymbol" | "FunctionNotFound" => "this driver has no row                      remapping query (nvmlDeviceGetRemappedRows: R450 and newer)"
+                "FailedToLoadSymbol" | "FunctionNotFound" => "this driver has no row \
+                     remapping query (nvmlDeviceGetRemappedRows: R450 and newer)"
                     .to_string(),
                 _ => e.reason(),
             };

@@ -384,12 +384,17 @@ fn longest_word(g: &Grid, c: usize) -> usize {
 /// status and the host name, which stay in place) is written under each row instead.
 fn whole_words(g: &mut Grid, keep: usize, width: Option<usize>) {
     g.whole_words = true;
-    if width.is_none_or(|w| whole_word_width(g) <= w) {
-        return;
-    }
-    let widest = (keep..g.header.len()).max_by_key(|&c| (longest_word(g, c), usize::MAX - c));
-    if let Some(c) = widest {
-        below(g, c);
+    // One column under each row, then a second beside it on that line (the hosts' model,
+    // then their health, at 80 columns) while the others are still too wide.
+    for _ in 0..2 {
+        if width.is_none_or(|w| whole_word_width(g) <= w) {
+            return;
+        }
+        let end = g.header.len() - usize::from(g.note_below);
+        let widest = (keep..end).max_by_key(|&c| (longest_word(g, c), usize::MAX - c));
+        if let Some(c) = widest {
+            below(g, c);
+        }
     }
 }
 
@@ -400,11 +405,22 @@ fn below(g: &mut Grid, c: usize) {
         return;
     }
     let name = g.header.remove(c);
+    let joined = g.note_below;
     for r in g.rows.iter_mut().filter(|r| c < r.len()) {
         let v = r.remove(c);
-        r.push(format!("{name}: {v}"));
+        match r.last_mut().filter(|_| joined) {
+            // A second column joins the line of the first: `Model: … · Health: fine`.
+            Some(note) => note.push_str(&format!(" · {name}: {v}")),
+            None => r.push(format!("{name}: {v}")),
+        }
     }
-    g.header.push(name);
+    if joined {
+        if let Some(h) = g.header.last_mut() {
+            h.push_str(&format!(" · {name}"));
+        }
+    } else {
+        g.header.push(name);
+    }
     g.note_below = true;
 }
 

@@ -163,7 +163,11 @@ fn about(shape: &str, idx: &[Option<String>], spec: &Spec) -> String {
                         .map_or_else(|| i.to_string(), |p| p.address.clone())
                 })
                 .collect();
-            return format!("PCIe errors at {}", names.join(", "));
+            // Several functions are counted, not listed: the Health section lists them.
+            return match names.as_slice() {
+                [one] => format!("PCIe errors at {one}"),
+                many => format!("PCIe errors at {} functions", many.len()),
+            };
         }
         // The other health facts are named alone: `Memory errors`, `CPU throttling`.
         "health" => return label(shape),

@@ -225,7 +225,7 @@ pub fn health(spec: &Spec) -> Section {
     sec.field("Read", show_str(&spec.captured_at));
     sec.field(names::HEALTH_MEMORY.label, rows::memory_errors(spec));
     sec.field(names::HEALTH_CPU.label, rows::cpu_throttling(spec));
-    sec.grids.extend(rows::drive_health_grid(spec));
+    sec.grids.extend(rows::drive_health_grids(spec));
     sec.grids.extend(rows::edac_dimm_grid(spec));
     sec.grids.extend(rows::pcie_errors_grid(spec));
     sec

@@ -375,23 +375,30 @@ fn seconds(ns: u64) -> String {
     format!("{} s", (ns as f64 / 1e8).round() / 10.0)
 }
 
-/// The drives' own health, one row per drive whose health was read or half-read (the
-/// kernel's temperature alone); `None` when there is no drive.
-pub fn drive_health_grid(spec: &Spec) -> Option<Grid> {
-    let h = spec.health.as_ref()?;
+/// Each drive's health as two tables of six columns, so that a terminal of 80 columns holds
+/// every word whole: what it says of its wear (its warning, endurance used, hours, spare),
+/// then what it has been through (power cycles, unsafe shutdowns, errors, temperature, data
+/// written).
+pub fn drive_health_grids(spec: &Spec) -> Vec<Grid> {
+    let Some(h) = spec.health.as_ref() else {
+        return Vec::new();
+    };
     if h.drives.is_empty() {
-        return None;
+        return Vec::new();
     }
-    let mut g = Grid::new(&[
+    let mut wear = Grid::new(&[
         names::DRIVE_NAME.label,
         "Read from",
         "Warning",
         names::HEALTH_DRIVE_USED.label,
         names::HEALTH_DRIVE_HOURS.label,
+        names::HEALTH_DRIVE_SPARE.label,
+    ]);
+    let mut life = Grid::new(&[
+        names::DRIVE_NAME.label,
         names::HEALTH_DRIVE_CYCLES.label,
         names::HEALTH_DRIVE_UNSAFE.label,
         "Errors",
-        names::HEALTH_DRIVE_SPARE.label,
         names::HEALTH_DRIVE_TEMPERATURE.label,
         names::HEALTH_DRIVE_WRITTEN.label,
     ]);
@@ -430,21 +437,27 @@ pub fn drive_health_grid(spec: &Spec) -> Option<Grid> {
             (None, Some(l)) => format!("{l} (attribute 241)"),
             (None, None) => show::<u8>(None, |_| String::new()),
         };
-        g.rows.push(vec![
+        wear.rows.push(vec![
             d.drive.clone(),
             source,
             warning,
             show(d.percentage_used, |u| format!("{u} %")),
             show(d.power_on_hours, |n| format!("{n} h")),
+            spare,
+        ]);
+        life.rows.push(vec![
+            d.drive.clone(),
             num(d.power_cycles),
             num(d.unsafe_shutdowns),
             errors,
-            spare,
             show(d.temperature_c, |t| format!("{t} °C")),
             written,
         ]);
     }
-    Some(g)
+    for g in [&mut wear, &mut life] {
+        g.whole_words = true;
+    }
+    vec![wear, life]
 }
 
 /// The memory controllers' counts in words: `0 corrected, 0 uncorrected (EDAC, 4

@@ -30,7 +30,18 @@ pub enum Kind {
     /// A GPU's or NVMe drive's PCIe link (AER).
     Link,
     Gpu,
+    /// A GPU's row remap failed: the board needs replacing.
+    GpuRemapFailed,
+    /// A GPU's row remap waits for a reset (as retired pages pending do).
+    GpuPending,
     Cpu,
+}
+
+impl Kind {
+    /// Any judgement of a GPU.
+    pub fn is_gpu(self) -> bool {
+        matches!(self, Kind::Gpu | Kind::GpuRemapFailed | Kind::GpuPending)
+    }
 }
 
 /// One judgement of one part.
@@ -295,7 +306,7 @@ fn gpu_name(i: usize, g: &Gpu) -> String {
 pub fn row_remap_failure(i: usize, g: &Gpu) -> Option<Judgement> {
     (g.state.remapped_rows_failure == Some(true)).then_some(())?;
     judged(
-        Kind::Gpu,
+        Kind::GpuRemapFailed,
         Status::Fail,
         &gpu_name(i, g),
         "a memory row remap failed (no spare row left there)".into(),
@@ -307,7 +318,7 @@ pub fn row_remap_failure(i: usize, g: &Gpu) -> Option<Judgement> {
 pub fn row_remap_pending(i: usize, g: &Gpu) -> Option<Judgement> {
     (g.state.remapped_rows_pending == Some(true)).then_some(())?;
     judged(
-        Kind::Gpu,
+        Kind::GpuPending,
         Status::Warn,
         &gpu_name(i, g),
         "a memory row remap pending".into(),
@@ -623,6 +634,14 @@ fn gpu(spec: &Spec, i: usize, g: &Gpu) -> Answer {
         {
             return answer(&who, Some(true), "no ECC: no error counts".into())
         }
+        // Seen on PCI only: the counts come from the NVIDIA driver.
+        None if g.index.is_none() => {
+            return answer(
+                &who,
+                None,
+                "no NVIDIA driver: its memory error counts come from NVML".into(),
+            );
+        }
         None => {
             return answer(&who, None, why(spec, &format!("{field}.ecc_enabled")));
         }
@@ -794,10 +813,18 @@ pub fn summary(spec: &Spec) -> String {
         } else {
             ListState::Partial
         };
-        let uncorrected = spec.gpus.iter().any(|g| {
-            super::uncorrected_ecc_errors(&g.state).is_some() || super::pages_pending(&g.state)
+        // The GPU rules of before health: uncorrected ECC errors fail, pages pending warn.
+        let older = spec.gpus.iter().fold(None, |w: Option<Status>, g| {
+            let s = if super::uncorrected_ecc_errors(&g.state).is_some() {
+                Some(Status::Fail)
+            } else if super::pages_pending(&g.state) {
+                Some(Status::Warn)
+            } else {
+                None
+            };
+            w.max(s)
         });
-        let w = worst(&|j| j.kind == Kind::Gpu).max(uncorrected.then_some(Status::Fail));
+        let w = worst(&|j| j.kind.is_gpu()).max(older);
         out.push(format!("GPUs {}", word(w, "fine".into(), state)));
     }
     out.push(format!(
@@ -825,25 +852,33 @@ pub struct Verdict {
 /// The machine's health verdict (`Verdict`).
 pub fn verdict(spec: &Spec) -> Verdict {
     let found = findings(spec);
-    let uncorrected: Vec<String> = spec
-        .gpus
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| {
-            super::uncorrected_ecc_errors(&g.state).is_some() || super::pages_pending(&g.state)
-        })
-        .map(|(i, g)| gpu_name(i, g))
-        .collect();
+    // The GPU rules of before health: uncorrected ECC errors fail, retired pages pending warn.
+    let older = |pick: fn(&crate::spec::GpuState) -> bool| -> Vec<String> {
+        spec.gpus
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| pick(&g.state))
+            .map(|(i, g)| gpu_name(i, g))
+            .collect()
+    };
+    let uncorrected = older(|s| super::uncorrected_ecc_errors(s).is_some());
+    let pending = older(super::pages_pending);
     let parts = |status: Status| {
         let mut p: Vec<String> = found
             .iter()
             .filter(|j| j.status == status)
             .map(|j| j.part.clone())
             .collect();
-        if status == Status::Fail {
-            p.extend(uncorrected.iter().cloned());
-        }
-        p.dedup();
+        p.extend(
+            match status {
+                Status::Fail => &uncorrected,
+                _ => &pending,
+            }
+            .iter()
+            .cloned(),
+        );
+        let mut seen = std::collections::BTreeSet::new();
+        p.retain(|x| seen.insert(x.clone()));
         p
     };
     for (status, word) in [(Status::Fail, "fail"), (Status::Warn, "warn")] {

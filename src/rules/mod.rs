@@ -115,9 +115,11 @@ pub enum Rule {
     MemoryErrors,
     /// A GPU's or NVMe drive's link, or a port above it, counted AER errors.
     PcieErrors,
-    /// A GPU's memory or link health: a row remap failed or pending, corrected ECC errors,
-    /// PCIe replays, clocks held down by heat since the driver loaded.
+    /// A GPU's memory or link health: corrected ECC errors, PCIe replays, clocks held down
+    /// by heat since the driver loaded.
     GpuHealth,
+    /// A GPU failed to remap a memory row: no spare row is left there.
+    RowRemapFailed,
     /// A CPU package was throttled by heat since boot.
     CpuThrottled,
 }
@@ -303,6 +305,8 @@ pub fn attention(spec: &Spec) -> Vec<Finding> {
             health::Kind::Memory => Rule::MemoryErrors,
             health::Kind::Link => Rule::PcieErrors,
             health::Kind::Gpu => Rule::GpuHealth,
+            health::Kind::GpuRemapFailed => Rule::RowRemapFailed,
+            health::Kind::GpuPending => Rule::PagesPending,
             health::Kind::Cpu => Rule::CpuThrottled,
         };
         say(rule, Some(&j.part), j.says());

@@ -185,8 +185,8 @@ names! {
     GPU_REMAP_PENDING = "gpus[].state.remapped_rows_pending", "Row remap pending";
     GPU_REMAP_FAILURE = "gpus[].state.remapped_rows_failure", "Row remapping";
     GPU_PCIE_REPLAYS = "gpus[].state.pcie_replays", "PCIe replays";
-    GPU_POWER_VIOLATION = "gpus[].state.power_violation_ns", "Held down by the power limit";
-    GPU_THERMAL_VIOLATION = "gpus[].state.thermal_violation_ns", "Held down by heat";
+    GPU_POWER_VIOLATION = "gpus[].state.power_violation_ns", "Power-limit slowdown";
+    GPU_THERMAL_VIOLATION = "gpus[].state.thermal_violation_ns", "Thermal slowdown";
     GPU_THROTTLE = "gpus[].state.throttle_reasons", "Throttle reasons";
     GPU_PROCESSES = "gpus[].state.compute_processes", "Compute processes";
     GPU_UUID = "gpus[].uuid", "UUID";

@@ -268,4 +268,13 @@ mod tests {
             assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{bad}");
         }
     }
+
+    #[test]
+    fn a_device_node_that_is_not_there_is_an_error_not_a_log() {
+        // No machine has 99 NVMe controllers or a disk named sdzz9.
+        let e = nvme_smart_log("nvme99").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        let e = ata_smart("sdzz9").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+    }
 }

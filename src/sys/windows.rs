@@ -347,3 +347,40 @@ pub fn persistence_mode(
 ) -> Option<Result<bool, nvml_wrapper::error::NvmlError>> {
     None
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::nvme_log_page;
+
+    /// A `STORAGE_PROTOCOL_DATA_DESCRIPTOR` as stornvme answers: Version and Size, the
+    /// `STORAGE_PROTOCOL_SPECIFIC_DATA` (protocol, data type, log id, 0, offset 40, length),
+    /// then the page.
+    fn answer(page: &[u8], offset: u32, len: u32) -> Vec<u8> {
+        let mut a = Vec::new();
+        for v in [48u32, 48, 3, 2, 2, 0, offset, len, 0, 0, 0, 0] {
+            a.extend_from_slice(&v.to_le_bytes());
+        }
+        a.extend_from_slice(page);
+        a
+    }
+
+    #[test]
+    fn the_page_comes_from_where_the_descriptor_places_it() {
+        let page: Vec<u8> = (0..512u32).map(|i| (i % 251) as u8).collect();
+        assert_eq!(nvme_log_page(&answer(&page, 40, 512), 512).unwrap(), page);
+        // A driver that answers fewer bytes than asked: what it gave (the decoder says
+        // it is short).
+        let got = nvme_log_page(&answer(&page[..100], 40, 100), 512).unwrap();
+        assert_eq!(got, page[..100]);
+    }
+
+    #[test]
+    fn a_short_or_garbled_answer_is_an_error_not_a_page() {
+        assert!(nvme_log_page(&[0u8; 12], 512).is_err());
+        let page = [7u8; 512];
+        // An offset past the end, a length past the end.
+        assert!(nvme_log_page(&answer(&page, 4000, 512), 512).is_err());
+        assert!(nvme_log_page(&answer(&page, 40, 9000), 512).is_ok_and(|p| p.len() == 512));
+    }
+}

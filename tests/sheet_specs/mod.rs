@@ -371,6 +371,7 @@ pub fn reference() -> Spec {
         limits: None,
         bench: None,
         headroom: None,
+        health: None,
         notes: vec![
             Note {
                 field: "gpus[0].state.fan_percent".into(),
@@ -479,6 +480,7 @@ pub fn laptop() -> Spec {
         limits: None,
         bench: None,
         headroom: None,
+        health: None,
         notes: vec![Note {
             field: "gpus".into(),
             reason: "no NVIDIA driver: libnvidia-ml.so.1 not found".into(),

@@ -658,3 +658,6 @@ fn throttle(
     packages.sort_by_key(|p| p.package);
     (packages, state(answered, asked))
 }
+
+#[cfg(test)]
+mod tests;
