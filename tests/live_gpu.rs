@@ -733,7 +733,11 @@ fn row_remapping_is_read_where_the_board_and_driver_have_it_and_a_note_elsewhere
     ] {
         assert_eq!(s[f], Value::Null, "{f}: {s}");
     }
-    assert_note(&r, "gpus[0].state.remapped_rows_failure", "this GPU remaps no rows");
+    assert_note(
+        &r,
+        "gpus[0].state.remapped_rows_failure",
+        "this GPU remaps no rows",
+    );
     // It retires pages instead, and says how many.
     assert_eq!(s["retired_pages_single_bit"], json!(0), "{s}");
     assert_eq!(s["retired_pages_double_bit"], json!(0), "{s}");

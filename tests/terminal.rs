@@ -413,9 +413,7 @@ fn answers_come_first_and_last_in_80_and_100_columns() {
         // Where a fleet's hosts need more than the window, the model goes under each row,
         // named: "Model:" is a label, not a piece of a word.
         // Where that is not enough, a second column goes beside it ("Model: … · CPUs: …").
-        whole.extend(
-            ["Model:", "CPUs:", "GPUs:", "Health:", "Where:", "·"].map(String::from),
-        );
+        whole.extend(["Model:", "CPUs:", "GPUs:", "Health:", "Where:", "·"].map(String::from));
         for cols in [80u16, 100] {
             let (got, raw) = in_terminal(cols, args);
             let what = format!("{what} at {cols} columns");
@@ -516,7 +514,10 @@ fn fleet_never_splits_a_part_name_at_80_and_100_columns() {
     // Columns written under their rows are named: labels, not pieces of words.
     // Two columns go under a row side by side: "GPUs: … · Model: …".
     whole.extend(
-        ["Model:", "GPUs:", "CPUs:", "Health:", "Where:", "host:", "·"].map(String::from),
+        [
+            "Model:", "GPUs:", "CPUs:", "Health:", "Where:", "host:", "·",
+        ]
+        .map(String::from),
     );
     assert!(whole.contains(long));
     for cols in [80u16, 100] {

@@ -118,7 +118,10 @@ fn its_windows_capture_gives_the_same_verdict_line_for_line() {
     let health = line_of(&win, "health.new");
     assert_eq!(health["status"], "unknown");
     let found = health["found"].as_str().unwrap();
-    assert!(found.contains("PhysicalDrive0, PhysicalDrive1: 12 h, 1 % used, no errors"), "{found}");
+    assert!(
+        found.contains("PhysicalDrive0, PhysicalDrive1: 12 h, 1 % used, no errors"),
+        "{found}"
+    );
     let note = health["note"].as_str().unwrap();
     assert!(note.contains("no memory controller error counts"), "{note}");
     assert!(note.contains("no PCIe AER error counts"), "{note}");
@@ -394,11 +397,7 @@ fn without_a_driver_gpu_lines_are_checked_from_the_datasheet() {
     }
     // And --strict fails only that one unknown, the GPUs' memory health.
     let (code, r) = verify(dir.path(), &["--strict"]);
-    assert_eq!(
-        (code, r["summary"]["fail"].as_u64()),
-        (1, Some(1)),
-        "{r:#}"
-    );
+    assert_eq!((code, r["summary"]["fail"].as_u64()), (1, Some(1)), "{r:#}");
 }
 
 #[test]
