@@ -382,7 +382,7 @@ fn write_files(out: &Path, shield: &Shield) -> io::Result<String> {
 fn root_only(rec: &source::Recording) -> impl Iterator<Item = &PathBuf> {
     rec.unreadable
         .iter()
-        .filter(|(_, why)| why.starts_with("needs root"))
+        .filter(|(_, why)| matches!(why, source::Unknown::PermissionDenied(_)))
         .map(|(p, _)| p)
 }
 

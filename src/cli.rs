@@ -88,6 +88,9 @@ pub enum AnyFormat {
     /// Self-contained HTML (sheet).
     #[value(hide = true)]
     Html,
+    /// One compact JSON object per line (fleet).
+    #[value(hide = true)]
+    Ndjson,
 }
 
 /// The global options (`GlobalArgs` with `global = true`) that `command` honours; see the
@@ -100,7 +103,7 @@ fn global_options_of(command: &str) -> &'static [&'static str] {
         "inventory" | "verify" | "preflight" => &["sysroot", "color", "redact"],
         "new" | "sheet" => &["sysroot", "redact"],
         "diff" | "fleet" => &["color", "redact"],
-        "profiles" | "show" | "bench" | "completions" | "man" => &["redact"],
+        "profiles" | "show" | "bench" | "completions" | "man" | "schema" => &["redact"],
         // capture, and `profile`, whose options belong to `profile new`.
         _ => &[],
     }
@@ -174,6 +177,9 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff), e.g. `rigcheck man | man -l -`, or `rigcheck man verify`.
     Man(ManArgs),
+    /// Print the JSON Schema of one of rigcheck's JSON outputs (`rigcheck schema report`), or
+    /// list them.
+    Schema(SchemaArgs),
 }
 
 /// The clap command of the whole program, for completions and the man page.
@@ -187,6 +193,24 @@ pub struct CompletionsArgs {
     /// The shell to complete in.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+/// Options of `schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The JSON output whose schema to print (`report`, `verify`, `fleet`, ...); left out,
+    /// the outputs are listed.
+    #[arg(value_name = "NAME", value_parser = schema_names())]
+    pub name: Option<String>,
+    /// Write every schema into DIR as NAME.schema.json (how docs/schema/ is made), replacing
+    /// files of those names.
+    #[arg(long, value_name = "DIR", conflicts_with = "name", value_hint = ValueHint::DirPath)]
+    pub write: Option<PathBuf>,
+}
+
+/// The names `schema` takes, from the library's list of documents.
+fn schema_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(rigcheck::schema::names())
 }
 
 /// Options of `man`.
@@ -220,6 +244,10 @@ pub struct FleetArgs {
     /// Output format (default: table).
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<FleetFormat>,
+    /// With `--format json`: the document on one line (`ndjson` is one line per host
+    /// anyway).
+    #[arg(long)]
+    pub compact: bool,
 }
 
 /// Options of `verify`.
@@ -238,6 +266,9 @@ pub struct VerifyArgs {
     /// Output format (default: table).
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<VerifyFormat>,
+    /// With `--format json`: the report on one line.
+    #[arg(long)]
+    pub compact: bool,
 }
 
 /// Options of `profiles`.
@@ -252,7 +283,8 @@ pub struct ProfilesArgs {
 pub enum ProfilesAction {
     /// Print a built-in profile as TOML.
     Show {
-        /// Built-in profile name.
+        /// Built-in profile name (`rigcheck profiles` lists them; a shell completes them).
+        #[arg(value_parser = ProfileName)]
         name: String,
     },
 }
@@ -267,11 +299,17 @@ pub struct ProfileArgs {
 /// `profile` actions.
 #[derive(Debug, Subcommand)]
 pub enum ProfileAction {
-    /// Write a profile that this machine (or --sysroot) passes.
+    /// Write a profile that this machine (or --sysroot) passes, or (--from) a copy of a
+    /// profile under a name of its own.
     New {
-        /// Name written into the profile (default: the host name).
+        /// Name written into the profile (default: the host name; with --from, the -o
+        /// file's name, else the original's with `-copy`).
         #[arg(long)]
         name: Option<String>,
+        /// Copy this profile (a built-in name or a file) instead of reading the machine: the
+        /// copy gets its own name and no description of the original, to edit.
+        #[arg(long, value_name = "PROFILE")]
+        from: Option<String>,
         /// Write to FILE instead of standard output (refuses to overwrite without --force;
         /// `-` is standard output).
         #[arg(long, short = 'o', value_name = "FILE")]
@@ -292,6 +330,9 @@ pub struct DiffArgs {
     /// Output format (default: table).
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<DiffFormat>,
+    /// With `--format json`: the document on one line.
+    #[arg(long)]
+    pub compact: bool,
 }
 
 /// Options of `inventory`.
@@ -324,6 +365,10 @@ pub struct ViewArgs {
     /// List every note: where figures come from too, not only why facts are unknown.
     #[arg(long, short = 'v')]
     pub verbose: bool,
+    /// With `--format json`: the report on one line, for a log or a query engine that reads
+    /// one document per line.
+    #[arg(long)]
+    pub compact: bool,
 }
 
 /// Options of `sheet`.
@@ -392,6 +437,9 @@ pub struct PreflightArgs {
     /// Output format (default: table).
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<PreflightFormat>,
+    /// With `--format json`: the report on one line.
+    #[arg(long)]
+    pub compact: bool,
 }
 
 /// Options of `bench`.
@@ -411,6 +459,9 @@ pub struct BenchArgs {
     /// the disk benchmark; without it the disk benchmark is skipped (nothing is written).
     #[arg(long, value_name = "PATH")]
     pub data: Option<PathBuf>,
+    /// With `--format json`: the report on one line.
+    #[arg(long)]
+    pub compact: bool,
 }
 
 /// The value of `--profile`: a built-in profile's name or a file, taken as written (the
@@ -512,6 +563,7 @@ pub enum Part {
     Cpu,
     Memory,
     Drives,
+    Network,
     Health,
     Headroom,
     Notes,
@@ -527,6 +579,7 @@ impl From<Part> for rigcheck::render::Part {
             Part::Cpu => Lib::Cpu,
             Part::Memory => Lib::Memory,
             Part::Drives => Lib::Drives,
+            Part::Network => Lib::Network,
             Part::Health => Lib::Health,
             Part::Headroom => Lib::Headroom,
             Part::Notes => Lib::Notes,
@@ -543,6 +596,7 @@ impl ValueEnum for Part {
             Part::Cpu,
             Part::Memory,
             Part::Drives,
+            Part::Network,
             Part::Health,
             Part::Headroom,
             Part::Notes,
@@ -562,6 +616,9 @@ impl ValueEnum for Part {
             Part::Drives => PossibleValue::new("drives")
                 .aliases(["drive", "disks"])
                 .help("Drives."),
+            Part::Network => PossibleValue::new("network")
+                .aliases(["nics", "nic", "net"])
+                .help("Network adapters and their ports."),
             Part::Gpus => PossibleValue::new("gpu")
                 .alias("gpus")
                 .help("GPUs, one table per model."),
@@ -588,6 +645,7 @@ value_enum!(rigcheck::render::fleet::FleetFormat => FleetFormat {
     Json => "json": "One JSON document: hosts, configurations, odd ones out, errors.",
     Markdown => "markdown": "Markdown tables (for tickets and wikis).",
     Prometheus => "prometheus": "Prometheus text format, every sample labelled with its host.",
+    Ndjson => "ndjson": "One compact JSON object per host and line, for a query engine.",
 });
 
 value_enum!(rigcheck::render::diff::DiffFormat => DiffFormat {

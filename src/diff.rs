@@ -11,16 +11,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
 use crate::spec::identity::{either, rules_out};
-use crate::spec::{Dimm, Drive, Gpu, ListState, Lists, Spec};
+use crate::spec::{Dimm, Drive, Gpu, ListState, Lists, Nic, Spec};
 use crate::text::same_product_name;
 use crate::units::{bytes_bin, bytes_dec};
 
 /// One difference, or one fact known on one side only.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Change {
     /// `hardware` (counts for the exit code), `software` (OS, kernel, driver) or `removable`
     /// (USB and removable media, not part of the machine).
@@ -37,7 +38,7 @@ pub struct Change {
 }
 
 /// What `diff` found between two reports.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Diff {
     /// Facts known in both reports whose values differ, hardware first.
     pub changes: Vec<Change>,
@@ -88,6 +89,7 @@ pub struct Compared {
     pub dimms: Option<Vec<DimmFacts>>,
     pub gpus: Vec<GpuFacts>,
     pub drives: Vec<DriveFacts>,
+    pub nics: Vec<NicFacts>,
     /// How completely each list was read: an item missing from a list that was not read
     /// whole is unknown on that side, not removed.
     pub lists: Lists,
@@ -158,6 +160,20 @@ pub struct GpuFacts {
     pub vbios_version: Option<String>,
 }
 
+/// One network adapter, by its PCI address.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct NicFacts {
+    /// The PCI address of its first function, or its first port's name.
+    pub at: String,
+    /// The board's name, else the controller's.
+    pub name: Option<String>,
+    pub max_speed_mbps: Option<u64>,
+    pub ports: usize,
+    /// The ports' MAC addresses, sorted: a card of the same model swapped shows here.
+    pub macs: Vec<String>,
+    pub firmware: Option<String>,
+}
+
 /// One drive.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct DriveFacts {
@@ -176,6 +192,22 @@ pub struct SoftwareFacts {
     pub os: Option<String>,
     pub kernel: Option<String>,
     pub driver: Option<String>,
+    /// Which kind of OS (`Windows`, `macOS`, else `Linux`): a kernel's version is compared
+    /// only with one of its own kind (Windows' build 19045 is no later Linux 5.15).
+    pub family: Option<&'static str>,
+}
+
+/// The kind of OS a report is of, from os-release's `NAME` (`Windows` and `macOS` as
+/// rigcheck writes them there).
+fn os_family(os: &crate::spec::Os) -> Option<&'static str> {
+    let name = os.name.as_deref()?;
+    Some(if name.starts_with("Windows") {
+        "Windows"
+    } else if name.starts_with("macOS") || name.starts_with("Mac OS") {
+        "macOS"
+    } else {
+        "Linux"
+    })
 }
 
 impl Compared {
@@ -223,6 +255,7 @@ impl Compared {
                 .map(|(i, g)| GpuFacts::of(i, g))
                 .collect(),
             drives: spec.drives.iter().map(DriveFacts::of).collect(),
+            nics: spec.nics.iter().map(NicFacts::of).collect(),
             lists: Lists {
                 dimms: spec.dimm_list(),
                 ..spec.lists
@@ -231,6 +264,7 @@ impl Compared {
                 os: spec.os.pretty_name.clone(),
                 kernel: spec.os.kernel.clone(),
                 driver: spec.gpus.iter().find_map(|g| g.driver_version.clone()),
+                family: os_family(&spec.os),
             },
             health: health_counters(spec),
         }
@@ -252,6 +286,9 @@ impl Compared {
         }
         for d in &mut c.drives {
             d.serial = None;
+        }
+        for n in &mut c.nics {
+            n.macs.clear();
         }
         c.software = SoftwareFacts::default();
         c.health.clear();
@@ -389,6 +426,25 @@ impl GpuFacts {
     }
 }
 
+impl NicFacts {
+    fn of(n: &Nic) -> NicFacts {
+        let mut macs: Vec<String> = n.ports.iter().filter_map(|p| p.mac.clone()).collect();
+        macs.sort();
+        NicFacts {
+            at: n
+                .pci_address
+                .clone()
+                .or_else(|| n.ports.first().map(|p| p.name.clone()))
+                .unwrap_or_else(|| "network adapter".into()),
+            name: n.board.clone().or_else(|| n.name.clone()),
+            max_speed_mbps: n.max_speed_mbps,
+            ports: n.ports.len(),
+            macs,
+            firmware: n.firmware.clone(),
+        }
+    }
+}
+
 impl DriveFacts {
     fn of(d: &Drive) -> DriveFacts {
         DriveFacts {
@@ -421,6 +477,7 @@ pub fn compare(a: &Compared, b: &Compared) -> Diff {
         (a.lists.dimms, b.lists.dimms),
     );
     gpus(&mut c, &a.gpus, &b.gpus, (a.lists.gpus, b.lists.gpus));
+    nics(&mut c, &a.nics, &b.nics, (a.lists.nics, b.lists.nics));
     drives(
         &mut c,
         &a.drives,
@@ -828,6 +885,94 @@ fn gpus(c: &mut Changes, a: &[GpuFacts], b: &[GpuFacts], (sa, sb): (ListState, L
     }
 }
 
+/// Network adapters by PCI address: one added, removed, replaced by another model, or
+/// swapped for another of the same model (its MAC addresses differ).
+fn nics(c: &mut Changes, a: &[NicFacts], b: &[NicFacts], (sa, sb): (ListState, ListState)) {
+    let describe = |n: &NicFacts| {
+        let speed = n
+            .max_speed_mbps
+            .map(|m| format!(" ({})", crate::units::link_speed(m)))
+            .unwrap_or_default();
+        format!(
+            "{}{speed}",
+            n.name
+                .clone()
+                .unwrap_or_else(|| "unknown network adapter".into())
+        )
+    };
+    let na: BTreeMap<&String, &NicFacts> = a.iter().map(|n| (&n.at, n)).collect();
+    let nb: BTreeMap<&String, &NicFacts> = b.iter().map(|n| (&n.at, n)).collect();
+    let keys: BTreeSet<&String> = na.keys().chain(nb.keys()).copied().collect();
+    for k in keys {
+        match (na.get(k), nb.get(k)) {
+            (Some(x), None) => c.presence(
+                "hardware",
+                ("network adapter", "network adapter removed"),
+                k,
+                describe(x),
+                "none".into(),
+                (true, sb),
+            ),
+            (None, Some(y)) => c.presence(
+                "hardware",
+                ("network adapter", "network adapter added"),
+                k,
+                describe(y),
+                "none".into(),
+                (false, sa),
+            ),
+            (Some(x), Some(y)) => {
+                let replaced = matches!((&x.name, &y.name), (Some(p), Some(q)) if p != q)
+                    || matches!((x.max_speed_mbps, y.max_speed_mbps), (Some(p), Some(q)) if p != q);
+                if replaced {
+                    c.push(
+                        "hardware",
+                        "network adapter replaced",
+                        k,
+                        describe(x),
+                        describe(y),
+                    );
+                    continue;
+                }
+                c.hw(
+                    ("network adapter model", ""),
+                    k,
+                    x.name.clone(),
+                    y.name.clone(),
+                );
+                if x.ports != y.ports {
+                    c.push(
+                        "hardware",
+                        "network ports changed",
+                        k,
+                        x.ports.to_string(),
+                        y.ports.to_string(),
+                    );
+                }
+                if !x.macs.is_empty() && !y.macs.is_empty() && x.macs != y.macs {
+                    c.push(
+                        "hardware",
+                        "network adapter swapped (MAC)",
+                        k,
+                        x.macs.join(", "),
+                        y.macs.join(", "),
+                    );
+                }
+                c.hw(
+                    (
+                        "network adapter firmware",
+                        "network adapter firmware changed",
+                    ),
+                    k,
+                    x.firmware.clone(),
+                    y.firmware.clone(),
+                );
+            }
+            (None, None) => {}
+        }
+    }
+}
+
 /// How far the memory NVML reports may sit below or above the datasheet's round figure and
 /// still be the same board: the driver keeps some for itself (an H100 80GB HBM3 reports
 /// 81,559 MiB of the rated 81,920, 0.44 % less), while the nearest other memory size of one
@@ -987,12 +1132,15 @@ fn match_drives<'a>(a: &[&'a DriveFacts], b: &[&'a DriveFacts]) -> Matched<'a> {
 
 /// OS, kernel and NVIDIA driver.
 fn software(c: &mut Changes, a: &SoftwareFacts, b: &SoftwareFacts) {
+    // From one kind of OS to another the OS change says it all: the kernels' versions are
+    // numbers of different things.
+    let same_kind = !matches!((a.family, b.family), (Some(x), Some(y)) if x != y);
     let facts = [
         (("OS", "OS changed"), a.os.clone(), b.os.clone()),
         (
             ("kernel", "kernel changed"),
-            a.kernel.clone(),
-            b.kernel.clone(),
+            a.kernel.clone().filter(|_| same_kind),
+            b.kernel.clone().filter(|_| same_kind),
         ),
         (
             ("NVIDIA driver", "NVIDIA driver changed"),

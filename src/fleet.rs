@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::diff::{self, Change, Compared};
@@ -65,6 +66,9 @@ pub struct Row {
     pub memory_bytes: Option<u64>,
     /// DIMMs listed.
     pub dimms: usize,
+    /// Each network adapter's top speed (Mb/s), in the report's order; `None` where the
+    /// adapter list was not read whole (an older report, another OS).
+    pub nics: Option<Vec<Option<u64>>>,
     /// The machine's health as the rules judge it: `fine`, `warn`, `fail` or `unknown`, with
     /// the parts behind it.
     pub health: crate::rules::health::Verdict,
@@ -80,9 +84,14 @@ impl Row {
             cpu_sockets: spec.cpu.sockets,
             cpu_cores: spec.cpu.cores,
             cpu_threads: spec.cpu.threads,
-            gpus: spec.gpus.iter().map(|g| g.name.clone()).collect(),
+            gpus: spec.gpus.iter().map(|g| g.shown_name()).collect(),
             memory_bytes: spec.memory.total_bytes,
             dimms: spec.memory.dimms.len(),
+            nics: spec
+                .lists
+                .nics
+                .is_complete()
+                .then(|| spec.nics.iter().map(|n| n.max_speed_mbps).collect()),
             health: crate::rules::health::verdict(spec),
         }
     }
@@ -99,7 +108,7 @@ pub enum Keep {
 
 /// Several reports carrying one host name: the same machine reported twice, or machines
 /// left with a default name (`localhost`). Each is kept, under its name and file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct DuplicateName {
     pub host: String,
     pub files: Vec<PathBuf>,
@@ -107,21 +116,21 @@ pub struct DuplicateName {
 
 /// What fleet reads of a preflight result stored in a report as a top-level `preflight`
 /// object (the JSON of `rigcheck preflight`). Reports without one are fine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Preflight {
     /// True when the machine was ready.
     pub passed: bool,
 }
 
 /// A report that could not be read, with the reason.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct BadReport {
     pub file: PathBuf,
     pub error: String,
 }
 
 /// A group of hosts with the same hardware.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Configuration {
     /// How many hosts have it.
     pub hosts: usize,
@@ -130,7 +139,7 @@ pub struct Configuration {
 }
 
 /// A host outside the majority configuration, and how it differs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct OddOne {
     pub host: String,
     pub file: PathBuf,
@@ -335,11 +344,7 @@ fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, k
     // What a fleet shows of a host's check is its verdict, its counts and the lines that did
     // not pass: a passing line is the same on every host, and a hundred thousand hosts' worth
     // of them is most of a fleet's memory.
-    let verify = profile.map(|p| {
-        let mut v = verify::verify_with(&l.spec, p, unknowns);
-        v.lines.retain(|line| line.status != verify::Status::Pass);
-        v
-    });
+    let verify = profile.map(|p| verify::verify_not_passing(&l.spec, p, unknowns));
     Host {
         name,
         file: l.file,

@@ -2,15 +2,15 @@
 //! against its order, and render what it can do.
 //!
 //! Layers, each importing only those below it (`docs/architecture.md`):
-//! - face: `cli` (clap), `commands` (one module per subcommand), `run` here;
-//! - engines: `probe` (machine → `Spec`), the checks `verify`, `diff`, `preflight`, `fleet`,
-//!   `profile`, `requirement` (with `outcome`: the verdict and the exit codes), plus `bench`,
-//!   `capture`, `redact`, and `render` (text out);
-//! - base: `spec` (the model), `units`, `source`, `bounded`, `io`, `text`, `natural`, `error`,
-//!   `sys` (the OS calls).
+//! - engines: `probe` (machine → `Spec`), `bench`, `capture`, `redact`, `report_file`,
+//!   `render` (text out) and `schema` (the JSON Schema of each JSON document written);
+//! - checks: `verify`, `requirement`, `profile`, `diff`, `preflight`, `fleet`;
+//! - rules: `rules` (every judgement the checks and the renderers share);
+//! - base: `spec` (the model), `native`, `units`, `source`, `bounded`, `io`, `text`,
+//!   `natural`, `error`, `outcome` (the verdict and the exit codes), `sys` (the OS calls).
 //!
-//! `run` is the whole program behind `main`: it returns the exit code (0 all holds, 1 a check
-//! failed, 2 usage or input error), and `Error` says what ended a run early.
+//! The command line and the commands are the binary's (`src/main.rs`); `Error` says what
+//! ended a run early.
 
 pub mod bench;
 pub mod bounded;
@@ -32,6 +32,7 @@ pub mod render;
 pub mod report_file;
 pub mod requirement;
 pub mod rules;
+pub mod schema;
 pub mod signals;
 pub mod source;
 pub mod spec;

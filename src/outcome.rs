@@ -1,6 +1,7 @@
 //! The verdict of a check on a whole machine and the exit codes every command shares, kept
 //! apart so a check (diff, fleet, bench) names them without importing another check.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Exit code when everything holds.
@@ -17,7 +18,7 @@ pub const EXIT_ERROR: u8 = 2;
 pub const EXIT_INCOMPLETE: u8 = 3;
 
 /// The verdict on the whole machine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// Every line passed (or was unknown, where unknowns are allowed).

@@ -18,11 +18,24 @@ pub mod host;
 pub use check::{Check, Options, Report, Status};
 
 use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
+use crate::rules::privilege;
 use crate::source::Unknown;
 use crate::spec::{Filesystem, Spec};
 
 /// All checks for `spec`; `data` is the filesystem of `--data` when it was given.
 pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &Options) -> Report {
+    // The GPU checks are CUDA's (NVML, the NVIDIA driver): AMD and Intel GPUs, listed after
+    // NVIDIA's, are no GPUs a CUDA job can use, so they are left out here (the NVIDIA GPUs
+    // keep their indices).
+    let cuda_only;
+    let spec = if spec.gpus.iter().any(|g| !g.is_nvidia()) {
+        let mut s = spec.clone();
+        s.gpus.retain(|g| g.is_nvidia());
+        cuda_only = s;
+        &cuda_only
+    } else {
+        spec
+    };
     let visible = gpu::visible(&spec.gpus, opts.visible_devices.as_deref());
     let mut checks = gpu::checks(spec, &visible, opts);
     checks.extend(host::cpu_checks(spec, &visible, opts));
@@ -38,6 +51,15 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
         .filter_map(|c| c.status)
         .max()
         .unwrap_or(Status::Pass);
+    let unknown: Vec<&Check> = checks
+        .iter()
+        .filter(|c| c.status == Some(Status::Unknown))
+        .collect();
+    let rooted = unknown
+        .iter()
+        .filter(|c| c.advice.as_deref().is_some_and(privilege::needs_root))
+        .count();
+    let to_complete = privilege::to_complete(unknown.len(), rooted);
     Report {
         schema_version: crate::spec::SCHEMA_VERSION,
         hostname: spec.hostname.clone(),
@@ -50,5 +72,6 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
         },
         checks,
         not_checked,
+        to_complete,
     }
 }

@@ -22,7 +22,7 @@ pub const REDACTED: &str = "[redacted]";
 pub const NOTE_FIELD: &str = "redacted";
 
 /// Calls `$visit` on every field of `$spec` that names one machine rather than its model:
-/// the host name, serial numbers and UUIDs. The one list of them: `redact` replaces them
+/// the host name, serial numbers, UUIDs and the network ports' MAC addresses. The one list of them: `redact` replaces them
 /// (`each_identity!(spec, hide, mut)`), `secrets` collects them (`each_identity!(spec, add)`).
 macro_rules! each_identity {
     ($spec:expr, $visit:expr $(, $mut:tt)?) => {{
@@ -41,6 +41,11 @@ macro_rules! each_identity {
         for g in &$($mut)? spec.gpus {
             visit(&$($mut)? g.uuid);
             visit(&$($mut)? g.serial);
+        }
+        for n in &$($mut)? spec.nics {
+            for p in &$($mut)? n.ports {
+                visit(&$($mut)? p.mac);
+            }
         }
     }};
 }

@@ -8,8 +8,8 @@
 //! the reason the probe noted.
 
 use crate::rules::card_width;
-use crate::spec::{names, Drive, Gpu, ListState, Spec};
-use crate::units::{bytes_bin, bytes_dec};
+use crate::spec::{names, Drive, Gpu, ListState, Nic, Spec};
+use crate::units::{bytes_bin, bytes_dec, link_speed};
 
 /// The part of a profile a key sits in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -21,6 +21,8 @@ pub enum Section {
     Gpus,
     /// `[[drives]]`: a group of drives, selected by `kind`.
     Drives,
+    /// `[[nics]]`: a group of network adapters, selected by `model`.
+    Nics,
     Headroom,
     /// `[health]`: what the parts say of their own wear and errors.
     Health,
@@ -28,12 +30,13 @@ pub enum Section {
 
 impl Section {
     /// Every section, in the order a profile lists them.
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::System,
         Section::Cpu,
         Section::Memory,
         Section::Gpus,
         Section::Drives,
+        Section::Nics,
         Section::Headroom,
         Section::Health,
     ];
@@ -46,6 +49,7 @@ impl Section {
             Section::Memory => "memory",
             Section::Gpus => "gpus",
             Section::Drives => "drives",
+            Section::Nics => "nics",
             Section::Headroom => "headroom",
             Section::Health => "health",
         }
@@ -58,13 +62,13 @@ impl Section {
 
     /// True for the sections written as arrays of tables (`[[gpus]]`), one per group.
     pub fn is_group(self) -> bool {
-        matches!(self, Section::Gpus | Section::Drives)
+        matches!(self, Section::Gpus | Section::Drives | Section::Nics)
     }
 
     /// The key that selects a group's items (`model` for GPUs, `kind` for drives).
     pub fn selector(self) -> Option<&'static str> {
         match self {
-            Section::Gpus => Some("model"),
+            Section::Gpus | Section::Nics => Some("model"),
             Section::Drives => Some("kind"),
             _ => None,
         }
@@ -84,6 +88,8 @@ pub enum Quantity {
     Mhz,
     /// A transfer rate in MT/s.
     Mts,
+    /// A network link speed in Mb/s.
+    LinkSpeed,
     /// A text (model name, kind).
     Text,
     /// A set of names that must all be present (ISA features).
@@ -109,6 +115,7 @@ impl Quantity {
             Quantity::BytesJedec => "size, `GB` = GiB (`\"24 GB\"`)",
             Quantity::Mhz => "clock (`\"3.1 GHz\"`, `\"3100 MHz\"`)",
             Quantity::Mts => "rate (`\"2933 MT/s\"`)",
+            Quantity::LinkSpeed => "link speed (`\"10 Gb/s\"`, `\"25 GbE\"`, `\"1000 Mb/s\"`)",
             Quantity::Text => "text",
             Quantity::Names => "list of names",
             Quantity::Flag => "`true`",
@@ -122,6 +129,7 @@ impl Quantity {
             Quantity::BytesJedec => bytes_bin(n),
             Quantity::Mhz => format!("{n} MHz"),
             Quantity::Mts => format!("{n} MT/s"),
+            Quantity::LinkSpeed => link_speed(n),
             _ => n.to_string(),
         }
     }
@@ -131,7 +139,11 @@ impl Quantity {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Found {
     /// A number and how to show it.
-    Num(u64, String),
+    Num(u64, Show),
+    /// A number the fact is known to reach at least, and how to show it (a network port's
+    /// speed now, where the card's own top speed is unknown): it can pass an `at_least` or
+    /// fail an `at_most`, never fail an `at_least`.
+    Floor(u64, String),
     Text(String),
     /// Every name the machine has (compared as a set).
     Names(Vec<String>),
@@ -144,6 +156,25 @@ pub enum Found {
         holds: bool,
         shown: String,
     },
+}
+
+/// How a found number is shown: in its quantity's unit, or as a reader wrote it. Kept
+/// apart from the number so that a line is written out only where it is shown (fleet keeps
+/// only the lines that do not pass).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Show {
+    As(Quantity),
+    Text(String),
+}
+
+impl Show {
+    /// `n` as this shows it.
+    pub fn text(&self, n: u64) -> String {
+        match self {
+            Show::As(q) => q.show(n),
+            Show::Text(t) => t.clone(),
+        }
+    }
 }
 
 /// What a reader found for one requirement.
@@ -175,6 +206,8 @@ pub enum Read {
     EachGpu(fn(&Spec, usize, &Gpu, Quantity) -> Found),
     /// One value per drive of the group.
     EachDrive(fn(&Spec, usize, &Drive, Quantity) -> Found),
+    /// One value per network adapter of the group.
+    EachNic(fn(&Spec, usize, &Nic, Quantity) -> Found),
     /// How many GPUs or drives the group selects.
     GroupCount,
 }
@@ -281,10 +314,19 @@ pub fn gpu_datasheet_note(key: &str, g: &Gpu) -> Option<String> {
     if !g.from_datasheet(fact) {
         return None;
     }
-    let what = if key == "count" {
-        "names from the datasheet"
-    } else {
-        "datasheet figure"
+    // The datasheet field the fact was filled from, to say where it is a third-party figure.
+    let sheet_field = match fact {
+        "vram_bytes" => "memory_bytes",
+        other => other,
+    };
+    let third_party = g
+        .datasheet
+        .as_ref()
+        .is_some_and(|d| d.third_party.iter().any(|f| f == sheet_field));
+    let what = match (key, third_party) {
+        ("count", _) => "names from the datasheet",
+        (_, true) => "datasheet figure, third-party (no NVIDIA document gives it)",
+        _ => "datasheet figure",
     };
     let why = if g.index.is_none() {
         "no NVIDIA driver"
@@ -328,7 +370,7 @@ pub fn list_why(spec: &Spec, field: &str, state: ListState) -> String {
 
 fn num(q: Quantity, v: Option<u64>, spec: &Spec, field: &str) -> Found {
     match v {
-        Some(n) => Found::Num(n, q.show(n)),
+        Some(n) => Found::Num(n, Show::As(q)),
         None => Found::Unknown(why(spec, field)),
     }
 }
@@ -371,7 +413,7 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
             Reading::one(Found::Unknown(list_why(spec, "memory.dimms", state)))
         }
         (Some(t), Some("dimms")) => Reading {
-            items: vec![Found::Num(t, bytes_bin(t))],
+            items: vec![Found::Num(t, Show::As(Quantity::BytesJedec))],
             // Installed as ordered, but the OS may not see it all: say so on the line.
             note: crate::rules::memory_unseen(m),
             slack_below: 0.0,
@@ -379,11 +421,11 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
         (Some(t), source) => Reading {
             items: vec![Found::Num(
                 t,
-                format!(
+                Show::Text(format!(
                     "{} ({})",
                     bytes_bin(t),
                     crate::spec::windows::usable_name(source)
-                ),
+                )),
             )],
             note: Some(format!(
                 "DIMMs unknown: compared {}, which sits a few % under installed memory",
@@ -431,10 +473,10 @@ fn read_pcie_width(spec: &Spec, i: usize, g: &Gpu, _q: Quantity) -> Found {
     match w {
         Some(w) => Found::Num(
             u64::from(w),
-            match card {
+            Show::Text(match card {
                 Some(m) if m > w => format!("x{w} (card x{m})"),
                 _ => format!("x{w}"),
-            },
+            }),
         ),
         None => Found::Unknown(why(spec, &format!("gpus[{i}].pcie"))),
     }
@@ -486,7 +528,18 @@ pub fn toml_number(q: Quantity, n: u64, at_least: bool) -> String {
         Quantity::BytesSi => format!("\"{} GB\"", (n as f64 / 1e9 * 10.0).round() / 10.0),
         Quantity::Mhz => format!("\"{n} MHz\""),
         Quantity::Mts => format!("\"{n} MT/s\""),
+        Quantity::LinkSpeed => format!("\"{}\"", link_speed(n)),
         _ => n.to_string(),
+    }
+}
+
+/// A network adapter's top speed: its own (ethtool's link modes, an InfiniBand rate, the
+/// table of controllers) as a number; the speed a port runs at now as a floor.
+fn read_nic_speed(spec: &Spec, i: usize, n: &Nic, q: Quantity) -> Found {
+    match (n.max_speed_mbps, n.max_speed_source.as_deref()) {
+        (Some(m), Some("link")) => Found::Floor(m, format!("≥ {} (link now)", q.show(m))),
+        (Some(m), _) => Found::Num(m, Show::As(q)),
+        (None, _) => Found::Unknown(why(spec, &format!("nics[{i}].max_speed_mbps"))),
     }
 }
 
@@ -526,6 +579,15 @@ pub static FIELDS: &[Field] = &[
     ),
     machine!(
         System,
+        "sku",
+        names::SYSTEM_SKU,
+        Text,
+        Suggest::Found,
+        "DMI `product_sku` (SMBIOS type 1 SKU Number, e.g. HP's `Z3Z16AV`)",
+        |s, _| Reading::one(text(&s.system.sku, s, "system.sku"))
+    ),
+    machine!(
+        System,
         "bios_version",
         names::BIOS_VERSION,
         Text,
@@ -559,6 +621,15 @@ pub static FIELDS: &[Field] = &[
         Suggest::Never,
         "`vendor_id` (`GenuineIntel`, `AuthenticAMD`)",
         |s, _| Reading::one(text(&s.cpu.vendor, s, "cpu.vendor"))
+    ),
+    machine!(
+        Cpu,
+        "generation",
+        names::CPU_MICROARCHITECTURE,
+        Text,
+        Suggest::Never,
+        "the microarchitecture from vendor, family and model (`Cascade Lake`, `Zen 3`)",
+        |s, _| Reading::one(text(&s.cpu.microarchitecture, s, "cpu.microarchitecture"))
     ),
     machine!(
         Cpu,
@@ -645,7 +716,7 @@ pub static FIELDS: &[Field] = &[
         Suggest::Found,
         "populated DIMM slots",
         |s, _| Reading::one(match s.dimm_list().count(s.memory.dimms.len()) {
-            Some(n) => Found::Num(n, n.to_string()),
+            Some(n) => Found::Num(n, Show::As(Quantity::Count)),
             None => Found::Unknown(list_why(s, "memory.dimms", s.dimm_list())),
         })
     ),
@@ -694,7 +765,7 @@ pub static FIELDS: &[Field] = &[
             text(&g.architecture, s, &format!("gpus[{i}].architecture"))
         }),
         suggest: Suggest::Found,
-        compared_with: "each GPU's architecture as nvidia-smi names it (`Turing`, `Hopper`)",
+        compared_with: "each GPU's architecture as nvidia-smi names it (`Turing`, `Hopper`); AMD's and Intel's by their chip (`RDNA 2`, `CDNA 3`, `Xe-HPG`)",
     },
     Field {
         section: Section::Gpus,
@@ -714,7 +785,7 @@ pub static FIELDS: &[Field] = &[
             num(q, n32(g.cuda_cores), s, &format!("gpus[{i}].cuda_cores"))
         }),
         suggest: Suggest::Found,
-        compared_with: "each GPU's CUDA cores",
+        compared_with: "each GPU's CUDA cores (NVIDIA only: unknown on other GPUs)",
     },
     Field {
         section: Section::Gpus,
@@ -791,6 +862,36 @@ pub static FIELDS: &[Field] = &[
         }),
         suggest: Suggest::Never,
         compared_with: "each drive's bus (`nvme`, `sata`, `sas`, `usb`, `virtio`)",
+    },
+    Field {
+        section: Section::Nics,
+        key: "count",
+        label: names::NICS.alone(),
+        quantity: Quantity::Count,
+        read: Read::GroupCount,
+        suggest: Suggest::Found,
+        compared_with: "network adapters (cards) the group's `model` names",
+    },
+    Field {
+        section: Section::Nics,
+        key: "speed",
+        label: names::NIC_MAX_SPEED.alone(),
+        quantity: Quantity::LinkSpeed,
+        read: Read::EachNic(read_nic_speed),
+        suggest: Suggest::AtLeast,
+        compared_with: "each adapter's top speed: ethtool's link modes, an InfiniBand port's rate, or rigcheck's table of controllers; the speed a port runs at now only as a floor",
+    },
+    Field {
+        section: Section::Nics,
+        key: "ports",
+        label: names::NIC_PORTS.alone(),
+        quantity: Quantity::Count,
+        read: Read::EachNic(|_, _, n, _| {
+            let k = n.ports.len() as u64;
+            Found::Num(k, Show::As(Quantity::Count))
+        }),
+        suggest: Suggest::Found,
+        compared_with: "each adapter's ports (Ethernet interfaces and InfiniBand ports)",
     },
     machine!(
         Headroom,
@@ -992,7 +1093,7 @@ fn each_drive_health(
         .map(|(i, d)| {
             let h = spec.health.as_ref().and_then(|h| h.drives.get(i));
             match h.and_then(get) {
-                Some(n) => Found::Num(n, format!("{} {}", d.name, q.show(n))),
+                Some(n) => Found::Num(n, Show::Text(format!("{} {}", d.name, q.show(n)))),
                 None => Found::Unknown(format!(
                     "{}: {}",
                     d.name,
@@ -1068,7 +1169,9 @@ pub fn markdown_table() -> String {
         };
         if let Some(sel) = s.selector() {
             let what = if s == Section::Gpus {
-                "text: selects the GPUs whose name holds its words in order (`\"A100\"`, every A100); `{ exact = \"NVIDIA A100-SXM4-80GB\" }` selects that product only (all when absent)"
+                "text: selects the GPUs whose name holds its words in order (`\"A100\"`, every A100; `\"Radeon PRO W6800\"`); `{ exact = \"NVIDIA A100-SXM4-80GB\" }` selects that product only (all when absent)"
+            } else if s == Section::Nics {
+                "text: selects the adapters whose controller or board name holds its words in order (`\"X710\"`, `\"ConnectX-6\"`); `{ exact = \"...\" }` that product only (all when absent)"
             } else {
                 "`nvme`, `ssd`, `hdd` or `virtual`: selects the drives of that kind (all when absent)"
             };
@@ -1110,7 +1213,7 @@ mod tests {
         for f in FIELDS {
             let group_reader = matches!(
                 f.read,
-                Read::GroupCount | Read::EachGpu(_) | Read::EachDrive(_)
+                Read::GroupCount | Read::EachGpu(_) | Read::EachDrive(_) | Read::EachNic(_)
             );
             assert_eq!(group_reader, f.section.is_group(), "{f:?}");
             if matches!(f.read, Read::EachGpu(_)) {

@@ -13,6 +13,7 @@ pub mod windows;
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use note::{Note, Notes};
@@ -21,7 +22,7 @@ pub use note::{Note, Notes};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// Everything rigcheck knows about one machine.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Spec {
     /// JSON contract version (`SCHEMA_VERSION`).
     pub schema_version: u32,
@@ -39,7 +40,11 @@ pub struct Spec {
     pub memory: Memory,
     pub drives: Vec<Drive>,
     pub gpus: Vec<Gpu>,
-    /// How completely `drives`, `gpus` and `memory.dimms` were read: an empty list that was
+    /// Network adapters: one per PCI card (its functions together), with its ports. Empty in
+    /// reports written before it existed (`lists.nics` then says `unreadable`).
+    #[serde(default)]
+    pub nics: Vec<Nic>,
+    /// How completely `drives`, `gpus`, `nics` and `memory.dimms` were read: an empty list that was
     /// `read` means there are none; one that is `partial` or `unreadable` means counts and
     /// sums over it are unknown (the note on the list says why). Reports written before it
     /// existed read as `read`.
@@ -79,7 +84,7 @@ impl Spec {
 /// How completely a list was read. A count or sum over a list is known only when it was
 /// read whole: an unreadable source is not an empty machine, and the records before a
 /// damaged one are not all there is.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ListState {
     /// The source was read to its end: the list is all there is (possibly nothing).
@@ -113,6 +118,11 @@ impl ListState {
         self.is_complete().then_some(n as u64)
     }
 
+    /// What a report written before a list existed says of it: nothing.
+    pub fn unread() -> ListState {
+        ListState::Unreadable
+    }
+
     /// The less complete of two states (a list joined from two sources).
     pub fn worst(self, other: ListState) -> ListState {
         use ListState::*;
@@ -125,12 +135,15 @@ impl ListState {
 }
 
 /// The completeness of each list the checks count.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub struct Lists {
     pub drives: ListState,
     pub gpus: ListState,
     /// `memory.dimms` (and the slot list beside it).
     pub dimms: ListState,
+    /// `nics`; `unreadable` in reports written before NICs were read.
+    #[serde(default = "ListState::unread")]
+    pub nics: ListState,
 }
 
 /// A list as a probe read it: its items and how completely.
@@ -167,7 +180,7 @@ impl<T> Listed<T> {
 }
 
 /// DMI/SMBIOS identity of the box.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct System {
     pub vendor: Option<String>,
     pub product: Option<String>,
@@ -192,7 +205,7 @@ pub struct System {
 }
 
 /// Operating system and kernel.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Os {
     /// os-release `NAME`.
     pub name: Option<String>,
@@ -207,7 +220,7 @@ pub struct Os {
 }
 
 /// Processors: identity, topology, clocks, caches, NUMA and ISA.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Cpu {
     /// `GenuineIntel`, `AuthenticAMD`, `ARM`, `IBM/S390`, ...
     pub vendor: Option<String>,
@@ -221,6 +234,16 @@ pub struct Cpu {
     pub family: Option<u32>,
     pub model_id: Option<u32>,
     pub stepping: Option<u32>,
+    /// Microarchitecture (generation) from the vendor, family and model, e.g. `Cascade Lake`,
+    /// `Zen 3`; `None` with a note where the table has no row for them.
+    #[serde(default)]
+    pub microarchitecture: Option<String>,
+    /// The product line's codename where the family and model tell it (`Cascade Lake-SP`,
+    /// `Milan`, `Sapphire Rapids`); `None` where they do not (one model, several lines).
+    #[serde(default)]
+    pub codename: Option<String>,
+    /// Microcode revision: `microcode` in /proc/cpuinfo, else
+    /// /sys/devices/system/cpu/cpu0/microcode/version.
     pub microcode: Option<String>,
     /// Physical packages with at least one online CPU.
     pub sockets: Option<u32>,
@@ -244,6 +267,10 @@ pub struct Cpu {
     pub base_mhz_source: Option<String>,
     pub min_mhz: Option<u32>,
     pub max_mhz: Option<u32>,
+    /// The clock the online CPUs run at now, over all of them; `None` with a note where the
+    /// kernel shows none.
+    #[serde(default)]
+    pub current_mhz: Option<ClockNow>,
     pub scaling_driver: Option<String>,
     pub governor: Option<String>,
     pub caches: Vec<Cache>,
@@ -260,8 +287,32 @@ pub struct Cpu {
     pub flags: Vec<String>,
 }
 
+/// The clock the CPUs run at now: volatile, so `diff` does not compare it.
+#[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema, Deserialize, PartialEq, Eq)]
+pub struct ClockNow {
+    pub min_mhz: u32,
+    /// The mean over the CPUs read, rounded.
+    pub avg_mhz: u32,
+    pub max_mhz: u32,
+    /// CPUs read.
+    pub cpus: u32,
+    /// `scaling_cur_freq` (cpufreq) or `cpuinfo` (`cpu MHz` of /proc/cpuinfo).
+    pub source: ClockSource,
+}
+
+/// Where the clock now was read.
+#[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockSource {
+    /// cpufreq's `scaling_cur_freq`, per CPU.
+    #[default]
+    ScalingCurFreq,
+    /// `cpu MHz` of /proc/cpuinfo (x86, where no cpufreq driver is loaded: VMs).
+    Cpuinfo,
+}
+
 /// One cache level and kind, summed as lscpu does.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct Cache {
     pub level: u32,
     /// `data`, `instruction` or `unified`.
@@ -275,7 +326,7 @@ pub struct Cache {
 }
 
 /// One NUMA node.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct NumaNode {
     pub id: u32,
     /// CPU list, e.g. `0-5,48-53` (empty for memory-only nodes).
@@ -287,7 +338,7 @@ pub struct NumaNode {
 }
 
 /// A group of alike cores on a hybrid CPU.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct CoreType {
     pub name: String,
     pub cores: u32,
@@ -296,7 +347,7 @@ pub struct CoreType {
 }
 
 /// Installed and usable memory, and the DIMM slots.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Memory {
     /// Installed: sum of DIMMs when known, else MemTotal.
     pub total_bytes: Option<u64>,
@@ -319,7 +370,7 @@ pub struct Memory {
 }
 
 /// One DIMM slot as the firmware lists it, placed on its socket.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct MemorySlot {
     pub locator: String,
     pub bank_locator: Option<String>,
@@ -333,7 +384,7 @@ pub struct MemorySlot {
 }
 
 /// One installed memory module.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct Dimm {
     pub locator: String,
     pub bank_locator: Option<String>,
@@ -356,7 +407,7 @@ pub struct Dimm {
 }
 
 /// One physical drive.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct Drive {
     /// Kernel name, e.g. `nvme0n1`, `sda`, `vda`.
     pub name: String,
@@ -391,8 +442,76 @@ impl Drive {
     }
 }
 
+/// One network adapter: a PCI card (its functions together) and its ports.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema, Deserialize, PartialEq)]
+pub struct Nic {
+    /// PCI address of the card's first function, `0000:5d:00.0`.
+    pub pci_address: Option<String>,
+    /// Every PCI function of the card (a dual-port card has `.0` and `.1`).
+    pub functions: Vec<String>,
+    /// PCI ids, `0x8086` and `0x1572`.
+    pub vendor_id: Option<String>,
+    pub device_id: Option<String>,
+    /// PCI subsystem `vendor:device`, `103c:22fc`: whose board it is.
+    pub subsystem_id: Option<String>,
+    /// Vendor name from pci.ids, e.g. `Intel Corporation`.
+    pub vendor: Option<String>,
+    /// Controller name from pci.ids, e.g. `Ethernet Controller X710 for 10GbE SFP+`.
+    pub name: Option<String>,
+    /// The board's name where pci.ids names the subsystem (`Ethernet Converged Network
+    /// Adapter X710-DA2`).
+    pub board: Option<String>,
+    /// The driver bound to the card (`i40e`, `mlx5_core`, `virtio-pci`).
+    pub driver: Option<String>,
+    /// Firmware version as ethtool's driver info gives it.
+    pub firmware: Option<String>,
+    /// The fastest link the card's ports support, Mb/s; `max_speed_source` says from where.
+    pub max_speed_mbps: Option<u64>,
+    /// `ethtool` (the link modes the driver lists), `table` (rigcheck's table of well-known
+    /// controllers), `infiniband` (the port's rate), `link` (the speed a port runs at now:
+    /// a floor, the card may do more).
+    pub max_speed_source: Option<String>,
+    /// A hypervisor's adapter (virtio, Hyper-V, VMware vmxnet3, Xen): it has no link speed
+    /// of its own.
+    #[serde(default)]
+    pub is_virtual: bool,
+    /// The PCIe link the card trained at and what it can do; `None` where the bus is not
+    /// PCIe (a VM's virtio device shows no link).
+    pub pcie: Option<Pcie>,
+    pub numa_node: Option<i32>,
+    /// CPU socket the card hangs off (its local CPUs, else its NUMA node).
+    #[serde(default)]
+    pub socket: Option<u32>,
+    pub ports: Vec<NicPort>,
+}
+
+/// One port of a network adapter: an Ethernet interface, or an InfiniBand port.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema, Deserialize, PartialEq)]
+pub struct NicPort {
+    /// Interface name (`eno5`), or `mlx5_0/1` for an InfiniBand port.
+    pub name: String,
+    /// The PCI function it belongs to.
+    pub function: Option<String>,
+    /// `ethernet` or `infiniband`.
+    pub link_layer: String,
+    /// MAC address (hidden by `--redact`).
+    pub mac: Option<String>,
+    /// `up`, `down`, `dormant`, `unknown` (operstate), or InfiniBand's `active`, `down`,
+    /// `init`, `armed`.
+    pub state: Option<String>,
+    /// The speed the link runs at now, Mb/s; `None` with a note when down or not given.
+    pub speed_mbps: Option<u64>,
+    /// The fastest speed the port supports (ethtool's link modes), Mb/s.
+    pub max_speed_mbps: Option<u64>,
+    /// `full` or `half`.
+    pub duplex: Option<String>,
+    pub mtu: Option<u32>,
+}
+
 /// What kind of drive it is; written in JSON as `nvme`, `ssd`, `hdd` or `virtual`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum DriveKind {
     /// An NVMe drive (PCIe).
@@ -438,10 +557,17 @@ impl std::fmt::Display for DriveKind {
     }
 }
 
-/// One NVIDIA GPU: PCI facts, NVML facts, derived capability and live state.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+/// One GPU: PCI facts, the driver's facts (NVML for NVIDIA, the kernel's drm sysfs for AMD
+/// and Intel), derived capability and live state. CUDA and Tensor cores, SMs, compute
+/// capability and the peaks derived from them are NVIDIA's: `null` on other GPUs, with a
+/// note saying so.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Gpu {
-    /// NVML index (null when only seen on PCI).
+    /// `NVIDIA`, `AMD` or `Intel`; reports written before other vendors were read hold
+    /// NVIDIA GPUs only.
+    #[serde(default)]
+    pub vendor: GpuVendor,
+    /// NVML index (null when only seen on PCI, and on AMD and Intel GPUs).
     pub index: Option<u32>,
     /// PCI address `0000:3b:00.0`.
     pub pci_address: Option<String>,
@@ -528,9 +654,65 @@ pub struct Gpu {
     pub cuda_version: Option<String>,
     pub mig_enabled: Option<bool>,
     pub state: GpuState,
+    /// What the kernel's drm driver shows of an AMD or Intel GPU; absent on NVIDIA GPUs,
+    /// whose facts come from NVML.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drm: Option<GpuDrm>,
+}
+
+/// An AMD or Intel GPU as its kernel driver (amdgpu, i915, xe) shows it in sysfs.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema, Deserialize, PartialEq)]
+pub struct GpuDrm {
+    /// The bound driver (`amdgpu`, `i915`, `xe`); `None` with a note when none is bound.
+    pub driver: Option<String>,
+    /// Highest shader (graphics) clock the driver lists: amdgpu's top `pp_dpm_sclk` level,
+    /// i915's `gt_RP0_freq_mhz`, xe's `rp0_freq`.
+    pub max_core_clock_mhz: Option<u32>,
+    /// The shader clock now (the `*` level of `pp_dpm_sclk`; i915 `gt_act_freq_mhz`).
+    pub core_clock_mhz: Option<u32>,
+    /// PCI revision (`0xc1`): with the device id, what names an AMD board exactly.
+    pub revision: Option<String>,
+}
+
+/// Who made a GPU; written in JSON as `NVIDIA`, `AMD` or `Intel`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, JsonSchema, Deserialize)]
+pub enum GpuVendor {
+    #[default]
+    #[serde(rename = "NVIDIA")]
+    Nvidia,
+    #[serde(rename = "AMD")]
+    Amd,
+    #[serde(rename = "Intel")]
+    Intel,
+}
+
+impl GpuVendor {
+    /// The name as JSON and the report write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GpuVendor::Nvidia => "NVIDIA",
+            GpuVendor::Amd => "AMD",
+            GpuVendor::Intel => "Intel",
+        }
+    }
+
+    /// The vendor of a PCI vendor id (NVIDIA 0x10de, AMD 0x1002, Intel 0x8086).
+    pub fn from_pci(id: u32) -> Option<GpuVendor> {
+        match id {
+            0x10de => Some(GpuVendor::Nvidia),
+            0x1002 => Some(GpuVendor::Amd),
+            0x8086 => Some(GpuVendor::Intel),
+            _ => None,
+        }
+    }
 }
 
 impl Gpu {
+    /// True for an NVIDIA GPU (the only vendor with CUDA and Tensor cores).
+    pub fn is_nvidia(&self) -> bool {
+        self.vendor == GpuVendor::Nvidia
+    }
+
     /// The `fact_sources` value of a fact taken from the product table.
     pub const FROM_DATASHEET: &'static str = "datasheet";
 
@@ -548,7 +730,7 @@ impl Gpu {
 }
 
 /// How a GPU's identity was established, and how far it can be trusted.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct GpuIdentity {
     /// `nvml_and_pci_agree`: NVML's name is a board the PCI ids allow; `pci_unique`: no name
     /// from NVML, the PCI ids (and subsystem) name one board; `pci_ambiguous`: no name from
@@ -579,7 +761,7 @@ impl GpuIdentity {
 }
 
 /// A board as its datasheet describes it (the product table row), in base units.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct GpuDatasheet {
     /// Product name as nvidia-smi prints it.
     pub name: String,
@@ -624,10 +806,14 @@ pub struct GpuDatasheet {
     pub source: String,
     /// What in the row is derived or taken from elsewhere.
     pub note: Option<String>,
+    /// The fields above that rest on a third-party source only (no NVIDIA document gives
+    /// them), by name: `["boost_clock_mhz", "board_power_w"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub third_party: Vec<String>,
 }
 
 /// One MIG instance (a GPU instance with a compute instance) of a MIG-enabled GPU.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct MigInstance {
     /// NVML's MIG device index on its GPU.
     pub index: u32,
@@ -655,7 +841,7 @@ pub struct MigInstance {
 }
 
 /// PCIe link: current (drops at idle) and maximum.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct Pcie {
     pub gen: Option<u32>,
     pub width: Option<u32>,
@@ -668,7 +854,7 @@ pub struct Pcie {
 }
 
 /// Volatile GPU state, ignored by `diff`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct GpuState {
     pub temperature_c: Option<u32>,
     pub fan_percent: Option<u32>,
@@ -720,7 +906,7 @@ pub struct GpuState {
 }
 
 /// A process using a GPU (host PID).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct GpuProcess {
     pub pid: u32,
     pub used_memory_bytes: Option<u64>,
@@ -731,7 +917,7 @@ pub struct GpuProcess {
 /// Everything here is about *this process* (a job started the same way sees the same),
 /// read from /proc/self, its cgroup, /proc/meminfo and /sys; statvfs and
 /// sched_getaffinity answers are recorded in `host.json` by `capture`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Limits {
     /// CPUs this process may run on (sched_getaffinity, else `Cpus_allowed_list`), e.g. `0-1`.
     pub affinity_cpus: Option<String>,
@@ -764,7 +950,7 @@ pub struct Limits {
 }
 
 /// A cgroup CPU bandwidth limit (`cpu.max` v2, `cpu.cfs_quota_us`/`cpu.cfs_period_us` v1).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct CpuQuota {
     /// Quota per period in µs.
     pub quota_us: u64,
@@ -777,7 +963,7 @@ pub struct CpuQuota {
 }
 
 /// A cgroup memory limit (`memory.max` v2, `memory.limit_in_bytes` v1).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct MemoryLimit {
     pub max_bytes: u64,
     /// Current usage of that cgroup (`memory.current` / `memory.usage_in_bytes`).
@@ -787,7 +973,7 @@ pub struct MemoryLimit {
 }
 
 /// One mounted filesystem and its space.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Filesystem {
     pub mount_point: String,
     /// `ext4`, `xfs`, `nfs4`, `tmpfs`, `overlay`, ...
@@ -805,7 +991,7 @@ pub struct Filesystem {
 }
 
 /// Room to grow, read from the SMBIOS tables and joined with the GPUs and drives found.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Headroom {
     /// CPU sockets (SMBIOS type 4), populated or empty; `None` when the table lists none.
     pub sockets: Option<Vec<CpuSocket>>,
@@ -822,7 +1008,7 @@ pub struct Headroom {
 }
 
 /// One CPU socket as the firmware lists it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct CpuSocket {
     /// Socket designation, e.g. `CPU0`, `CPU 2`.
     pub designation: Option<String>,
@@ -833,7 +1019,7 @@ pub struct CpuSocket {
 }
 
 /// Memory slots per socket and the largest upgrades they allow.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct MemoryHeadroom {
     /// Physical memory arrays (type 16) of system RAM.
     pub arrays: Vec<MemoryArrayInfo>,
@@ -885,7 +1071,7 @@ pub struct MemoryHeadroom {
 }
 
 /// One physical memory array (type 16).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct MemoryArrayInfo {
     /// Maximum capacity the array supports.
     pub max_capacity_bytes: Option<u64>,
@@ -896,7 +1082,7 @@ pub struct MemoryArrayInfo {
 }
 
 /// The DIMM slots of one CPU socket (or the unassigned group).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct SocketMemory {
     /// `socket 0`, `socket 1`, ... or `unassigned`.
     pub group: String,
@@ -914,7 +1100,7 @@ pub struct SocketMemory {
 }
 
 /// One expansion slot (type 9) and what was found in it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct PcieSlot {
     /// Slot name as printed on the board, e.g. `SLOT4 PCIe3 x16 CPU0`.
     pub designation: Option<String>,
@@ -935,7 +1121,7 @@ pub struct PcieSlot {
 }
 
 /// Power supplies and the GPUs' share of them.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct PowerHeadroom {
     /// Supplies the firmware lists (type 39); `None` with a note when it lists none.
     pub supplies: Option<Vec<PowerSupplyInfo>>,
@@ -948,7 +1134,7 @@ pub struct PowerHeadroom {
 }
 
 /// One power supply (type 39).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct PowerSupplyInfo {
     pub name: Option<String>,
     pub location: Option<String>,

@@ -15,6 +15,8 @@ pub enum UnitError {
     SizeUnit { text: String, unit: String },
     #[error("'{text}': unknown clock unit '{unit}'; use MHz or GHz")]
     ClockUnit { text: String, unit: String },
+    #[error("'{text}': unknown speed unit '{unit}'; use Mb/s or Gb/s (\"10 Gb/s\", \"25 GbE\")")]
+    SpeedUnit { text: String, unit: String },
     #[error("'{text}': unknown rate unit '{unit}'; use MT/s")]
     RateUnit { text: String, unit: String },
     #[error("'{text}': not a percentage; write one such as '3%'")]
@@ -226,6 +228,39 @@ pub fn fmt_rate(v: f64, unit: &str) -> String {
     format!("{v:.1} {}{unit}", P[i])
 }
 
+/// Parses a network link speed to Mb/s: "10 Gb/s", "25 Gbit/s", "100 Gbps", "10 GbE",
+/// "2.5 Gb/s", "1000 Mb/s", "1000" (Mb/s, as the kernel writes it).
+pub fn parse_link_speed(text: &str) -> Result<u64, UnitError> {
+    let (num, unit) = number_and_unit(text)?;
+    let u = unit.to_ascii_lowercase().replace(' ', "");
+    let mult = match u.as_str() {
+        "" | "mb/s" | "mbit/s" | "mbps" | "mbe" => 1.0,
+        "gb/s" | "gbit/s" | "gbps" | "gbe" | "g" => 1000.0,
+        "tb/s" | "tbit/s" | "tbps" => 1_000_000.0,
+        _ => {
+            return Err(UnitError::SpeedUnit {
+                text: text.into(),
+                unit,
+            })
+        }
+    };
+    to_u64(num * mult, text)
+}
+
+/// A link speed in Mb/s as people say it: `10 Gb/s`, `2.5 Gb/s`, `100 Mb/s`.
+pub fn link_speed(mbps: u64) -> String {
+    if mbps >= 1000 {
+        let g = mbps as f64 / 1000.0;
+        if (g - g.round()).abs() < 1e-9 {
+            format!("{} Gb/s", g.round() as u64)
+        } else {
+            format!("{g} Gb/s")
+        }
+    } else {
+        format!("{mbps} Mb/s")
+    }
+}
+
 /// MHz as `3100 MHz`.
 pub fn mhz(v: u32) -> String {
     format!("{v} MHz")
@@ -234,6 +269,19 @@ pub fn mhz(v: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn link_speeds_as_written_in_orders() {
+        assert_eq!(parse_link_speed("10 Gb/s").unwrap(), 10_000);
+        assert_eq!(parse_link_speed("25 GbE").unwrap(), 25_000);
+        assert_eq!(parse_link_speed("2.5 Gbit/s").unwrap(), 2_500);
+        assert_eq!(parse_link_speed("100 Gbps").unwrap(), 100_000);
+        assert_eq!(parse_link_speed("1000").unwrap(), 1_000);
+        assert!(parse_link_speed("10 GB").is_err());
+        assert_eq!(link_speed(10_000), "10 Gb/s");
+        assert_eq!(link_speed(2_500), "2.5 Gb/s");
+        assert_eq!(link_speed(100), "100 Mb/s");
+    }
 
     #[test]
     fn sizes_as_written_in_orders() {

@@ -43,6 +43,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "capture",
             "redact",
             "report_file",
+            "schema",
         ],
     ),
 ];

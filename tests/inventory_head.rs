@@ -55,19 +55,23 @@ fn the_reference_machine_at_a_glance() {
     assert_eq!(lines[0], "At a glance");
     assert_eq!(lines[1], "  Machine   HP Z8 G4 Workstation (Desktop)");
     assert_eq!(lines[2], "  Host      z8-ref");
+    // The generation from family 6 model 85 stepping 7, the clock now from cpufreq.
     assert_eq!(
         lines[3],
-        "  CPU       2 × Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz · 36 cores / 72 threads"
+        "  CPU       2 × Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz · Cascade Lake · 36"
     );
+    assert_eq!(lines[4], "            cores / 72 threads · 1200 MHz now");
     assert_eq!(
-        lines[4],
+        lines[5],
         "  Memory    96 GiB · 12 × 8 GiB DDR4 2933 MT/s · 12 of 24 slots used"
     );
     assert_eq!(
-        lines[5],
+        lines[6],
         "  GPUs      2 × Quadro RTX 6000 (24 GiB) · 32.6 TFLOPS FP32 in all"
     );
-    assert_eq!(lines[6], "  Storage   2 × 1 TB NVMe");
+    // The composed machine records no network interfaces: unknown, not none.
+    assert_eq!(lines[7], "  Network   unknown");
+    assert_eq!(lines[8], "  Storage   2 × 1 TB NVMe");
     // Nothing on this machine needs a look.
     assert!(!text.contains("Attention"), "{text}");
 }

@@ -612,6 +612,7 @@ fn every_option_a_help_lists_is_one_the_command_takes() {
             ]),
             "completions" => s(&["completions", "bash"]),
             "man" => s(&["man"]),
+            "schema" => s(&["schema"]),
             other => panic!("`{other}` is new: give it a run that works here"),
         }
     };
@@ -631,6 +632,8 @@ fn every_option_a_help_lists_is_one_the_command_takes() {
                 &tmp("s.html"),
                 "--force",
             ]),
+            // A copy reads no machine: without --sysroot.
+            ("profile new", "--from") => s(&["profile", "new", "--from", PROFILE]),
             ("sheet", "--report") => s(&["sheet", "--report", &r, "--stdout"]),
             ("profile new", "--output" | "--force") => s(&[
                 "profile",
@@ -642,6 +645,13 @@ fn every_option_a_help_lists_is_one_the_command_takes() {
                 "--force",
             ]),
             ("capture", "--force") => s(&["capture", &tmp("cap"), "--force"]),
+            // --compact lays out JSON: with the command's JSON format.
+            (_, "--compact") => {
+                let mut a = base(command);
+                a.extend(s(&["-f", "json", "--compact"]));
+                a
+            }
+            ("schema", "--write") => s(&["schema", "--write", &tmp("schemas")]),
             _ => return None,
         })
     };
@@ -650,6 +660,7 @@ fn every_option_a_help_lists_is_one_the_command_takes() {
             ("--sysroot", _) => REFERENCE.into(),
             (_, "NAME|FILE" | "PROFILE") => PROFILE.into(),
             ("--name", _) => "z8".into(),
+            ("--from", _) => PROFILE.into(),
             (_, "N") => "1".into(),
             (_, "SIZE") => "1GiB".into(),
             (_, "CELSIUS") => "85".into(),

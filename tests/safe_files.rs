@@ -460,3 +460,200 @@ fn bench_disk_removes_its_test_file_when_interrupted() {
         assert!(left.is_empty(), "signal {sig} left {left:?}");
     }
 }
+
+/// Which of the CPUs this process may use a thread is kept on (`pin_to`).
+#[cfg(target_os = "linux")]
+#[derive(Clone, Copy)]
+enum Pin {
+    First,
+    Last,
+}
+
+/// Keeps the calling thread on one CPU, the first or the last this process may use, so the
+/// writer and the reader of a race run at the same time where there are two CPUs: a kernel
+/// may otherwise place a new thread on its parent's CPU, and the two then take turns.
+#[cfg(target_os = "linux")]
+fn pin_to(pin: Pin) {
+    // SAFETY: `set` is a zeroed cpu_set_t owned by this frame, of the size passed; the
+    // kernel reads and writes only that much, and CPU_ISSET/CPU_SET stay inside it.
+    #[allow(unsafe_code)]
+    unsafe {
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, size, &mut set) != 0 {
+            return;
+        }
+        let cpus: Vec<usize> = (0..8 * size)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect();
+        let cpu = match pin {
+            Pin::First => cpus.first(),
+            Pin::Last => cpus.last(),
+        };
+        if let (Some(&cpu), true) = (cpu, cpus.len() > 1) {
+            let mut one: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpu, &mut one);
+            libc::sched_setaffinity(0, size, &one);
+        }
+    }
+}
+
+/// A hostile sysroot whose writer swaps what it holds while it is replayed, as fast as it
+/// can: `sys/class/thing/file` is a link the writer keeps replacing (by a rename) between
+/// one to `../../devices/thing/value` and one to `other_link`, and the directory
+/// `sys/devices/thing` (whose `value` holds `inside`) trades places with `other_dir` (one
+/// exchange, `renameat2`). `reads` reads of `file` through `Source::sysroot` are made on a
+/// thread of their own, and more until the writer has swapped `reads` times; every answer is
+/// handed to `check` as it comes, and each must come within `HANG_GUARD`.
+#[cfg(target_os = "linux")]
+fn replay_while_swapped(
+    root: &Path,
+    other_link: &Path,
+    other_dir: impl FnOnce(&Path),
+    reads: usize,
+    check: impl Fn(&Result<String, rigcheck::source::Unknown>),
+) {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{mpsc, Arc, Mutex};
+    // One race at a time: two at once would share the CPUs they are kept on.
+    static ONE_RACE: Mutex<()> = Mutex::new(());
+    let _race = ONE_RACE.lock().unwrap_or_else(|e| e.into_inner());
+    let class = root.join("sys/class/thing");
+    let dev = root.join("sys/devices/thing");
+    fs::create_dir_all(&class).unwrap();
+    fs::create_dir_all(&dev).unwrap();
+    fs::write(dev.join("value"), "inside").unwrap();
+    other_dir(&root.join("sys/devices/.other"));
+    symlink("../../devices/thing/value", class.join("file")).unwrap();
+    /// Stops the writer however the test ends (a failed check unwinds through here).
+    struct Stop(Arc<AtomicBool>);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let stop_on_drop = Stop(stop.clone());
+    let swaps = Arc::new(AtomicUsize::new(0));
+    let writer = {
+        let (stop, swaps) = (stop.clone(), swaps.clone());
+        let (root, other_link) = (root.to_path_buf(), other_link.to_owned());
+        std::thread::spawn(move || {
+            pin_to(Pin::Last);
+            let (class, devices) = (root.join("sys/class/thing"), root.join("sys/devices"));
+            while !stop.load(Ordering::Relaxed) {
+                let n = swaps.fetch_add(1, Ordering::Relaxed);
+                let new = class.join(".new");
+                let target = if n % 2 == 0 {
+                    other_link.as_path()
+                } else {
+                    Path::new("../../devices/thing/value")
+                };
+                symlink(target, &new).unwrap();
+                fs::rename(&new, class.join("file")).unwrap();
+                rigcheck::sys::exchange(&devices.join("thing"), &devices.join(".other")).unwrap();
+            }
+        })
+    };
+    let (tx, rx) = mpsc::channel();
+    let src = rigcheck::source::Source::sysroot(root);
+    // At least `reads` reads, and on until the writer has swapped as many times (a busy
+    // machine can slow its renames to milliseconds), so the two overlap however the
+    // threads are scheduled. The reader is never joined: if a read blocks, the test fails
+    // below and the thread is left to the process's end.
+    let reader_swaps = swaps.clone();
+    std::thread::spawn(move || {
+        pin_to(Pin::First);
+        let (start, mut n) = (Instant::now(), 0);
+        loop {
+            let swapped = reader_swaps.load(Ordering::Relaxed);
+            if (n >= reads && swapped >= reads) || start.elapsed() > TIMEOUT {
+                return;
+            }
+            if tx.send(src.read_value("/sys/class/thing/file")).is_err() {
+                return;
+            }
+            n += 1;
+        }
+    });
+    let mut n = 0;
+    loop {
+        match rx.recv_timeout(TIMEOUT) {
+            Ok(answer) => check(&answer),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(e) => panic!("read {n} of the replay did not come back ({e})"),
+        }
+        n += 1;
+    }
+    drop(stop_on_drop);
+    writer.join().unwrap();
+    assert!(
+        n >= reads && swaps.load(Ordering::Relaxed) >= reads,
+        "{n} reads, {} swaps",
+        swaps.load(Ordering::Relaxed)
+    );
+}
+
+/// A writer swapping links inside a sysroot never makes the replay read a file outside it
+/// (a link to an outside file, a directory swapped for a link to an outside one): each path
+/// is opened beneath the root, never looked up again by name.
+#[cfg(target_os = "linux")]
+#[test]
+fn replay_never_reads_outside_the_sysroot_while_a_link_is_swapped() {
+    let t = tempfile::tempdir().unwrap();
+    let outside = t.path().join("outside");
+    fs::create_dir(&outside).unwrap();
+    fs::write(outside.join("value"), "OUTSIDE-MARKER").unwrap();
+    let root = t.path().join("root");
+    replay_while_swapped(
+        &root,
+        &outside.join("value"),
+        |other| symlink(&outside, other).unwrap(),
+        1000,
+        |answer| match answer {
+            Ok(text) => assert_eq!(text, "inside", "a read out of the sysroot"),
+            // A link to the outside, resolved inside the sysroot: not there.
+            Err(rigcheck::source::Unknown::NotFound(_)) => {}
+            Err(e) => panic!("{e}"),
+        },
+    );
+}
+
+/// A writer swapping a named pipe of the sysroot in for a file never blocks the replay:
+/// every read comes back at once, the pipe refused with a note.
+#[cfg(target_os = "linux")]
+#[test]
+fn replay_never_blocks_on_a_named_pipe_swapped_in() {
+    let mkfifo = |path: &Path| {
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: `c` is a valid NUL-terminated path that lives across the call.
+        #[allow(unsafe_code)]
+        let rc = unsafe { libc::mkfifo(c.as_ptr(), 0o644) };
+        assert_eq!(rc, 0);
+    };
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("root");
+    fs::create_dir_all(root.join("sys/devices")).unwrap();
+    mkfifo(&root.join("sys/devices/pipe"));
+    let refused = "refused to read /sys/class/thing/file: not a regular file";
+    replay_while_swapped(
+        &root,
+        Path::new("../../devices/pipe"),
+        |other| {
+            fs::create_dir(other).unwrap();
+            mkfifo(&other.join("value"));
+        },
+        1000,
+        |answer| match answer {
+            Ok(text) => assert_eq!(text, "inside"),
+            Err(e) => assert_eq!(e.to_string(), refused),
+        },
+    );
+    // The pipe left in place is refused at once.
+    let class = root.join("sys/class/thing");
+    symlink("../../devices/pipe", class.join(".pipe")).unwrap();
+    fs::rename(class.join(".pipe"), class.join("file")).unwrap();
+    let src = rigcheck::source::Source::sysroot(&root);
+    let err = src.read_value("/sys/class/thing/file").unwrap_err();
+    assert_eq!(err.to_string(), refused);
+}

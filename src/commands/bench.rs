@@ -21,6 +21,7 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     )?;
     let format = super::pick_format("bench", global, args.format, BenchFormat::Table)?;
     super::no_color("bench", global)?;
+    let layout = super::json_layout("bench", args.compact, format == BenchFormat::Json)?;
     if !(args.seconds > 0.0 && args.seconds <= bench::MAX_SECONDS) {
         // 1e308 is shown as 1e308, not as its 309 digits.
         let given = if args.seconds.abs() >= 1e9 {
@@ -79,7 +80,7 @@ pub fn exec(args: &BenchArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
             if global.redact {
                 redact::redact(&mut spec);
             }
-            rigcheck::render::json::write(&spec, &mut buf).map_err(Error::output)?;
+            rigcheck::render::json::write_value(&spec, layout, &mut buf).map_err(Error::output)?;
         }
     }
     emit(&buf)?;

@@ -19,6 +19,7 @@ pub fn exec(args: &DiffArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         "compares the two reports or sysroots given to it; name the sysroot as BEFORE or AFTER",
     )?;
     let format = super::pick_format("diff", global, args.format, DiffFormat::Table)?;
+    let layout = super::json_layout("diff", args.compact, format == DiffFormat::Json)?;
     if args.before == Path::new("-") && args.after == Path::new("-") {
         return Err(Error::Usage(
             "diff: '-' given twice; standard input holds one report, give the other as a file"
@@ -35,7 +36,11 @@ pub fn exec(args: &DiffArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     }
     let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::diff::write(&d, format, term, &mut buf).map_err(Error::output)?;
+    match format {
+        DiffFormat::Json => render::diff::write_json(&d, layout, &mut buf),
+        _ => render::diff::write(&d, format, term, &mut buf),
+    }
+    .map_err(Error::output)?;
     emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(d.exit_code()))
 }

@@ -21,6 +21,12 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         "reads the reports and sysroots given to it; name each sysroot as a REPORT",
     )?;
     let format = super::pick_format("fleet", global, args.format, FleetFormat::Table)?;
+    // ndjson is one compact line per host whatever is asked.
+    let layout = super::json_layout(
+        "fleet",
+        args.compact,
+        matches!(format, FleetFormat::Json | FleetFormat::Ndjson),
+    )?;
     let stdin_reports = args.reports.iter().filter(|p| *p == Path::new("-")).count();
     if stdin_reports > 0 && args.profile.as_deref() == Some("-") {
         return Err(Error::Usage(
@@ -82,8 +88,11 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     }
     let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::fleet::write_with(&fleet, format, term, args.verbose, &mut buf)
-        .map_err(Error::output)?;
+    match format {
+        FleetFormat::Json => render::fleet::write_json(&fleet, layout, &mut buf),
+        _ => render::fleet::write_with(&fleet, format, term, args.verbose, &mut buf),
+    }
+    .map_err(Error::output)?;
     emit_colored(&buf, term.color)?;
     if !fleet.errors.is_empty() {
         eprintln!(

@@ -28,6 +28,7 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
             )));
         }
     }
+    let layout = super::json_layout("the inventory", args.view.compact, format == Format::Json)?;
     let profile = args.profile.as_deref().map(profile::load).transpose()?;
     let src = super::open_source(global.sysroot.as_deref())?;
     let mut spec = probe::inventory(&src);
@@ -49,14 +50,17 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
     };
     let attention = rigcheck::rules::attention(&spec);
     let mut buf = Vec::new();
-    render::inventory_report(
-        &spec,
-        &attention,
-        format,
-        checked.as_ref(),
-        view.clone(),
-        &mut buf,
-    )
+    match format {
+        Format::Json => render::json::write_value(&spec, layout, &mut buf),
+        _ => render::inventory_report(
+            &spec,
+            &attention,
+            format,
+            checked.as_ref(),
+            view.clone(),
+            &mut buf,
+        ),
+    }
     .map_err(Error::output)?;
     emit_colored(&buf, view.term.color)?;
     Ok(ExitCode::SUCCESS)

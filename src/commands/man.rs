@@ -158,6 +158,10 @@ pub fn exit_status(command: &str) -> Option<Vec<(u8, &'static str)>> {
             (EXIT_PASS, "The page was printed."),
             (EXIT_ERROR, "Usage error, no such command."),
         ],
+        "schema" => vec![
+            (EXIT_PASS, "The schema was printed, the names listed, or the schemas written."),
+            (EXIT_ERROR, "Usage error, no such name, DIR cannot be written."),
+        ],
         _ => return None,
     })
 }
@@ -213,6 +217,7 @@ pub fn examples(command: &str) -> Option<Vec<(&'static str, &'static str)>> {
         "fleet" => vec![
             ("rigcheck fleet reports/", "One row per host, and the odd ones out."),
             ("rigcheck fleet reports/ -p order.toml -f prometheus", "Each host checked against its order, as metrics."),
+            ("rigcheck fleet reports/ -p order.toml -f ndjson > fleet.ndjson", "One JSON line per host, with its order check, for DuckDB, ClickHouse or Spark."),
         ],
         "bench" => vec![
             ("rigcheck bench cpu --seconds 5", "Data-loader images per second on 1, 2, 4 … N threads."),
@@ -226,6 +231,11 @@ pub fn examples(command: &str) -> Option<Vec<(&'static str, &'static str)>> {
         "man" => vec![
             ("rigcheck man | man -l -", "Read this page."),
             ("rigcheck man verify | man -l -", "The page of one command."),
+        ],
+        "schema" => vec![
+            ("rigcheck schema", "The JSON outputs that have a schema, and what writes each."),
+            ("rigcheck schema report > report.schema.json", "The JSON Schema of the report (rigcheck -f json), to validate reports at ingestion."),
+            ("rigcheck schema --write schemas/", "Every schema, as schemas/NAME.schema.json."),
         ],
         _ => return None,
     })

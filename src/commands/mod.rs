@@ -13,6 +13,7 @@ pub mod man;
 pub mod preflight;
 pub mod profile;
 pub mod profiles;
+pub mod schema;
 pub mod sheet;
 pub mod verify;
 
@@ -23,6 +24,7 @@ use rigcheck::error::Error;
 use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
+use rigcheck::render::json::Layout;
 use rigcheck::render::Term;
 pub use rigcheck::report_file::{is_capture, open_source, read_report};
 
@@ -125,6 +127,18 @@ pub fn plain_output(command: &str, global: &GlobalArgs, why: &str) -> Result<(),
     no_color(command, global)
 }
 
+/// The JSON layout of `command`'s output: one line with `--compact`, which only a JSON
+/// output (`json`) has; with any other format it is refused rather than ignored.
+pub fn json_layout(command: &str, compact: bool, json: bool) -> Result<Layout, Error> {
+    match (compact, json) {
+        (false, _) => Ok(Layout::Pretty),
+        (true, true) => Ok(Layout::Compact),
+        (true, false) => Err(Error::Usage(format!(
+            "--compact: lays out {command}'s JSON on one line; give it with --format json"
+        ))),
+    }
+}
+
 /// Refuses `--format` before a command that has a single output.
 pub fn no_format(command: &str, global: &GlobalArgs) -> Result<(), Error> {
     match global.format {
@@ -166,6 +180,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, Error> {
             ("--profile", cli.profile.is_some()),
             ("--section", !cli.view.section.is_empty()),
             ("--verbose", cli.view.verbose),
+            ("--compact", cli.view.compact),
         ];
         if let Some((flag, _)) = stray.iter().find(|(_, given)| *given) {
             if !matches!(cmd, Command::Inventory(_)) {
@@ -189,6 +204,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, Error> {
                 args.view.section = cli.view.section.clone();
             }
             args.view.verbose |= cli.view.verbose;
+            args.view.compact |= cli.view.compact;
             inventory::exec(&args, g)
         }
         Some(Command::Capture(args)) => capture::exec(args, g),
@@ -202,6 +218,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode, Error> {
         Some(Command::Bench(args)) => bench::exec(args, g),
         Some(Command::Completions(args)) => completions::exec(args, g),
         Some(Command::Man(args)) => man::exec(args, g),
+        Some(Command::Schema(args)) => schema::exec(args, g),
         None => inventory::exec(
             &crate::cli::InventoryArgs {
                 format: None,

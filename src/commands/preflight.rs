@@ -28,6 +28,7 @@ fn options(args: &PreflightArgs) -> Options {
 /// could not be read and none failed.
 pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let format = super::pick_format("preflight", global, args.format, PreflightFormat::Table)?;
+    let layout = super::json_layout("preflight", args.compact, format == PreflightFormat::Json)?;
     let src = super::open_source(global.sysroot.as_deref())?;
     if probe::backend::Backend::reads_os_answers(&src) {
         // Half the checks are a Linux training host's limits (cgroups, /dev/shm, open files,
@@ -51,7 +52,11 @@ pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error
     }
     let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::preflight::write(&report, format, term, &mut buf).map_err(Error::output)?;
+    match format {
+        PreflightFormat::Json => render::preflight::json(&report, layout, &mut buf),
+        _ => render::preflight::write(&report, format, term, &mut buf),
+    }
+    .map_err(Error::output)?;
     emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(report.exit_code))
 }

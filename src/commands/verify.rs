@@ -23,6 +23,7 @@ pub fn unknowns(strict: bool, allow_unknown: bool) -> Unknowns {
 /// Checks the machine against the profile; exit 0 pass, 1 a line failed, 3 incomplete.
 pub fn exec(args: &VerifyArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     let format = super::pick_format("verify", global, args.format, VerifyFormat::Table)?;
+    let layout = super::json_layout("verify", args.compact, format == VerifyFormat::Json)?;
     let profile = profile::load(&args.profile)?;
     let spec = probe::inventory(&super::open_source(global.sysroot.as_deref())?);
     let mut report =
@@ -32,7 +33,11 @@ pub fn exec(args: &VerifyArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
     }
     let term = super::term(global.color);
     let mut buf = Vec::new();
-    render::verify::write(&report, format, term, &mut buf).map_err(Error::output)?;
+    match format {
+        VerifyFormat::Json => render::verify::json(&report, layout, &mut buf),
+        _ => render::verify::write(&report, format, term, &mut buf),
+    }
+    .map_err(Error::output)?;
     emit_colored(&buf, term.color)?;
     Ok(ExitCode::from(report.exit_code()))
 }

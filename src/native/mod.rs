@@ -7,6 +7,7 @@ pub mod layout;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::spec::{Notes, Os};
@@ -18,7 +19,7 @@ pub const NATIVE_FILE: &str = "native.json";
 pub const FORMAT: u32 = 1;
 
 /// Every answer of one run; a missing answer is `None` with its reason in `errors`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct NativeAnswers {
     pub format: u32,
     /// `windows` or `macos`: which backend answered (`std::env::consts::OS`).
@@ -47,7 +48,7 @@ pub struct NativeAnswers {
 
 /// sysinfo `System::name`, `os_version`, `long_os_version`, `kernel_version`, `host_name`,
 /// `cpu_arch` (all associated functions: no refresh needed).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct OsAnswers {
     /// `Windows`, `Darwin`.
     pub name: Option<String>,
@@ -64,7 +65,7 @@ pub struct OsAnswers {
 
 /// sysinfo `Cpu::brand`, `vendor_id`, `frequency` of the first CPU, the CPU list's length
 /// and `System::physical_core_count`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CpuAnswers {
     pub brand: Option<String>,
     pub vendor_id: Option<String>,
@@ -78,14 +79,14 @@ pub struct CpuAnswers {
 
 /// sysinfo `System::total_memory` and `available_memory`, in bytes (Windows:
 /// `GlobalMemoryStatusEx`'s `ullTotalPhys` and `ullAvailPhys`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct MemoryAnswers {
     pub total_bytes: Option<u64>,
     pub available_bytes: Option<u64>,
 }
 
 /// One mounted volume, from sysinfo `Disks`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Volume {
     pub name: String,
     pub mount_point: String,
@@ -100,7 +101,7 @@ pub struct Volume {
 
 /// One physical disk (Windows: `\\.\PhysicalDriveN` through IOCTL_STORAGE_QUERY_PROPERTY
 /// and IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, which need no administrator rights).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Disk {
     /// `PhysicalDrive0`.
     pub device: String,
@@ -123,27 +124,29 @@ pub struct Disk {
 
 /// Logical processors in one processor group: the group number and the 64-bit mask of its
 /// processors (`GROUP_AFFINITY`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct GroupMask {
     pub group: u16,
     /// Bit n = processor n of the group; written as hex text (`"0xff"`), as JSON readers
     /// other than this one lose precision past 2^53.
     #[serde(with = "hex_u64")]
+    #[schemars(with = "String", regex(pattern = r"^0[xX][0-9a-fA-F]+$"))]
     pub mask: u64,
 }
 
 /// One processor group (`RelationGroup`): Windows numbers logical processors per group of
 /// at most 64; a machine with more has several.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ProcessorGroup {
     pub maximum: u32,
     pub active: u32,
     #[serde(with = "hex_u64")]
+    #[schemars(with = "String", regex(pattern = r"^0[xX][0-9a-fA-F]+$"))]
     pub active_mask: u64,
 }
 
 /// One core (`RelationProcessorCore`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ProcessorCore {
     /// `LTP_PC_SMT`: more than one logical processor on the core.
     pub smt: bool,
@@ -153,7 +156,7 @@ pub struct ProcessorCore {
 }
 
 /// One cache instance (`RelationCache`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ProcessorCache {
     pub level: u8,
     /// `data`, `instruction`, `unified` or `trace` (`PROCESSOR_CACHE_TYPE`).
@@ -166,14 +169,14 @@ pub struct ProcessorCache {
 }
 
 /// One NUMA node (`RelationNumaNode`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ProcessorNode {
     pub node: u32,
     pub processors: Vec<GroupMask>,
 }
 
 /// The answer of `GetLogicalProcessorInformationEx(RelationAll)`, record by record.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Processors {
     pub groups: Vec<ProcessorGroup>,
     /// One entry per physical package (socket), with the processors on it.

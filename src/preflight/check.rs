@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 pub use crate::rules::Status;
 
 /// One line of the report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Check {
     /// Stable id scripts key on, e.g. `gpu.temperature`, `mem.shm`, `disk.free`.
     pub id: &'static str,
@@ -93,7 +94,7 @@ pub struct Options {
 }
 
 /// The whole preflight answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Report {
     pub schema_version: u32,
     pub hostname: Option<String>,
@@ -107,4 +108,8 @@ pub struct Report {
     pub checks: Vec<Check>,
     /// Facts shown without a verdict (no status): not asked, or nothing to judge here.
     pub not_checked: Vec<Check>,
+    /// What would read the checks that are unknown for want of rights (`run as root to read
+    /// them`), said once in the answer; absent when more rights would read none of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_complete: Option<String>,
 }

@@ -57,16 +57,8 @@ pub fn checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {
 /// Why GPUs on PCI do not answer, from what the inventory learnt: no driver installed (the
 /// NVML library is missing) names the fix, not `nvidia-smi`, which is not there either.
 fn no_answer(spec: &Spec) -> String {
-    let why = spec
-        .notes
-        .iter()
-        .filter(|n| n.field.starts_with("gpus"))
-        .find_map(|n| n.reason.split_once("NVML unavailable: ").map(|(_, w)| w))
-        .unwrap_or("");
-    let not_installed = why.contains("not found")
-        || why.contains("install the NVIDIA driver")
-        || why.contains("without an NVIDIA driver");
-    if not_installed {
+    let why = crate::rules::nvml_unavailable(spec);
+    if crate::rules::nvidia_driver_not_installed(spec) {
         "NVIDIA driver not installed: install it (Ubuntu `sudo ubuntu-drivers install`, RHEL \
          `sudo dnf install nvidia-driver` from NVIDIA's CUDA repository, Windows the driver from \
          nvidia.com/drivers), then reboot"

@@ -9,12 +9,13 @@
 
 mod arm;
 mod parse;
+pub mod uarch;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::probe::cpuid::Cpuid;
 use crate::source::{Source, Unknown};
-use crate::spec::{Cache, CoreType, Cpu, Notes, NumaNode};
+use crate::spec::{Cache, ClockNow, ClockSource, CoreType, Cpu, Notes, NumaNode};
 
 pub use crate::cpulist::{format_cpulist, parse_cpulist, parse_cpumask};
 pub use parse::{
@@ -131,6 +132,13 @@ pub fn probe(src: &Source, cpuid: &Cpuid, notes: &mut Notes) -> Cpu {
     let topo = read_topology(src, &online);
     topology(src, &info, arch, &topo, &mut cpu, notes);
     clocks(src, cpuid, arch, &online, &mut cpu, notes);
+    cpu.current_mhz = clock_now(src, &info, &online, notes);
+    if cpu.microcode.is_none() {
+        // Kernels and architectures whose cpuinfo has no `microcode` line still show it here.
+        if let Ok(v) = src.read_value(format!("{SYS_CPU}/cpu0/microcode/version")) {
+            cpu.microcode = Some(v);
+        }
+    }
     cpu.caches = read_caches(src, &online, notes);
     cpu.numa_nodes = read_numa(src, notes);
     let groups = core_type_groups(src, &info, arch);
@@ -659,6 +667,86 @@ fn clocks(
         notes.add("cpu.base_mhz_source", "no base clock source");
     }
     notes.add("cpu.base_mhz", why);
+}
+
+/// The clock the online CPUs run at now: cpufreq's `scaling_cur_freq` of each, else the
+/// `cpu MHz` lines of /proc/cpuinfo (x86 prints one per CPU; a VM without cpufreq has only
+/// these), summarised as min, mean and max.
+fn clock_now(src: &Source, info: &CpuInfo, online: &[u32], notes: &mut Notes) -> Option<ClockNow> {
+    let mut khz: Vec<u64> = Vec::new();
+    for &c in online {
+        let path = format!("{SYS_CPU}/cpu{c}/cpufreq/scaling_cur_freq");
+        match src.read_parse::<u64>(&path) {
+            Ok(v) if khz_to_mhz(v).is_some() => khz.push(v),
+            _ => {
+                khz.clear();
+                break;
+            }
+        }
+    }
+    let (mhz, source): (Vec<u32>, ClockSource) = if !khz.is_empty() {
+        (
+            khz.into_iter().filter_map(khz_to_mhz).collect(),
+            ClockSource::ScalingCurFreq,
+        )
+    } else {
+        let from_cpuinfo: Vec<u32> = info
+            .processors
+            .iter()
+            .filter(|p| {
+                p.id.is_none_or(|id| online.is_empty() || online.contains(&id))
+            })
+            .filter_map(|p| p.fields.get("cpu MHz"))
+            .filter_map(|v| v.trim().parse::<f64>().ok())
+            .filter(|v| v.is_finite() && (1.0..=100_000.0).contains(v))
+            .map(|v| v.round() as u32)
+            .collect();
+        (from_cpuinfo, ClockSource::Cpuinfo)
+    };
+    if mhz.is_empty() {
+        notes.add(
+            "cpu.current_mhz",
+            "no clock now: no cpufreq scaling_cur_freq and no `cpu MHz` in /proc/cpuinfo (only \
+             x86 prints it)",
+        );
+        return None;
+    }
+    let sum: u64 = mhz.iter().map(|&m| u64::from(m)).sum();
+    let n = mhz.len() as u64;
+    Some(ClockNow {
+        min_mhz: mhz.iter().copied().min().unwrap_or_default(),
+        avg_mhz: u32::try_from((sum + n / 2) / n).unwrap_or(u32::MAX),
+        max_mhz: mhz.iter().copied().max().unwrap_or_default(),
+        cpus: u32::try_from(n).unwrap_or(u32::MAX),
+        source,
+    })
+}
+
+/// Fills `microarchitecture` and `codename` from the vendor, family, model and stepping
+/// (`uarch`'s table), with a note where they are unknown or the table has no row.
+pub fn name_microarchitecture(cpu: &mut Cpu, notes: &mut Notes) {
+    let (Some(vendor), Some(family), Some(model)) =
+        (cpu.vendor.as_deref(), cpu.family, cpu.model_id)
+    else {
+        notes.add(
+            "cpu.microarchitecture",
+            "unknown: the CPU's vendor, family and model are not all known (x86 only)",
+        );
+        return;
+    };
+    match uarch::lookup(vendor, family, model, cpu.stepping) {
+        Some(u) => {
+            cpu.microarchitecture = Some(u.name.to_string());
+            cpu.codename = u.codename.map(str::to_string);
+        }
+        None => notes.add(
+            "cpu.microarchitecture",
+            format!(
+                "{vendor} family {family} model {model} (0x{model:02x}) is not in rigcheck's \
+                 table of Intel and AMD parts from 2012 on"
+            ),
+        ),
+    }
 }
 
 /// CPUID leaf 0x16 EAX: base MHz (Intel Skylake and later; 0 where not enumerated).

@@ -123,28 +123,24 @@ impl Cpuid {
     }
 }
 
-/// Executes CPUID. Only x86_64 runs it here; `Cpuid::open` never asks elsewhere.
+/// Executes CPUID (`sys::cpuid`). Only x86_64 runs it here; `Cpuid::open` never asks elsewhere.
 fn execute(leaf: u32, subleaf: u32) -> [u32; 4] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // CPUID exists on every x86_64 CPU and has no side effects (a safe intrinsic).
-        let r = std::arch::x86_64::__cpuid_count(leaf, subleaf);
-        [r.eax, r.ebx, r.ecx, r.edx]
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (leaf, subleaf);
-        [0; 4]
-    }
+    crate::sys::cpuid(leaf, subleaf)
+}
+
+/// `cpuid.json`: the CPUID leaves the probes used, as a capture records them.
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+pub struct CpuidFile {
+    /// `leaf.subleaf` in hex (`0x00000016.0x0`) → the registers eax, ebx, ecx, edx, each as
+    /// `0x` and eight hex digits.
+    pub leaves: BTreeMap<String, [String; 4]>,
 }
 
 /// Parses `cpuid.json`: `{"leaves": {"0x00000016.0x0": ["0x00000c1c", ...]}}`.
 pub fn parse_json(text: &str) -> Result<CpuidTable, String> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        leaves: BTreeMap<String, [String; 4]>,
-    }
-    let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let file: CpuidFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let hex = |s: &str| {
         u32::from_str_radix(s.trim_start_matches("0x"), 16)
             .map_err(|_| format!("bad hex '{}'", clip(s)))
@@ -176,8 +172,7 @@ pub fn format_json(table: &CpuidTable) -> String {
             )
         })
         .collect();
-    let v = serde_json::json!({ "leaves": leaves });
-    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+    serde_json::to_string_pretty(&CpuidFile { leaves }).unwrap_or_default() + "\n"
 }
 
 /// Leaves a decode could not get, and how many times one was asked for.

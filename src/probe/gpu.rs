@@ -13,6 +13,7 @@
 
 pub mod access;
 pub mod derive;
+pub mod drm;
 #[cfg(feature = "nvml")]
 pub mod live;
 pub mod mig;
@@ -101,6 +102,11 @@ fn probe_from(
 ) -> Listed<Gpu> {
     let on_pci = pci_gpus.is_some();
     let (pci_gpus, pci_state) = pci_gpus.unwrap_or((Vec::new(), ListState::Unreadable));
+    // AMD's and Intel's GPUs are read from their drm drivers' sysfs, after NVIDIA's: NVML and
+    // the NVIDIA product table see only NVIDIA's.
+    let (pci_gpus, others): (Vec<PciGpu>, Vec<PciGpu>) = pci_gpus
+        .into_iter()
+        .partition(|p| p.vendor == crate::spec::GpuVendor::Nvidia);
     let pci = on_pci.then_some((pci_gpus.as_slice(), pci_state));
     let (gpus, nvml_missing, nvml_listed) = match open_access(src, pci) {
         Ok(mut access) => {
@@ -143,6 +149,29 @@ fn probe_from(
             for (i, g) in gpus.iter().enumerate().filter(|(_, g)| g.index.is_none()) {
                 notes.add(format!("gpus[{i}]"), no_driver_reason(g, &why));
             }
+        }
+    }
+    let mut gpus = gpus;
+    if !others.is_empty() {
+        let needs_ids = others.iter().any(|p| {
+            let v = match p.vendor {
+                crate::spec::GpuVendor::Amd => 0x1002,
+                _ => 0x8086,
+            };
+            p.device_id.is_none_or(|d| {
+                !crate::probe::pci_names::built_in_knows(
+                    v,
+                    d,
+                    p.subsystem_vendor.zip(p.subsystem_device),
+                )
+            })
+        });
+        let ids = needs_ids
+            .then(|| crate::probe::pci_names::host_ids(src))
+            .flatten();
+        for p in others {
+            let i = gpus.len();
+            gpus.push(drm::gpu(src, p, i, ids.as_deref(), notes));
         }
     }
     Listed { items: gpus, state }
@@ -230,6 +259,7 @@ fn open_access(
 /// Where an NVIDIA driver shows itself even when sysfs lists no NVIDIA device: its proc and
 /// module directories, its control device (containers get the device nodes), and WSL's GPU
 /// device, behind which NVML answers for GPUs no PCI tree shows.
+#[cfg(feature = "nvml")]
 const DRIVER_MARKS: [&str; 5] = [
     "/proc/driver/nvidia",
     "/sys/module/nvidia",
@@ -247,9 +277,9 @@ const DRIVER_MARKS: [&str; 5] = [
 #[cfg(feature = "nvml")]
 fn nvml_pointless(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Option<String> {
     let (gpus, state) = pci?;
-    // A capture records NVML's own answer, whatever it is, for replay to give.
-    if src.is_recording()
-        || !gpus.is_empty()
+    // A capture decides as the live run does, and records why NVML was left unloaded
+    // (`open_live`), so a replay of it says what the live run said.
+    if !gpus.is_empty()
         || state != ListState::Read
         || std::env::var_os("RIGCHECK_TEST_NVML_ALWAYS").is_some_and(|v| !v.is_empty())
         || DRIVER_MARKS.iter().any(|m| src.exists(m))
@@ -272,6 +302,9 @@ fn open_live(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Result<Box<dy
         return Err(why.into());
     }
     if let Some(why) = nvml_pointless(src, pci) {
+        if src.is_recording() {
+            src.store_answer(NVML_FILE, access::not_loaded_json(&why));
+        }
         return Err(why);
     }
     let live = live::Live::init();
@@ -410,7 +443,8 @@ fn probe_with(
 /// derives counts and peaks, and cross-checks NVML against the datasheet.
 fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut Notes) {
     let nvml_name = if nvml { g.name.clone() } else { None };
-    let identity = rated::identify(ids, nvml_name.as_deref());
+    let nvml_memory = if nvml { g.vram_bytes } else { None };
+    let identity = rated::identify(ids, nvml_name.as_deref(), nvml_memory);
     if identity.certainty == rated::Certainty::Contradicted {
         rated::name_mismatch(g, i, identity.detail.clone(), notes);
     }
@@ -435,6 +469,9 @@ fn complete(g: &mut Gpu, ids: Option<PciIds>, i: usize, nvml: bool, notes: &mut 
     rated::derive_capability(g, rating, identity.tensorless_chip(), i, notes);
     if let (Some(p), true) = (identity.datasheet_row(), nvml) {
         rated::cross_check(g, p, i, notes);
+    }
+    if let Some(p) = identity.product {
+        rated::note_third_party(g, p, i, notes);
     }
 }
 

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::source::{Source, Unknown};
@@ -32,7 +33,7 @@ const LOCAL_FSTYPES: &[&str] = &[
 ];
 
 /// `host.json`: what the kernel answered to calls that are not file reads.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, JsonSchema)]
 pub struct HostAnswers {
     /// sched_getaffinity(0) as a CPU list, e.g. `0-1`.
     pub affinity_cpus: Option<String>,
@@ -41,7 +42,7 @@ pub struct HostAnswers {
 }
 
 /// Space of one filesystem from statvfs, in bytes.
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
 pub struct Space {
     /// f_blocks × f_frsize.
     pub total_bytes: u64,
@@ -195,10 +196,15 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
             }
             limits.shm = Some(fs);
         }
-        None => notes.add(
-            "limits.shm",
-            "/dev/shm is not mounted (no entry in mountinfo)",
-        ),
+        // Not mounted only when mountinfo was read and lists no /dev/shm; unread, it is
+        // unknown, for the reason mountinfo is.
+        None => match &mountinfo {
+            Ok(_) => notes.add(
+                "limits.shm",
+                "/dev/shm is not mounted (no entry in mountinfo)",
+            ),
+            Err(e) => notes.add("limits.shm", format!("mounts unknown: {e}")),
+        },
     }
 
     let mut seen = BTreeMap::new();

@@ -17,7 +17,9 @@ pub mod limits;
 pub mod meminfo;
 pub mod memory;
 pub mod native;
+pub mod nics;
 pub mod pci;
+pub mod pci_names;
 pub mod place;
 pub mod rsmb;
 pub mod smbios;
@@ -42,15 +44,24 @@ pub fn inventory(src: &Source) -> Spec {
 
     let sys = system::probe(src, &backend, smbios, &mut notes);
     let mut cpu = backend.cpu(src, &cpuid, smbios, &mut notes);
+    cpu::name_microarchitecture(&mut cpu, &mut notes);
+    if cpu.current_mhz.is_none() && !notes.0.iter().any(|n| n.field == "cpu.current_mhz") {
+        notes.add(
+            "cpu.current_mhz",
+            "the clock now is read from Linux's cpufreq and /proc/cpuinfo; not on this OS",
+        );
+    }
     let (memory, dimm_list) = memory::probe(src, &backend, smbios, cpu.sockets, &mut notes);
     let drives = backend.drives(src, &mut notes);
     let gpus = gpu::probe_listed(src, &backend, &mut notes);
+    let nics = nics::probe(src, &backend, &mut notes);
     let lists = Lists {
         drives: drives.state,
         gpus: gpus.state,
         dimms: dimm_list,
+        nics: nics.state,
     };
-    let (mut drives, mut gpus) = (drives.items, gpus.items);
+    let (mut drives, mut gpus, mut nics) = (drives.items, gpus.items, nics.items);
     let limits = backend.limits(src, &mut notes);
     let headroom = headroom::probe(src, smbios, &gpus, lists.gpus, &drives, &mut notes);
     place::on_sockets(
@@ -62,6 +73,15 @@ pub fn inventory(src: &Source) -> Spec {
         &mut drives,
         &mut notes,
     );
+    // A card's socket is its NUMA node's (placement by local CPUs is the GPUs' and drives').
+    for n in &mut nics {
+        n.socket = n.numa_node.and_then(|node| {
+            cpu.numa_nodes
+                .iter()
+                .find(|x| i64::from(x.id) == i64::from(node))
+                .and_then(|x| x.socket)
+        });
+    }
     let mut identity = sys.system;
     identity.virtualization = system::detect_virtualization(&cpuid, &cpu, &identity);
     let health = health::probe(
@@ -96,6 +116,7 @@ pub fn inventory(src: &Source) -> Spec {
         memory,
         drives,
         gpus,
+        nics,
         lists,
         limits: Some(limits),
         headroom,

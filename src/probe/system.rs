@@ -23,7 +23,7 @@ pub struct SystemFacts {
 }
 
 /// The capture's own facts (`capture.json` in a sysroot).
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct CaptureMeta {
     /// RFC 3339 time of the capture.
     pub captured_at: Option<String>,

@@ -3,9 +3,11 @@
 
 use std::io::{self, Write};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diff::{Change, Diff};
+use crate::render::json::{write_value, Layout};
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::style::Tone;
 use crate::render::table;
@@ -22,22 +24,47 @@ pub enum DiffFormat {
 }
 
 /// The JSON document of `diff --format json`.
-#[derive(Serialize)]
-struct DiffJson<'a> {
+#[derive(Serialize, JsonSchema)]
+pub struct DiffJson<'a> {
+    /// Facts known in both reports whose values differ, hardware first.
     changes: &'a [Change],
+    /// Facts known in one report only: not compared, never a change.
     unknown_on_one_side: &'a [Change],
     summary: SummaryJson,
 }
 
-#[derive(Serialize)]
+/// The diff in numbers.
+#[derive(Serialize, JsonSchema)]
 struct SummaryJson {
     hardware_changes: usize,
     software_changes: usize,
+    /// Changes of USB and removable media, which are not the machine's.
     removable_changes: usize,
     /// Health counters that grew (errors, wear, throttling): shown, failing nothing.
     health_changes: usize,
     unknown_on_one_side: usize,
+    /// The exit code of the run: 0 no hardware change, 1 hardware changed, 3 no change seen
+    /// but hardware facts known in one report only.
     exit_code: u8,
+}
+
+/// Writes the diff as its JSON document (`--format json`; `Layout::Compact` for
+/// `--compact`).
+pub fn write_json(d: &Diff, layout: Layout, out: &mut dyn Write) -> io::Result<()> {
+    let n = Counts::of(d);
+    let doc = DiffJson {
+        changes: &d.changes,
+        unknown_on_one_side: &d.unknown_on_one_side,
+        summary: SummaryJson {
+            hardware_changes: n.hardware,
+            software_changes: n.software,
+            removable_changes: n.removable,
+            health_changes: n.health,
+            unknown_on_one_side: d.unknown_on_one_side.len(),
+            exit_code: d.exit_code(),
+        },
+    };
+    write_value(&doc, layout, out)
 }
 
 /// Writes the diff in `format`; the table fits `term`, the class of each change painted.
@@ -48,24 +75,8 @@ pub fn write(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let term = &term.into();
-    let n = Counts::of(d);
     match format {
-        DiffFormat::Json => {
-            let doc = DiffJson {
-                changes: &d.changes,
-                unknown_on_one_side: &d.unknown_on_one_side,
-                summary: SummaryJson {
-                    hardware_changes: n.hardware,
-                    software_changes: n.software,
-                    removable_changes: n.removable,
-                    health_changes: n.health,
-                    unknown_on_one_side: d.unknown_on_one_side.len(),
-                    exit_code: d.exit_code(),
-                },
-            };
-            serde_json::to_writer_pretty(&mut *out, &doc)?;
-            writeln!(out)
-        }
+        DiffFormat::Json => write_json(d, Layout::Pretty, out),
         DiffFormat::Table => {
             if !d.changes.is_empty() {
                 write!(

@@ -5,10 +5,12 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::fleet::{BadReport, Configuration, DuplicateName, Fleet, Host, OddOne};
 use crate::outcome::{Outcome, EXIT_INCOMPLETE};
+use crate::render::json::{write_value, Layout};
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::style::{bold, paint, Tone};
 use crate::render::unknown::UNKNOWN;
@@ -28,6 +30,9 @@ pub enum FleetFormat {
     Markdown,
     /// Prometheus text format, every sample labelled with its host.
     Prometheus,
+    /// One compact JSON object per host and line (`HostJson`), for a query engine or a log
+    /// pipeline that reads newline-delimited JSON.
+    Ndjson,
 }
 
 /// Writes `fleet` in `format`; the tables fit `term`.
@@ -51,14 +56,13 @@ pub fn write_with(
 ) -> io::Result<()> {
     let term = &term.into();
     match format {
-        FleetFormat::Json => {
-            serde_json::to_writer_pretty(&mut *out, &json(fleet))?;
-            writeln!(out)
-        }
+        FleetFormat::Json => write_json(fleet, Layout::Pretty, out),
+        FleetFormat::Ndjson => write_ndjson(fleet, out),
         FleetFormat::Table => {
             write!(out, "{}", table::line(&answer(fleet, term.color), term))?;
             writeln!(out)?;
-            for (i, (title, g)) in grids(fleet, verbose, term.width).iter().enumerate() {
+            let listed = grids(fleet, verbose, term.width, Some(FIRST_FAILURES));
+            for (i, (title, g)) in listed.iter().enumerate() {
                 if i > 0 {
                     writeln!(out)?;
                 }
@@ -76,7 +80,7 @@ pub fn write_with(
         }
         FleetFormat::Markdown => {
             writeln!(out, "# rigcheck fleet")?;
-            for (title, g) in grids(fleet, verbose, None) {
+            for (title, g) in grids(fleet, verbose, None, None) {
                 writeln!(out, "\n## {}\n", markdown::escape(&title))?;
                 if let Some(g) = g {
                     markdown::write_grid(&g, out)?;
@@ -186,6 +190,32 @@ fn gpus(h: &Host) -> String {
         .join(", ")
 }
 
+/// The network adapters by top speed, fastest first: `2 × 10 Gb/s, 1 Gb/s`; `none`, or
+/// unknown where the list was not read whole.
+fn network(h: &Host) -> String {
+    let Some(nics) = &h.row.nics else {
+        return UNKNOWN.into();
+    };
+    if nics.is_empty() {
+        return "none".into();
+    }
+    let mut by: BTreeMap<std::cmp::Reverse<Option<u64>>, usize> = BTreeMap::new();
+    for n in nics {
+        *by.entry(std::cmp::Reverse(*n)).or_default() += 1;
+    }
+    by.iter()
+        .map(|(std::cmp::Reverse(speed), c)| {
+            let s = speed.map_or_else(|| UNKNOWN.into(), crate::units::link_speed);
+            if *c > 1 {
+                format!("{c} × {s}")
+            } else {
+                s
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn memory(h: &Host) -> String {
     let m = &h.row;
     let total = m.memory_bytes.map_or_else(|| UNKNOWN.into(), bytes_bin);
@@ -222,6 +252,34 @@ fn health(h: &Host) -> String {
     } else {
         format!("{} ({})", v.word, v.parts.join(", "))
     }
+}
+
+/// The name of what a failing host's row adds: the checks it failed.
+const FAILS: &str = "Fails";
+
+/// How many failed checks a host's row of the table names before "and N more" (Markdown
+/// and JSON name them all).
+const FIRST_FAILURES: usize = 3;
+
+/// The checks a host failed, by name in the profile's order: the first `first` of them and
+/// how many more, or all of them; `None` when it failed none.
+fn failures(h: &Host, first: Option<usize>) -> Option<String> {
+    let v = h.verify.as_ref()?;
+    let failed: Vec<&str> = v
+        .lines
+        .iter()
+        .filter(|l| l.status == crate::verify::Status::Fail)
+        .map(|l| l.requirement.as_str())
+        .collect();
+    if failed.is_empty() {
+        return None;
+    }
+    let shown = first.unwrap_or(failed.len()).min(failed.len());
+    let mut text = failed[..shown].join(", ");
+    if failed.len() > shown {
+        text.push_str(&format!(", and {} more", failed.len() - shown));
+    }
+    Some(text)
 }
 
 /// The answer in one line, before the tables: the verdict, then which hosts fail the
@@ -271,16 +329,38 @@ pub fn answer(fleet: &Fleet, color: bool) -> String {
             plural(fleet.errors.len(), "report", "reports")
         ));
     }
+    if fleet.profile.is_none() && fleet.errors.is_empty() && s.verdict == Verdict::Pass {
+        // Nothing was checked: what passed is that every report was read. Said first, so
+        // the hosts that differ below are not read as the reason for a pass.
+        parts.push(format!(
+            "{} read, none checked against an order (--profile)",
+            plural(fleet.hosts.len(), "report", "reports")
+        ));
+    }
     if !fleet.odd_ones_out.is_empty() {
         let odd: Vec<&str> = fleet.odd_ones_out.iter().map(|o| o.host.as_str()).collect();
-        let from = if fleet.tie {
-            "the reference"
-        } else {
-            "the majority"
+        let from = match fleet.configurations.first() {
+            Some(c) if fleet.tie => format!("the reference ({})", c.example),
+            // A majority is more than half the hosts; the largest of several smaller
+            // configurations is only the most common one.
+            Some(c) if 2 * c.hosts > fleet.hosts.len() => {
+                format!("the majority ({} like {})", c.hosts, c.example)
+            }
+            Some(c) => format!(
+                "the most common configuration ({} like {})",
+                c.hosts, c.example
+            ),
+            None => "the rest".to_string(),
         };
-        parts.push(format!("differ from {from}: {}", names(odd)));
+        parts.push(format!(
+            "{} of {} {} from {from}: {}",
+            odd.len(),
+            plural(fleet.hosts.len(), "host", "hosts"),
+            if odd.len() == 1 { "differs" } else { "differ" },
+            names(odd)
+        ));
     }
-    if parts.is_empty() {
+    if fleet.odd_ones_out.is_empty() && !fleet.hosts.is_empty() {
         parts.push(format!(
             "{} alike",
             plural(fleet.hosts.len(), "host", "hosts")
@@ -429,16 +509,31 @@ fn below(g: &mut Grid, c: usize) {
 /// window: a long word widens its column and the others wrap; where the columns at their
 /// longest words are wider than the window, one column (the hosts' model, at 80 columns)
 /// goes on a line of its own under each row. Only a window narrower than that still breaks.
-fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Option<Grid>)> {
+///
+/// With a profile, a failing host's row names the checks it failed: the first `first` under
+/// the row in a text table, all of them in a column of their own (Markdown, `first` `None`),
+/// followed by a table of every failed check with what was ordered and found.
+fn grids(
+    fleet: &Fleet,
+    verbose: bool,
+    width: Option<usize>,
+    first: Option<usize>,
+) -> Vec<(String, Option<Grid>)> {
     let mut out = Vec::new();
     let checked = fleet.profile.is_some();
     let mut header = Vec::new();
     if checked {
         header.push(STATUS);
     }
-    header.extend([
-        "Host", "Model", "CPUs", "GPUs", "Memory", "Health", "Config",
-    ]);
+    header.extend(["Host", "Model", "CPUs", "GPUs", "Memory"]);
+    // Reports from before adapters were read (or from another OS) know none: a column of
+    // nothing but "unknown" takes width from the others.
+    let networked = fleet.hosts.iter().any(|h| h.row.nics.is_some());
+    if networked {
+        header.push("Network");
+    }
+    header.push("Health");
+    header.push("Config");
     let mut hosts = Grid::new(&header);
     let mut tones = Vec::new();
     for h in &fleet.hosts {
@@ -448,21 +543,42 @@ fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Opt
             row.push(text);
             tones.push(tone.unwrap_or(Tone::Muted));
         }
-        row.extend([
-            h.name.clone(),
-            model(h),
-            cpus(h),
-            gpus(h),
-            memory(h),
-            health(h),
-            config(fleet, h),
-        ]);
+        row.extend([h.name.clone(), model(h), cpus(h), gpus(h), memory(h)]);
+        if networked {
+            row.push(network(h));
+        }
+        row.push(health(h));
+        row.push(config(fleet, h));
         hosts.rows.push(row);
     }
     if checked {
         hosts.status = Some(StatusColumn { column: 0, tones });
     }
     whole_words(&mut hosts, usize::from(checked) + 1, width);
+    let named: Vec<Option<String>> = fleet.hosts.iter().map(|h| failures(h, first)).collect();
+    if named.iter().any(Option::is_some) {
+        let text = |n: &Option<String>| n.as_ref().map(|t| format!("{FAILS}: {t}"));
+        if first.is_none() {
+            // Markdown: a column of its own.
+            hosts.header.push(FAILS.into());
+            for (r, n) in hosts.rows.iter_mut().zip(&named) {
+                r.push(n.clone().unwrap_or_default());
+            }
+        } else if hosts.note_below {
+            // The row already has a line under it (the model): the failures go first.
+            for (r, n) in hosts.rows.iter_mut().zip(&named) {
+                if let (Some(last), Some(t)) = (r.last_mut(), text(n)) {
+                    *last = format!("{t}\n{last}");
+                }
+            }
+        } else {
+            hosts.header.push(FAILS.into());
+            for (r, n) in hosts.rows.iter_mut().zip(&named) {
+                r.push(text(n).unwrap_or_default());
+            }
+            hosts.note_below = true;
+        }
+    }
     let title = match &fleet.profile {
         Some(p) => format!(
             "{}, checked against {p}",
@@ -471,6 +587,25 @@ fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Opt
         None => plural(fleet.hosts.len(), "host", "hosts"),
     };
     out.push((crate::text::one_line(&title).into_owned(), Some(hosts)));
+    if first.is_none() && named.iter().any(Option::is_some) {
+        let mut g = Grid::new(&["Host", "Check", "Expected", "Found"]);
+        for h in &fleet.hosts {
+            let Some(v) = &h.verify else { continue };
+            for l in v
+                .lines
+                .iter()
+                .filter(|l| l.status == crate::verify::Status::Fail)
+            {
+                g.rows.push(vec![
+                    h.name.clone(),
+                    l.requirement.clone(),
+                    l.expected.clone(),
+                    l.found.clone(),
+                ]);
+            }
+        }
+        out.push(("Failed checks".into(), Some(g)));
+    }
 
     if let Some(m) = fleet.configurations.first() {
         let sentence = if fleet.tie {
@@ -579,52 +714,113 @@ fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Opt
     out
 }
 
+/// Writes the fleet as one JSON document (`--format json`; `Layout::Compact` for
+/// `--compact`).
+pub fn write_json(fleet: &Fleet, layout: Layout, out: &mut dyn Write) -> io::Result<()> {
+    write_value(&document(fleet), layout, out)
+}
+
+/// Writes one compact JSON line per host (`--format ndjson`), in the fleet's host order:
+/// the same object as each of `hosts[]` in `--format json`. Reports that could not be read
+/// are no line (stderr names them, and the exit code is 1).
+pub fn write_ndjson(fleet: &Fleet, out: &mut dyn Write) -> io::Result<()> {
+    for h in &fleet.hosts {
+        write_value(&host_json(fleet, h), Layout::Compact, out)?;
+    }
+    Ok(())
+}
+
 /// The JSON document of `fleet --format json`.
-#[derive(Serialize)]
-struct FleetJson<'a> {
+#[derive(Serialize, JsonSchema)]
+pub struct FleetJson<'a> {
+    /// The profile every host was checked against (`--profile`); `null` without one.
     profile: Option<&'a str>,
+    /// One entry per host, sorted by name.
     hosts: Vec<HostJson<'a>>,
+    /// Distinct hardware configurations, largest first (ties: by example host name).
     configurations: &'a [Configuration],
+    /// Hosts outside the majority configuration, and what differs.
     odd_ones_out: &'a [OddOne],
+    /// Host names carried by more than one report (each report is kept as a host).
     duplicate_names: &'a [DuplicateName],
+    /// Reports that could not be read, with why.
     errors: &'a [BadReport],
     summary: SummaryJson,
 }
 
-#[derive(Serialize)]
-struct HostJson<'a> {
+/// One host of the fleet: its identity, a summary of its hardware, and its checks. The
+/// object of each `hosts[]` entry of `fleet --format json`, and of each line of `fleet
+/// --format ndjson`.
+#[derive(Serialize, JsonSchema)]
+pub struct HostJson<'a> {
+    /// The report's host name, or the file's name where it has none; followed by the file
+    /// (`ws (a/ws.json)`) where several reports carry one host name.
     host: &'a str,
+    /// The report (or capture directory) it was read from.
     file: &'a PathBuf,
+    /// System vendor (`system.vendor`).
     vendor: Option<&'a str>,
+    /// System product (`system.product`).
     product: Option<&'a str>,
+    /// CPU model (`cpu.model`).
     cpu_model: Option<&'a str>,
     cpu_sockets: Option<u32>,
     cpu_cores: Option<u32>,
     cpu_threads: Option<u32>,
+    /// Each GPU's name, in the report's order; `null` for a GPU whose name is unknown.
     gpus: Vec<Option<&'a str>>,
+    /// Installed memory (`memory.total_bytes`).
     memory_bytes: Option<u64>,
+    /// DIMMs listed.
     dimms: usize,
-    /// Index into `configurations` (0: the majority).
+    /// Each network adapter's top speed in Mb/s (`nics[].max_speed_mbps`), in the report's
+    /// order; `null` where the adapter list was not read whole.
+    nic_speeds_mbps: Option<&'a [Option<u64>]>,
+    /// Index into `configurations` (0: the majority, or the first of a tie).
     configuration: usize,
+    /// True when the host has the majority configuration; `null` on a tie (no majority).
+    #[serde(default)]
+    majority: Option<bool>,
+    /// The check against `--profile`; `null` without one.
     verify: Option<VerifyJson<'a>>,
+    /// A preflight result the report carries (`"preflight": {"passed": ...}`); `null` when
+    /// it has none.
     preflight_passed: Option<bool>,
     /// `{word: fine|warn|fail|unknown, parts: [...]}`.
     health: &'a crate::rules::health::Verdict,
 }
 
-#[derive(Serialize)]
+/// A host's check against the profile.
+#[derive(Serialize, JsonSchema)]
 struct VerifyJson<'a> {
     profile: &'a str,
     outcome: Outcome,
+    /// True when the outcome is a pass.
     passed: bool,
+    /// Requirements that passed, failed and could not be read.
     pass: usize,
     fail: usize,
     unknown: usize,
     /// Ids of the failed requirements.
     failed: Vec<&'a str>,
+    /// Every failed requirement, in the profile's order: what was ordered and what the
+    /// host has.
+    failures: Vec<FailureJson<'a>>,
 }
 
-#[derive(Serialize)]
+/// One requirement a host failed.
+#[derive(Serialize, JsonSchema)]
+struct FailureJson<'a> {
+    /// The requirement's id (`gpus[0].pcie_width`).
+    id: &'a str,
+    /// The check in words (`GPU PCIe link width`).
+    requirement: &'a str,
+    expected: &'a str,
+    found: &'a str,
+}
+
+/// The fleet in numbers.
+#[derive(Serialize, JsonSchema)]
 struct SummaryJson {
     hosts: usize,
     /// Hosts in the majority configuration; `null` on a tie.
@@ -632,50 +828,66 @@ struct SummaryJson {
     /// The largest configurations have as many hosts each.
     tie: bool,
     odd_ones_out: usize,
+    /// Hosts failing their profile.
     failed_verify: usize,
+    /// Hosts whose check is incomplete (nothing failed, something could not be read).
     incomplete_verify: usize,
     report_errors: usize,
+    /// The exit code of the run: 0 every host passes, 1 a host fails or a report is
+    /// unreadable, 3 a host's check is incomplete.
     exit_code: u8,
 }
 
-fn json(fleet: &Fleet) -> FleetJson<'_> {
-    let hosts = fleet
-        .hosts
-        .iter()
-        .map(|h| HostJson {
-            host: &h.name,
-            file: &h.file,
-            vendor: h.row.vendor.as_deref(),
-            product: h.row.product.as_deref(),
-            cpu_model: h.row.cpu_model.as_deref(),
-            cpu_sockets: h.row.cpu_sockets,
-            cpu_cores: h.row.cpu_cores,
-            cpu_threads: h.row.cpu_threads,
-            gpus: h.row.gpus.iter().map(Option::as_deref).collect(),
-            memory_bytes: h.row.memory_bytes,
-            dimms: h.row.dimms,
-            configuration: h.configuration,
-            verify: h.verify.as_ref().map(|v| VerifyJson {
-                profile: &v.profile,
-                outcome: v.outcome,
-                passed: v.passed,
-                pass: v.summary.pass,
-                fail: v.summary.fail,
-                unknown: v.summary.unknown,
-                failed: v
-                    .lines
-                    .iter()
-                    .filter(|l| l.status == crate::verify::Status::Fail)
-                    .map(|l| l.id.as_str())
-                    .collect(),
-            }),
-            preflight_passed: h.preflight.map(|p| p.passed),
-            health: &h.row.health,
-        })
-        .collect();
+fn host_json<'a>(fleet: &Fleet, h: &'a Host) -> HostJson<'a> {
+    HostJson {
+        host: &h.name,
+        file: &h.file,
+        vendor: h.row.vendor.as_deref(),
+        product: h.row.product.as_deref(),
+        cpu_model: h.row.cpu_model.as_deref(),
+        cpu_sockets: h.row.cpu_sockets,
+        cpu_cores: h.row.cpu_cores,
+        cpu_threads: h.row.cpu_threads,
+        gpus: h.row.gpus.iter().map(Option::as_deref).collect(),
+        memory_bytes: h.row.memory_bytes,
+        dimms: h.row.dimms,
+        nic_speeds_mbps: h.row.nics.as_deref(),
+        configuration: h.configuration,
+        majority: (!fleet.tie).then_some(h.configuration == 0),
+        verify: h.verify.as_ref().map(|v| VerifyJson {
+            profile: &v.profile,
+            outcome: v.outcome,
+            passed: v.passed,
+            pass: v.summary.pass,
+            fail: v.summary.fail,
+            unknown: v.summary.unknown,
+            failed: v
+                .lines
+                .iter()
+                .filter(|l| l.status == crate::verify::Status::Fail)
+                .map(|l| l.id.as_str())
+                .collect(),
+            failures: v
+                .lines
+                .iter()
+                .filter(|l| l.status == crate::verify::Status::Fail)
+                .map(|l| FailureJson {
+                    id: &l.id,
+                    requirement: &l.requirement,
+                    expected: &l.expected,
+                    found: &l.found,
+                })
+                .collect(),
+        }),
+        preflight_passed: h.preflight.map(|p| p.passed),
+        health: &h.row.health,
+    }
+}
+
+fn document(fleet: &Fleet) -> FleetJson<'_> {
     FleetJson {
         profile: fleet.profile.as_deref(),
-        hosts,
+        hosts: fleet.hosts.iter().map(|h| host_json(fleet, h)).collect(),
         configurations: &fleet.configurations,
         odd_ones_out: &fleet.odd_ones_out,
         duplicate_names: &fleet.duplicate_names,

@@ -74,17 +74,20 @@ pub fn glance(spec: &Spec, attention: &[Finding]) -> Section {
         .model
         .clone()
         .unwrap_or_else(|| "CPU model unknown".into());
-    let cpu = match c.sockets {
+    let mut cpu = match c.sockets {
         Some(n) if n > 1 => format!("{n} × {model}"),
         _ => model,
     };
+    if let Some(u) = &c.microarchitecture {
+        cpu.push_str(&format!(" · {u}"));
+    }
     let ct = match (c.cores, c.threads) {
         (Some(a), Some(b)) => format!(" · {a} cores / {b} threads"),
         (Some(a), None) => format!(" · {a} cores"),
         (None, Some(b)) => format!(" · {b} threads"),
         (None, None) => String::new(),
     };
-    f.push(("CPU".into(), format!("{cpu}{ct}")));
+    f.push(("CPU".into(), format!("{cpu}{ct}{}", clock_now(spec))));
     let m = &spec.memory;
     let mut mem = show(m.total_bytes, bytes_bin);
     if !m.dimms.is_empty() {
@@ -98,6 +101,7 @@ pub fn glance(spec: &Spec, attention: &[Finding]) -> Section {
     }
     f.push(("Memory".into(), mem));
     f.push(("GPUs".into(), gpus(spec)));
+    f.push(("Network".into(), nics(spec)));
     let drives = if spec.drives.is_empty() {
         "none found".to_string()
     } else {
@@ -148,7 +152,7 @@ fn gpus(spec: &Spec) -> String {
             .name
             .clone()
             .or_else(|| g.candidates_name())
-            .unwrap_or_else(|| "NVIDIA GPU".into());
+            .unwrap_or_else(|| format!("{} GPU", g.vendor.as_str()));
         match g.vram_bytes {
             Some(v) => format!("{name} ({})", bytes_bin(v)),
             None => name,
@@ -167,6 +171,47 @@ fn gpus(spec: &Spec) -> String {
         s.push_str(" (datasheet: no NVIDIA driver)");
     }
     s
+}
+
+/// ` · 2445 MHz now`, or ` · 1200–3100 MHz now (avg 2445)` where the CPUs differ.
+fn clock_now(spec: &Spec) -> String {
+    match &spec.cpu.current_mhz {
+        Some(n) if n.min_mhz == n.max_mhz => format!(" · {} MHz now", n.avg_mhz),
+        Some(n) => format!(" · {}–{} MHz now (avg {})", n.min_mhz, n.max_mhz, n.avg_mhz),
+        None => String::new(),
+    }
+}
+
+/// `2 × Ethernet Controller X710 for 10GbE SFP+ (2 × 10 Gb/s)`, `none`, or `unknown`.
+fn nics(spec: &Spec) -> String {
+    if spec.nics.is_empty() {
+        return if spec.lists.nics == crate::spec::ListState::Read {
+            "none".to_string()
+        } else {
+            "unknown".to_string()
+        };
+    }
+    count_label(spec.nics.iter().map(|n| {
+        let name = n
+            .board
+            .clone()
+            .or_else(|| n.name.clone())
+            .unwrap_or_else(|| "network adapter".into());
+        let ports = n.ports.len();
+        let speed = match (n.max_speed_mbps, n.is_virtual) {
+            (Some(m), _) if n.max_speed_source.as_deref() == Some("link") => {
+                format!("≥ {}", crate::units::link_speed(m))
+            }
+            (Some(m), _) => crate::units::link_speed(m),
+            (None, true) => "virtual".to_string(),
+            (None, false) => "speed unknown".to_string(),
+        };
+        if ports > 1 {
+            format!("{name} ({ports} × {speed})")
+        } else {
+            format!("{name} ({speed})")
+        }
+    }))
 }
 
 /// `GPU 0`, by the index NVML gave it, else its place in the list.

@@ -28,7 +28,13 @@ pub fn facts_from(g: &Gpu) -> String {
             "no driver: datasheet figures ({}, PCI {})",
             d.name, d.pci_id
         ),
-        (None, None) => "PCI only (no driver, board not in the product table)".into(),
+        (None, None) => match g.candidates_name() {
+            Some(c) => format!(
+                "no driver: datasheet figures the {c} share (PCI {})",
+                g.pci_device_id.as_deref().unwrap_or("id unknown")
+            ),
+            None => "PCI only (no driver, board not in the product table)".into(),
+        },
         (Some(_), _) if from_table.is_empty() => "NVML".into(),
         (Some(_), _) => format!("NVML; datasheet for {}", from_table.join(", ")),
     }

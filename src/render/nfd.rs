@@ -111,7 +111,7 @@ pub fn labels(spec: &Spec, verify: Option<&VerifyReport>) -> BTreeMap<String, St
         let vals: Option<Vec<u64>> = g.iter().map(f).collect();
         vals?.into_iter().min().map(|v| v.to_string())
     };
-    put("gpu.model", same(&|x| x.name.clone()));
+    put("gpu.model", same(&|x| x.shown_name()));
     put("gpu.architecture", same(&|x| x.architecture.clone()));
     put(
         "gpu.compute_capability",
@@ -122,6 +122,26 @@ pub fn labels(spec: &Spec, verify: Option<&VerifyReport>) -> BTreeMap<String, St
     put("gpu.tensor_cores", min(&|x| x.tensor_cores.map(u64::from)));
     put("gpu.memory_gib", min(&|x| x.vram_bytes.map(gib)));
     put("gpu.pcie_width", min(&|x| x.pcie.width.map(u64::from)));
+    put("gpu.vendor", same(&|x| Some(x.vendor.as_str().to_string())));
+    // Network adapters: how many, and the slowest one's top speed, so a pod asking for
+    // `network.max_speed_gbps >= 100` lands where every adapter does that much.
+    if spec.lists.nics.is_complete() {
+        put("network.adapters", Some(spec.nics.len().to_string()));
+        let speeds: Option<Vec<u64>> = spec.nics.iter().map(|n| n.max_speed_mbps).collect();
+        put(
+            "network.max_speed_gbps",
+            speeds
+                .and_then(|v| v.into_iter().min())
+                .map(|m| (m / 1000).to_string()),
+        );
+        if spec
+            .nics
+            .iter()
+            .any(|n| n.ports.iter().any(|p| p.link_layer == "infiniband"))
+        {
+            put("network.infiniband", Some("true".into()));
+        }
+    }
     if let Some(v) = verify.filter(|v| v.passed) {
         put("verified", Some(v.profile.clone()));
     }

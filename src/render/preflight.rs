@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use crate::outcome::{EXIT_INCOMPLETE, EXIT_PASS};
 use crate::preflight::{Report, Status};
+use crate::render::json::{write_value, Layout};
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::style::{bold, paint, Tone};
 use crate::render::table;
@@ -33,7 +34,7 @@ pub fn write(
     let term = &term.into();
     match format {
         PreflightFormat::Table => table(report, term, out),
-        PreflightFormat::Json => json(report, out),
+        PreflightFormat::Json => json(report, Layout::Pretty, out),
     }
 }
 
@@ -102,8 +103,13 @@ pub fn answer(report: &Report, color: bool) -> String {
         .map(|c| what(c.id, c.subject.as_deref()))
         .collect();
     if failed.is_empty() && !unknown.is_empty() {
+        let fix = report
+            .to_complete
+            .as_deref()
+            .map(|f| format!(": {f}"))
+            .unwrap_or_default();
         format!(
-            "{word}: not known to be ready: could not read {}",
+            "{word}: not known to be ready: could not read {}{fix}",
             crate::text::one_line(&unknown.join(", "))
         )
     } else if failed.is_empty() {
@@ -207,16 +213,25 @@ pub fn table(report: &Report, term: &Term, out: &mut dyn Write) -> io::Result<()
     let mut checks: Vec<_> = report.checks.iter().collect();
     let status = |c: &crate::preflight::Check| c.status.unwrap_or(Status::Unknown);
     checks.sort_by_key(|c| (rank(tone(status(c))), status(c) == Status::Unknown));
-    let mut g = Grid::new(&[STATUS, CHECK, "On", EXPECTED, FOUND, NOTE]);
+    // "On" names the GPU or path a check is on; where no check is on one (a machine without
+    // GPUs) the column would be empty, and its width is left to the others.
+    let on = checks.iter().any(|c| c.subject.is_some());
+    let header: Vec<&str> = [STATUS, CHECK, "On", EXPECTED, FOUND, NOTE]
+        .into_iter()
+        .filter(|h| on || *h != "On")
+        .collect();
+    let mut g = Grid::new(&header);
     for c in &checks {
-        g.rows.push(vec![
-            status(c).as_str().to_string(),
-            label(c.id).to_string(),
-            c.subject.clone().unwrap_or_default(),
+        let mut row = vec![status(c).as_str().to_string(), label(c.id).to_string()];
+        if on {
+            row.push(c.subject.clone().unwrap_or_default());
+        }
+        row.extend([
             c.expected.clone().unwrap_or_default(),
             c.found.clone(),
             c.advice.clone().unwrap_or_default(),
         ]);
+        g.rows.push(row);
     }
     g.note_below = true;
     g.status = Some(StatusColumn {
@@ -258,8 +273,7 @@ pub fn summary(report: &Report) -> Summary {
         .scope(answer)
 }
 
-/// The report as pretty JSON with a trailing newline.
-pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, report).map_err(io::Error::other)?;
-    writeln!(out)
+/// The report as JSON (pretty, or one line for `--compact`) with a trailing newline.
+pub fn json(report: &Report, layout: Layout, out: &mut dyn Write) -> io::Result<()> {
+    write_value(report, layout, out)
 }

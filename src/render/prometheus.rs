@@ -127,7 +127,20 @@ fn declare() -> Families {
         ),
         f("rigcheck_drives", "Physical drives."),
         f("rigcheck_drive_size_bytes", "Capacity of each drive."),
-        f("rigcheck_gpus", "NVIDIA GPUs found."),
+        f("rigcheck_gpus", "GPUs found (NVIDIA, AMD, Intel)."),
+        f("rigcheck_nics", "Network adapters found (cards)."),
+        f(
+            "rigcheck_nic_info",
+            "Identity of each network adapter (value is always 1).",
+        ),
+        f(
+            "rigcheck_nic_max_speed_bytes",
+            "Top speed of each network adapter, bytes per second (as node_network_speed_bytes).",
+        ),
+        f(
+            "rigcheck_nic_port_speed_bytes",
+            "Speed each network port runs at now, bytes per second.",
+        ),
         f(
             "rigcheck_gpu_info",
             "Identity of each GPU (value is always 1).",
@@ -360,6 +373,37 @@ fn add(fams: &mut Families, m: &Machine) {
             bytes(d.size_bytes),
         );
     }
+    if spec.lists.nics.is_complete() {
+        fams.put("rigcheck_nics", h, none, Some(spec.nics.len() as f64));
+    }
+    let speed = |m: Option<u64>| m.map(|m| m as f64 * 1e6 / 8.0);
+    for n in &spec.nics {
+        let id = vec![("pci_address", s(&n.pci_address))];
+        let mut info = id.clone();
+        info.extend([
+            ("name", s(&n.name)),
+            ("board", s(&n.board)),
+            ("driver", s(&n.driver)),
+            ("firmware", s(&n.firmware)),
+        ]);
+        fams.put("rigcheck_nic_info", h, &info, Some(1.0));
+        fams.put(
+            "rigcheck_nic_max_speed_bytes",
+            h,
+            &id,
+            speed(n.max_speed_mbps),
+        );
+        for p in &n.ports {
+            let mut port = id.clone();
+            port.push(("port", p.name.clone()));
+            fams.put(
+                "rigcheck_nic_port_speed_bytes",
+                h,
+                &port,
+                speed(p.speed_mbps),
+            );
+        }
+    }
     fams.put("rigcheck_gpus", h, none, Some(spec.gpus.len() as f64));
     for (i, g) in spec.gpus.iter().enumerate() {
         let id = vec![
@@ -368,7 +412,7 @@ fn add(fams: &mut Families, m: &Machine) {
         ];
         let mut info = id.clone();
         info.extend([
-            ("name", s(&g.name)),
+            ("name", s(&g.shown_name())),
             ("uuid", s(&g.uuid)),
             ("architecture", s(&g.architecture)),
             ("compute_capability", s(&g.compute_capability)),

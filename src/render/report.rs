@@ -62,6 +62,9 @@ pub fn sections_for(
     if want(Part::Drives) {
         out.push(drives(spec));
     }
+    if want(Part::Network) {
+        out.push(network(spec));
+    }
     if want(Part::Health) {
         out.push(health(spec));
     }
@@ -147,7 +150,9 @@ pub fn cpu_section(spec: &Spec, title: &str, detail: CpuDetail) -> Section {
             &rows::BASE_CLOCK,
             &rows::MAX_CLOCK,
             &rows::MIN_CLOCK,
+            &rows::CLOCK_NOW,
             &rows::FREQUENCY_DRIVER,
+            &rows::MICROCODE,
             &rows::ISA,
             &rows::FMA_UNITS,
             &rows::FP64_PEAK,
@@ -211,6 +216,28 @@ pub fn drives(spec: &Spec) -> Section {
     sec
 }
 
+/// The network adapters: one row per card, then one per port.
+pub fn network(spec: &Spec) -> Section {
+    let mut sec = Section::new("Network");
+    if spec.nics.is_empty() {
+        let said = if spec.lists.nics == crate::spec::ListState::Read {
+            "none found".to_string()
+        } else {
+            let why = spec
+                .notes
+                .iter()
+                .find(|n| n.field == "nics")
+                .map_or("not read", |n| n.reason.as_str());
+            format!("unknown: {why}")
+        };
+        sec.field(names::NICS.label, said);
+        return sec;
+    }
+    sec.grids.push(rows::nic_grid(&spec.nics));
+    sec.grids.push(rows::port_grid(&spec.nics));
+    sec
+}
+
 /// What the parts say of their own health: drives, memory, PCIe links, CPU throttling (the
 /// GPUs' in their tables), with when it was read.
 pub fn health(spec: &Spec) -> Section {
@@ -238,13 +265,13 @@ pub fn health(spec: &Spec) -> Section {
 fn gpus(spec: &Spec) -> Vec<Section> {
     if spec.gpus.is_empty() {
         let mut sec = Section::new("GPUs");
-        sec.field("NVIDIA GPUs", "none found".into());
+        sec.field("GPUs", "none found".into());
         return vec![sec];
     }
     // Grouped by model name, in the order the first of each model appears.
     let mut groups: Vec<(String, Vec<(usize, &Gpu)>)> = Vec::new();
     for (i, g) in spec.gpus.iter().enumerate() {
-        let name = show_str(&g.name);
+        let name = show_str(&g.shown_name());
         match groups.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => v.push((i, g)),
             None => groups.push((name, vec![(i, g)])),
@@ -253,17 +280,30 @@ fn gpus(spec: &Spec) -> Vec<Section> {
     groups
         .into_iter()
         .map(|(name, members)| match members.as_slice() {
-            [(i, g)] => gpu(*i, g),
-            _ => gpu_group(&name, &members),
+            [(i, g)] => gpu(spec, *i, g),
+            _ => gpu_group(spec, &name, &members),
         })
         .collect()
 }
 
+/// A GPU's cell of `row`: what the row shows, but where the driver is known not to be
+/// installed, its versions say so rather than unknown.
+fn gpu_cell(spec: &Spec, row: &rows::Row<Gpu>, g: &Gpu) -> String {
+    match crate::rules::driver_not_installed(spec, g) {
+        Some(text) if row.label == rows::GPU_DRIVER => text.to_string(),
+        _ => (row.cell)(g),
+    }
+}
+
 /// One GPU: every fact a field.
-fn gpu(i: usize, g: &Gpu) -> Section {
-    let mut sec = Section::new(format!("{} · {}", gpu_label(i, g), show_str(&g.name)));
+fn gpu(spec: &Spec, i: usize, g: &Gpu) -> Section {
+    let mut sec = Section::new(format!(
+        "{} · {}",
+        gpu_label(i, g),
+        show_str(&g.shown_name())
+    ));
     for f in rows::gpu_rows(&[g]) {
-        sec.field(f.row.label, (f.row.cell)(g));
+        sec.field(f.row.label, gpu_cell(spec, &f.row, g));
         // Each MIG instance right under the MIG mode.
         if f.row.label == names::GPU_MIG.label {
             sec.fields
@@ -274,7 +314,7 @@ fn gpu(i: usize, g: &Gpu) -> Section {
 }
 
 /// Several GPUs of one model: shared facts once, then a row per GPU for what differs.
-fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
+fn gpu_group(spec: &Spec, name: &str, members: &[(usize, &Gpu)]) -> Section {
     let index = |(i, g): &(usize, &Gpu)| g.index.unwrap_or(*i as u32);
     let indices: Vec<u32> = members.iter().map(index).collect();
     let mut sec = Section::new(format!(
@@ -288,7 +328,7 @@ fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
     let mut each_cols: Vec<Vec<String>> = Vec::new();
     let mut id_cols: Vec<Vec<String>> = Vec::new();
     for f in rows::gpu_rows(&gpus) {
-        let values: Vec<String> = gpus.iter().map(|g| (f.row.cell)(g)).collect();
+        let values: Vec<String> = gpus.iter().map(|g| gpu_cell(spec, &f.row, g)).collect();
         let same = values.iter().all(|v| *v == values[0]);
         // Every board has its own bus address, even where the shown values agree.
         if same && f.row.label != names::GPU_PCI_ADDRESS.label {

@@ -138,10 +138,40 @@ pub static CORES_PER_SOCKET: Row<Spec> =
 pub static THREADS: Row<Spec> = row(names::CPU_THREADS, |s| num(s.cpu.threads));
 pub static THREADS_PER_CORE: Row<Spec> =
     row(names::CPU_THREADS_PER_CORE, |s| num(s.cpu.threads_per_core));
+/// `Cascade Lake (Cascade Lake-SP)`, `Zen 3 (Milan)`.
+pub static GENERATION: Row<Spec> = row(names::CPU_MICROARCHITECTURE, |s| {
+    match (&s.cpu.microarchitecture, &s.cpu.codename) {
+        (Some(u), Some(c)) if c != u => format!("{u} ({c})"),
+        (u, _) => show_str(u),
+    }
+});
+pub static MICROCODE: Row<Spec> = row_if(
+    names::CPU_MICROCODE,
+    |s| show_str(&s.cpu.microcode),
+    |s| s.cpu.microcode.is_some(),
+);
+/// `2445 MHz`, or `1200–3100 MHz (avg 2445, 72 CPUs, scaling_cur_freq)`.
+pub static CLOCK_NOW: Row<Spec> = row(names::CPU_CLOCK_NOW, |s| {
+    show(s.cpu.current_mhz, |n| {
+        let from = match n.source {
+            crate::spec::ClockSource::ScalingCurFreq => "cpufreq scaling_cur_freq",
+            crate::spec::ClockSource::Cpuinfo => "cpuinfo cpu MHz",
+        };
+        if n.min_mhz == n.max_mhz {
+            format!("{} MHz ({} CPUs, {from})", n.avg_mhz, n.cpus)
+        } else {
+            format!(
+                "{}–{} MHz (avg {}, {} CPUs, {from})",
+                n.min_mhz, n.max_mhz, n.avg_mhz, n.cpus
+            )
+        }
+    })
+});
 /// The CPU's model and counts, first in the report's CPU part and the sheet's.
-pub static CPU_COUNTS: [&Row<Spec>; 7] = [
+pub static CPU_COUNTS: [&Row<Spec>; 8] = [
     &CPU_MODEL,
     &CPU_VENDOR,
+    &GENERATION,
     &SOCKETS,
     &CORES,
     &CORES_PER_SOCKET,
@@ -368,6 +398,98 @@ pub fn drive_grid(drives: &[Drive]) -> Grid {
     g
 }
 
+// Network adapters.
+
+/// `Gen3 x8 (card Gen3 x8)`: the link now and, where it differs, what the card can do.
+fn nic_link(p: &Option<crate::spec::Pcie>) -> String {
+    let Some(p) = p else {
+        return "-".into();
+    };
+    let now = link(p.gen, p.width);
+    let card = link(
+        p.device_max_gen.or(p.max_gen),
+        p.device_max_width.or(p.max_width),
+    );
+    if card == now {
+        now
+    } else {
+        format!("{now} of {card}")
+    }
+}
+
+/// The cards: address, controller (and board), driver, firmware, fastest speed, link, NUMA.
+pub fn nic_grid(nics: &[crate::spec::Nic]) -> Grid {
+    let mut g = Grid::new(&[
+        names::NIC_PCI_ADDRESS.label,
+        names::NIC_NAME.label,
+        names::NIC_DRIVER.label,
+        names::NIC_FIRMWARE.label,
+        names::NIC_MAX_SPEED.label,
+        names::NIC_PCIE.label,
+        "NUMA",
+    ]);
+    for n in nics {
+        let name = match (&n.name, &n.board) {
+            (Some(c), Some(b)) => format!("{b} ({c})"),
+            (c, b) => show_str(&b.clone().or(c.clone())),
+        };
+        let speed = match (n.max_speed_mbps, n.max_speed_source.as_deref()) {
+            (Some(m), Some("link")) => format!("≥ {} (link now)", crate::units::link_speed(m)),
+            (Some(m), Some("table")) => format!("{} (table)", crate::units::link_speed(m)),
+            (Some(m), _) => crate::units::link_speed(m),
+            (None, _) if n.is_virtual => "virtual".into(),
+            (None, _) => show_str(&None),
+        };
+        g.rows.push(vec![
+            show_str(&n.pci_address),
+            name,
+            show_str(&n.driver),
+            if n.is_virtual && n.firmware.is_none() {
+                "-".into()
+            } else {
+                show_str(&n.firmware)
+            },
+            speed,
+            nic_link(&n.pcie),
+            show(n.numa_node, |x| x.to_string()),
+        ]);
+    }
+    g
+}
+
+/// The ports: name, card, state, speed now, MAC.
+pub fn port_grid(nics: &[crate::spec::Nic]) -> Grid {
+    let mut g = Grid::new(&[
+        names::NIC_PORT.label,
+        names::NIC_PCI_ADDRESS.label,
+        "State",
+        names::NIC_PORT_SPEED.label,
+        names::NIC_PORT_MAC.label,
+    ]);
+    for n in nics {
+        for p in &n.ports {
+            let speed = match (p.speed_mbps, &p.duplex) {
+                (Some(s), Some(d)) => format!("{} {d}", crate::units::link_speed(s)),
+                (Some(s), None) => crate::units::link_speed(s),
+                (None, _) => show_str(&None),
+            };
+            let kind = if p.link_layer == "infiniband" {
+                " (InfiniBand)"
+            } else {
+                ""
+            };
+            g.rows.push(vec![
+                format!("{}{kind}", p.name),
+                show_str(&p.function),
+                show_str(&p.state),
+                speed,
+                show_str(&p.mac),
+            ]);
+        }
+    }
+    g
+}
+
 // Health.
 
 /// Seconds of a count in nanoseconds, one decimal.
@@ -574,6 +696,9 @@ pub enum GpuKind {
     Identity,
 }
 
+/// The label of a GPU's driver and CUDA versions.
+pub const GPU_DRIVER: &str = "Driver / CUDA";
+
 /// One fact of a GPU as a row.
 pub struct GpuRow {
     pub row: Row<Gpu>,
@@ -598,7 +723,7 @@ const fn gpu(
 }
 
 /// The GPU's name, which the report puts in a section's title and the sheet in a row.
-pub static GPU_NAME: Row<Gpu> = row(names::GPU_NAME, |g| show_str(&g.name));
+pub static GPU_NAME: Row<Gpu> = row(names::GPU_NAME, |g| show_str(&g.shown_name()));
 
 fn link(gen: Option<u32>, w: Option<u32>) -> String {
     match (gen, w) {
@@ -745,7 +870,7 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
         gpu(Model, names::GPU_VBIOS.label, "VBIOS", |g| {
             show_str(&g.vbios_version)
         }),
-        gpu(Model, "Driver / CUDA", "Driver / CUDA", |g| {
+        gpu(Model, GPU_DRIVER, GPU_DRIVER, |g| {
             join_opt(&[&g.driver_version, &g.cuda_version])
         }),
     ]);
@@ -865,5 +990,67 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
             show_str(&g.serial)
         }),
     ]);
+    if !gpus.iter().any(|g| g.is_nvidia()) {
+        drm_rows(&mut v);
+    }
     v
+}
+
+/// The rows of AMD and Intel GPUs: NVIDIA's own (CUDA and Tensor cores, SMs, the rated
+/// peaks, NVML's clocks and driver) left out, the drm driver's facts in their place.
+fn drm_rows(v: &mut Vec<GpuRow>) {
+    const NVIDIA_ONLY: [&str; 24] = [
+        names::GPU_MEMORY_BUS.label,
+        names::GPU_MEMORY_BANDWIDTH.label,
+        names::GPU_DATASHEET_CHECK.label,
+        names::GPU_TEMPERATURE.label,
+        names::GPU_FAN.label,
+        names::GPU_THROTTLE.label,
+        names::GPU_PROCESSES.label,
+        names::GPU_MIG.label,
+        names::GPU_UUID.label,
+        names::GPU_SERIAL.label,
+        "Power",
+        names::GPU_FACT_SOURCES.label,
+        names::GPU_COMPUTE_CAPABILITY.label,
+        names::GPU_SMS.label,
+        names::GPU_CUDA_CORES.label,
+        names::GPU_TENSOR_CORES.label,
+        names::GPU_RATED_CLOCK.label,
+        names::GPU_MAX_SM_CLOCK.label,
+        names::GPU_MAX_MEMORY_CLOCK.label,
+        names::GPU_FP32.label,
+        names::GPU_FP16_TENSOR.label,
+        names::GPU_BOARD_PART_NUMBER.label,
+        names::GPU_PERSISTENCE.label,
+        "Driver / CUDA",
+    ];
+    v.retain(|r| !NVIDIA_ONLY.contains(&r.row.label) && r.row.label != "ECC");
+    let at = v
+        .iter()
+        .position(|r| r.row.label == names::GPU_MEMORY.label)
+        .map_or(0, |p| p + 1);
+    let drm = [
+        gpu(GpuKind::Model, names::GPU_VENDOR.label, "Vendor", |g| {
+            g.vendor.as_str().to_string()
+        }),
+        gpu(
+            GpuKind::Model,
+            names::GPU_DRM_MAX_CLOCK.label,
+            "Max core clock",
+            |g| show(g.drm.as_ref().and_then(|d| d.max_core_clock_mhz), mhz),
+        ),
+        gpu(GpuKind::Model, names::GPU_DRM_DRIVER.label, "Driver", |g| {
+            show_str(&g.drm.as_ref().and_then(|d| d.driver.clone()))
+        }),
+        gpu(
+            GpuKind::State,
+            names::GPU_DRM_CLOCK.label,
+            "Core clock",
+            |g| show(g.drm.as_ref().and_then(|d| d.core_clock_mhz), mhz),
+        ),
+    ];
+    for (k, r) in drm.into_iter().enumerate() {
+        v.insert((at + k).min(v.len()), r);
+    }
 }

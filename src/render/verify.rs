@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use crate::outcome::Outcome;
+use crate::render::json::{write_value, Layout};
 use crate::render::layout::{Grid, StatusColumn};
 use crate::render::markdown;
 use crate::render::style::{bold, paint, Tone};
@@ -27,6 +28,11 @@ pub enum VerifyFormat {
     Junit,
 }
 
+/// Writes `report` as JSON (pretty, or one line for `--compact`).
+pub fn json(report: &VerifyReport, layout: Layout, out: &mut dyn Write) -> io::Result<()> {
+    write_value(report, layout, out)
+}
+
 /// Writes `report` in `format`; the table fits `term`.
 pub fn write(
     report: &VerifyReport,
@@ -36,10 +42,7 @@ pub fn write(
 ) -> io::Result<()> {
     let term = &term.into();
     match format {
-        VerifyFormat::Json => {
-            serde_json::to_writer_pretty(&mut *out, report)?;
-            writeln!(out)
-        }
+        VerifyFormat::Json => json(report, Layout::Pretty, out),
         VerifyFormat::Table => {
             write!(
                 out,
@@ -157,7 +160,10 @@ pub fn answer(r: &VerifyReport, color: bool) -> String {
             plural(r.lines.len(), "check", "checks")
         ),
         Outcome::Fail => about(Status::Fail),
-        Outcome::Incomplete => format!("could not read {}", about(Status::Unknown)),
+        Outcome::Incomplete => match &r.to_complete {
+            Some(fix) => format!("could not read {}: {fix}", about(Status::Unknown)),
+            None => format!("could not read {}", about(Status::Unknown)),
+        },
     };
     format!("{word}: {}", crate::text::one_line(&rest))
 }
@@ -174,6 +180,7 @@ fn grid(r: &VerifyReport, with_note_column: bool) -> Grid {
         header.push(NOTE);
     }
     let mut g = Grid::new(&header);
+    let mut above: Option<&str> = None;
     for l in &lines {
         let mut row = vec![
             l.status.as_str().to_string(),
@@ -182,7 +189,15 @@ fn grid(r: &VerifyReport, with_note_column: bool) -> Grid {
             l.found.clone(),
         ];
         if notes {
-            row.push(l.note.clone().unwrap_or_default());
+            // Under the terminal's rows a note is said once: the rows after it that share it
+            // (four DIMM lines unread for one reason) point up to it.
+            let note = l.note.as_deref();
+            let shown = match note {
+                Some(n) if with_note_column && above == Some(n) => "as above".to_string(),
+                _ => note.unwrap_or_default().to_string(),
+            };
+            above = note;
+            row.push(shown);
         }
         g.rows.push(row);
     }

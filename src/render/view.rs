@@ -33,6 +33,8 @@ pub enum Part {
     Memory,
     /// Drives.
     Drives,
+    /// Network adapters and their ports.
+    Network,
     /// The parts' own health: drive wear and errors, memory and PCIe errors, throttling.
     Health,
     /// Room to grow: sockets, slots, power.
@@ -43,13 +45,14 @@ pub enum Part {
 
 impl Part {
     /// Every part, in the order the report prints them.
-    pub const ALL: [Part; 9] = [
+    pub const ALL: [Part; 10] = [
         Part::Glance,
         Part::System,
         Part::Gpus,
         Part::Cpu,
         Part::Memory,
         Part::Drives,
+        Part::Network,
         Part::Health,
         Part::Headroom,
         Part::Notes,

@@ -840,7 +840,7 @@ pub fn summary(spec: &Spec) -> String {
 
 /// A machine's health in one word and the parts behind it, as fleet lists it: the worst
 /// finding (`fail`, `warn`), else `unknown` where a part could not be read, else `fine`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// `fine`, `warn`, `fail` or `unknown`.
     pub word: String,

@@ -1,13 +1,14 @@
 //! What `rigcheck bench` measured, as it appears in the JSON report (`bench` section): plain
 //! serde structs, no measuring code.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::note::Note;
 
 /// Everything one `rigcheck bench` run measured; `None` for parts not asked for or not
 /// measurable, with a note saying which.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct BenchReport {
     /// Time budget given per benchmark (`--seconds`).
     pub seconds: f64,
@@ -24,7 +25,7 @@ pub struct BenchReport {
 }
 
 /// Throughput at one thread count.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct CpuPoint {
     pub threads: u32,
     /// Images finished by all threads together.
@@ -36,7 +37,7 @@ pub struct CpuPoint {
 }
 
 /// The augmentation pipeline's scaling curve.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct CpuBench {
     pub image_width: u32,
     pub image_height: u32,
@@ -52,7 +53,7 @@ pub struct CpuBench {
 }
 
 /// One kernel at one thread count.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct StreamResult {
     /// `copy` or `triad`.
     pub kernel: String,
@@ -63,7 +64,7 @@ pub struct StreamResult {
 }
 
 /// Copy and triad on one and all threads, and the DIMMs' peak.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct MemoryBench {
     /// Size of each of the three arrays.
     pub array_bytes: u64,
@@ -75,7 +76,7 @@ pub struct MemoryBench {
 }
 
 /// A sequential read and the link it went through.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct DiskBench {
     /// File that was read.
     pub path: String,
@@ -100,7 +101,7 @@ pub struct DiskBench {
 }
 
 /// Matrix-multiply throughput of one GPU.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct GpuMatmul {
     /// CUDA device ordinal.
     pub cuda_index: u32,
@@ -119,7 +120,7 @@ pub struct GpuMatmul {
 }
 
 /// What one GPU did during the soak.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct GpuSoak {
     pub cuda_index: u32,
     pub pci_address: Option<String>,
@@ -135,7 +136,7 @@ pub struct GpuSoak {
 }
 
 /// Matmul figures and the soak.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Default)]
 pub struct GpuBench {
     pub per_gpu: Vec<GpuMatmul>,
     /// All GPUs multiplying at once, summed.

@@ -9,12 +9,13 @@
 //! how completely it was read (`HealthLists`), so "no errors counted" is never said of a
 //! part nothing could be read from.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::ListState;
 
 /// Every health fact read, by part.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Health {
     /// One entry per drive of `drives`, in the same order.
     pub drives: Vec<DriveHealth>,
@@ -30,7 +31,7 @@ pub struct Health {
 
 /// How completely each health list was read: `read` when every part answered, `partial`
 /// when some did, `unreadable` when none did (the note on the list says why).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct HealthLists {
     pub drives: ListState,
     pub memory: ListState,
@@ -40,7 +41,7 @@ pub struct HealthLists {
 
 /// What a drive says of its own health: an NVMe controller's SMART / Health Information
 /// log (log page 02h), or an ATA drive's SMART attributes and thresholds.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct DriveHealth {
     /// The drive (`drives[].name`).
     pub drive: String,
@@ -94,7 +95,7 @@ pub struct DriveHealth {
 }
 
 /// The memory controllers' error counts, from the kernel's EDAC driver.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct MemoryHealth {
     /// `edac` where a driver answered; `None` with a note where none is loaded.
     pub source: Option<String>,
@@ -106,7 +107,7 @@ pub struct MemoryHealth {
 }
 
 /// One memory controller (`/sys/devices/system/edac/mc/mcN`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct MemoryController {
     /// `mc0`.
     pub name: String,
@@ -119,7 +120,7 @@ pub struct MemoryController {
 }
 
 /// One module as EDAC counts it (`mcN/dimmM`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct EdacDimm {
     /// `dimm0`.
     pub name: String,
@@ -133,7 +134,7 @@ pub struct EdacDimm {
 
 /// The AER error counts of one PCI function (`aer_dev_correctable`, `aer_dev_nonfatal`,
 /// `aer_dev_fatal`, each file's `TOTAL_ERR_*` line).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct PcieErrors {
     /// PCI address, `0000:17:00.0`.
     pub address: String,
@@ -150,7 +151,7 @@ pub struct PcieErrors {
 
 /// Thermal throttle events of one CPU package since boot
 /// (`thermal_throttle/core_throttle_count`, `package_throttle_count`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub struct CpuThrottle {
     /// Physical package (socket) id.
     pub package: u32,

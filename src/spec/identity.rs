@@ -70,6 +70,13 @@ impl Gpu {
         }
     }
 
+    /// The name to show: the board's, else its candidates' (`Quadro T2000 or Quadro T2000
+    /// with Max-Q Design`) where the PCI id allows several and nothing decides; `None` only
+    /// where nothing names it.
+    pub fn shown_name(&self) -> Option<String> {
+        self.name.clone().or_else(|| self.candidates_name())
+    }
+
     /// `Quadro RTX 6000 or Quadro RTX 8000`: the boards a GPU of unknown name may be.
     pub fn candidates_name(&self) -> Option<String> {
         let c = self.open_candidates();

@@ -80,6 +80,8 @@ names! {
     CPU_FAMILY = "cpu.family", "Family";
     CPU_MODEL_ID = "cpu.model_id", "Model number";
     CPU_STEPPING = "cpu.stepping", "Stepping";
+    CPU_MICROARCHITECTURE = "cpu.microarchitecture", "Generation" / "CPU generation";
+    CPU_CODENAME = "cpu.codename", "Codename";
     CPU_MICROCODE = "cpu.microcode", "Microcode";
     CPU_SOCKETS = "cpu.sockets", "Sockets" / "CPU sockets";
     CPU_CORES = "cpu.cores", "Cores" / "CPU cores (all sockets)";
@@ -93,6 +95,7 @@ names! {
     CPU_BASE_CLOCK_SOURCE = "cpu.base_mhz_source", "Base clock source";
     CPU_MAX_CLOCK = "cpu.max_mhz", "Max clock" / "CPU max (turbo) clock";
     CPU_MIN_CLOCK = "cpu.min_mhz", "Min clock";
+    CPU_CLOCK_NOW = "cpu.current_mhz", "Clock now";
     CPU_SCALING_DRIVER = "cpu.scaling_driver", "Frequency driver";
     CPU_GOVERNOR = "cpu.governor", "Frequency governor";
     CPU_CACHES = "cpu.caches", "Caches";
@@ -191,6 +194,28 @@ names! {
     GPU_PROCESSES = "gpus[].state.compute_processes", "Compute processes";
     GPU_UUID = "gpus[].uuid", "UUID";
     GPU_SERIAL = "gpus[].serial", "Serial";
+    GPU_VENDOR = "gpus[].vendor", "Vendor";
+    GPU_DRM = "gpus[].drm", "Kernel driver facts";
+    GPU_DRM_DRIVER = "gpus[].drm.driver", "Kernel driver";
+    GPU_DRM_MAX_CLOCK = "gpus[].drm.max_core_clock_mhz", "Max core clock";
+    GPU_DRM_CLOCK = "gpus[].drm.core_clock_mhz", "Core clock";
+    GPU_PCI_DEVICE_ID = "gpus[].pci_device_id", "PCI device";
+
+    NICS = "nics", "Network adapters" / "Network adapter count";
+    NIC = "nics[]", "Network adapter";
+    NIC_NAME = "nics[].name", "Controller" / "Network adapter model";
+    NIC_BOARD = "nics[].board", "Board";
+    NIC_PCI_ADDRESS = "nics[].pci_address", "PCI address";
+    NIC_DRIVER = "nics[].driver", "Driver";
+    NIC_FIRMWARE = "nics[].firmware", "Firmware";
+    NIC_MAX_SPEED = "nics[].max_speed_mbps", "Max speed" / "Network adapter speed";
+    NIC_PCIE = "nics[].pcie", "PCIe link";
+    NIC_NUMA_NODE = "nics[].numa_node", "NUMA node";
+    NIC_PORTS = "nics[].ports", "Ports" / "Ports per adapter";
+    NIC_PORT = "nics[].ports[]", "Port";
+    NIC_PORT_SPEED = "nics[].ports[].speed_mbps", "Link speed";
+    NIC_PORT_MAC = "nics[].ports[].mac", "MAC address";
+    NIC_PORT_MAX_SPEED = "nics[].ports[].max_speed_mbps", "Port max speed";
 
     DRIVES = "drives", "Drives" / "Drive count";
     DRIVE = "drives[]", "Drive";

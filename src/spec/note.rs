@@ -1,10 +1,11 @@
 //! Notes: why a fact is unknown (or how it was chosen), and the collector probes push them
 //! into instead of failing.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Why a field is unknown (or how a value was chosen), and how to get it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Note {
     /// Dotted JSON path of the field, e.g. `system.serial`, `gpus[0].state.fan_percent`;
     /// `[]` for every item of a list (`cpu.numa_nodes[].memory_bytes`). A path must name a

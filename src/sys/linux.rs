@@ -1,6 +1,7 @@
 //! Linux's own calls: the CPU affinity mask, the atomic swap of two paths, direct I/O and
-//! cache advice, and /proc for process liveness. The machine itself is read from /proc and
-//! /sys, through `Source`.
+//! cache advice, /proc for process liveness, the lookup beneath a sysroot (`openat2`), and
+//! ethtool's driver info and link modes (`SIOCETHTOOL`). The machine itself is read from
+//! /proc and /sys, through `Source`.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -18,98 +19,33 @@ pub fn smbios_tables() -> SmbiosTables {
     SmbiosTables::Files
 }
 
-/// Opens the directory `rel` (relative) under the open directory `root` as though `root`
-/// were `/`: the kernel follows every link on the way and keeps `..` and absolute links
-/// inside `root` (`openat2` with `RESOLVE_IN_ROOT`, Linux 5.6), in one call where a walk
-/// takes one per part. `None` where the kernel cannot (older than 5.6, or the call filtered
-/// out by a sandbox): the caller's own walk then takes the path.
-pub fn open_dir_in_root(
-    root: &super::unix::Dir,
+/// Opens `rel` beneath the open directory `root` as though `root` were `/` (`openat2` with
+/// `RESOLVE_IN_ROOT`, Linux 5.6): the kernel follows every link on the way and keeps `..` and
+/// absolute links inside `root`, in one call where a walk takes one per part, and follows
+/// no magic link of /proc. `None` where the kernel cannot (older than 5.6, or the call
+/// filtered out by a sandbox): the walk then takes every path.
+pub(super) fn open_in_root(
+    root: rustix::fd::BorrowedFd<'_>,
     rel: &Path,
-) -> Option<io::Result<super::unix::Dir>> {
+    want: super::answers::Want,
+) -> Option<io::Result<rustix::fd::OwnedFd>> {
+    use super::answers::Want;
     use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
     use rustix::io::Errno;
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let flags = OFlags::CLOEXEC
+        | match want {
+            Want::File => OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY,
+            Want::Dir => OFlags::RDONLY | OFlags::DIRECTORY,
+            Want::Name => OFlags::PATH,
+        };
     let resolve = ResolveFlags::IN_ROOT | ResolveFlags::NO_MAGICLINKS;
-    match openat2(&root.0, rel, flags, Mode::empty(), resolve) {
-        Ok(fd) => Some(Ok(super::unix::Dir(fd))),
-        // No openat2 (ENOSYS; EPERM from a seccomp filter), flags it does not know (EINVAL,
-        // E2BIG), or a rename racing the lookup (EAGAIN, EXDEV): the walk decides.
-        Err(
-            Errno::NOSYS | Errno::PERM | Errno::INVAL | Errno::TOOBIG | Errno::AGAIN | Errno::XDEV,
-        ) => None,
+    match openat2(root, rel, flags, Mode::empty(), resolve) {
+        Ok(fd) => Some(Ok(fd)),
+        // No openat2 (ENOSYS; EPERM from a seccomp filter), or flags it does not know
+        // (EINVAL, E2BIG).
+        Err(Errno::NOSYS | Errno::PERM | Errno::INVAL | Errno::TOOBIG) => None,
         Err(e) => Some(Err(e.into())),
     }
-}
-
-/// The path with every link resolved, as `realpath` gives it: one call for a link of sysfs's
-/// directories of links (`sysfs_link`), else three however deep the path: the kernel's own
-/// name of an `O_PATH` descriptor of it (`/proc/self/fd/N`), where `realpath` reads the link
-/// of every part (seven calls for `/sys/block/loop0`). `std::fs::canonicalize` where /proc
-/// does not name it (not mounted, or a path outside this process's root).
-pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
-    use rustix::fs::{open, Mode, OFlags};
-    if let Some(resolved) = sysfs_link(path) {
-        return Ok(resolved);
-    }
-    let file = File::from(open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())?);
-    match descriptor_path(&file).map(std::fs::read_link) {
-        Some(Ok(named))
-            if named.is_absolute()
-                && !named
-                    .as_os_str()
-                    .as_encoded_bytes()
-                    .ends_with(b" (deleted)") =>
-        {
-            Ok(named)
-        }
-        _ => std::fs::canonicalize(path),
-    }
-}
-
-/// A link in one of sysfs's directories of links (`/sys/block`, `/sys/class/*`,
-/// `/sys/bus/*/devices`, `/sys/dev/*`) resolved from its text in one call: those directories
-/// are real, and the kernel writes each link as the relative path from it to the device's
-/// own directory (`../devices/pci0000:00/0000:00:02.0/virtio1/block/vda`), which has no link
-/// on the way. `None` for any other path or link text; `canonicalize` then asks the kernel.
-fn sysfs_link(path: &Path) -> Option<std::path::PathBuf> {
-    use std::path::Component;
-    let parent = path.parent()?;
-    let mut parts = parent.components();
-    if parts.next() != Some(Component::RootDir) {
-        return None;
-    }
-    let names: Vec<&std::ffi::OsStr> = parts
-        .map(|c| match c {
-            Component::Normal(n) => Some(n),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
-    let of_links = match names.as_slice() {
-        [sys, block] => *sys == "sys" && *block == "block",
-        [sys, dir, _] => *sys == "sys" && (*dir == "class" || *dir == "dev"),
-        [sys, bus, _, devices] => *sys == "sys" && *bus == "bus" && *devices == "devices",
-        _ => false,
-    };
-    if !of_links || !matches!(path.components().next_back(), Some(Component::Normal(_))) {
-        return None;
-    }
-    let target = std::fs::read_link(path).ok()?;
-    let mut out = parent.to_path_buf();
-    let mut named = false;
-    for c in target.components() {
-        match c {
-            Component::ParentDir if !named && out != Path::new("/") => {
-                out.pop();
-            }
-            Component::Normal(n) => {
-                named = true;
-                out.push(n);
-            }
-            _ => return None,
-        }
-    }
-    named.then_some(out)
 }
 
 /// sched_getaffinity(0): the CPUs this process may run on.
@@ -242,6 +178,153 @@ pub fn persistence_mode(
     Some(d.is_in_persistent_mode())
 }
 
+/// `SIOCETHTOOL` (linux/sockios.h).
+const SIOCETHTOOL: u64 = 0x8946;
+/// `ETHTOOL_GDRVINFO`, `ETHTOOL_GLINKSETTINGS` (linux/ethtool.h).
+const ETHTOOL_GDRVINFO: u32 = 0x03;
+const ETHTOOL_GLINKSETTINGS: u32 = 0x4c;
+
+/// `struct ifreq` with the `ifr_data` member: the name, then the pointer, padded to the
+/// union's 24 bytes (`struct ifmap`).
+#[repr(C)]
+struct IfReqData {
+    name: [u8; 16],
+    data: *mut libc::c_void,
+    _pad: [u8; 16],
+}
+
+/// ethtool's driver info and link modes of `interface`, through `SIOCETHTOOL` on a
+/// datagram socket, as `ethtool -i` and `ethtool` ask them: neither needs root.
+pub fn ethtool(interface: &str) -> super::answers::Ethtool {
+    use super::answers::Ethtool;
+    let socket = match open_ethtool_socket() {
+        Ok(s) => s,
+        Err(e) => {
+            let why = format!("no socket to ask ethtool through: {e}");
+            return Ethtool {
+                driver_info: Err(why.clone()),
+                link_modes: Err(why),
+            };
+        }
+    };
+    Ethtool {
+        driver_info: driver_info(&socket, interface).map_err(|e| e.to_string()),
+        link_modes: link_modes(&socket, interface).map_err(|e| e.to_string()),
+    }
+}
+
+#[allow(unsafe_code)]
+fn open_ethtool_socket() -> io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: socket(2) takes no pointers; a non-negative result is a descriptor we own.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just returned by socket(2) and is owned by nothing else.
+    Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+}
+
+/// One `SIOCETHTOOL` call on `interface` with `data` (a buffer starting with the command).
+#[allow(unsafe_code)]
+fn ethtool_call(
+    socket: &std::os::fd::OwnedFd,
+    interface: &str,
+    data: &mut [u32],
+) -> io::Result<()> {
+    let bytes = interface.as_bytes();
+    if bytes.is_empty() || bytes.len() >= 16 || bytes.contains(&0) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{interface:?} is not an interface name"),
+        ));
+    }
+    let mut req = IfReqData {
+        name: [0; 16],
+        data: data.as_mut_ptr().cast(),
+        _pad: [0; 16],
+    };
+    req.name[..bytes.len()].copy_from_slice(bytes);
+    // SAFETY: `req` is a valid ifreq naming a NUL-terminated interface; its data pointer
+    // points at `data`, a live buffer as long as the structure the command asks for (the
+    // callers size it: 196 bytes for the driver info, the header and 3 × 127 mask words for
+    // the link settings), which the kernel writes within.
+    let r = unsafe { libc::ioctl(socket.as_raw_fd(), SIOCETHTOOL as _, &mut req) };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// A NUL-padded C string of `struct ethtool_drvinfo`, `None` when empty.
+fn c_field(bytes: &[u8]) -> Option<String> {
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let s = String::from_utf8_lossy(&bytes[..end]).trim().to_string();
+    (!s.is_empty()).then_some(s)
+}
+
+fn driver_info(
+    socket: &std::os::fd::OwnedFd,
+    interface: &str,
+) -> io::Result<super::answers::DriverInfo> {
+    // struct ethtool_drvinfo: cmd, driver[32], version[32], fw_version[32], bus_info[32],
+    // erom_version[32], reserved2[12], five u32 counts: 196 bytes, 49 words.
+    let mut buf = [0u32; 49];
+    buf[0] = ETHTOOL_GDRVINFO;
+    ethtool_call(socket, interface, &mut buf)?;
+    let bytes: Vec<u8> = buf.iter().flat_map(|w| w.to_ne_bytes()).collect();
+    let field = |at: usize| c_field(&bytes[at..at + 32]);
+    Ok(super::answers::DriverInfo {
+        driver: field(4),
+        version: field(36),
+        firmware: field(68),
+        bus_info: field(100),
+    })
+}
+
+fn link_modes(
+    socket: &std::os::fd::OwnedFd,
+    interface: &str,
+) -> io::Result<super::answers::LinkModes> {
+    // struct ethtool_link_settings: a 48-byte header (12 words), then the supported,
+    // advertising and partner masks of `link_mode_masks_nwords` words each. The first call
+    // asks with 0 words; the kernel answers with minus the number it uses.
+    const HEADER: usize = 12;
+    const MAX_WORDS: usize = 127;
+    let mut buf = vec![0u32; HEADER + 3 * MAX_WORDS];
+    buf[0] = ETHTOOL_GLINKSETTINGS;
+    ethtool_call(socket, interface, &mut buf)?;
+    let nwords_of = |buf: &[u32]| buf[3].to_ne_bytes()[3] as i8;
+    let asked = nwords_of(&buf);
+    let words = match asked {
+        n if n < 0 => usize::from(n.unsigned_abs()),
+        _ => {
+            return Err(io::Error::other(
+                "the driver did not say how many link-mode words it uses",
+            ))
+        }
+    };
+    if words > MAX_WORDS {
+        return Err(io::Error::other(format!("{words} link-mode words")));
+    }
+    buf.iter_mut().for_each(|w| *w = 0);
+    buf[0] = ETHTOOL_GLINKSETTINGS;
+    let mut w3 = buf[3].to_ne_bytes();
+    w3[3] = words as u8;
+    buf[3] = u32::from_ne_bytes(w3);
+    ethtool_call(socket, interface, &mut buf)?;
+    if nwords_of(&buf) as usize != words {
+        return Err(io::Error::other("the link-mode handshake did not settle"));
+    }
+    // SPEED_UNKNOWN is -1 (0xffffffff); 0 is no speed either.
+    let speed = buf[1];
+    Ok(super::answers::LinkModes {
+        speed_mbps: (speed != 0 && speed != u32::MAX).then_some(speed),
+        supported: buf[HEADER..HEADER + words].to_vec(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,59 +335,5 @@ mod tests {
         assert!(cpu_affinity().is_some_and(|l| !l.is_empty()));
         assert!(process_runs(std::process::id()));
         assert_eq!(smbios_tables(), SmbiosTables::Files);
-    }
-
-    #[test]
-    fn sysfs_links_resolve_from_their_text_as_the_kernel_resolves_them() {
-        // Every link of this host's directories of links: the text alone gives the path
-        // realpath gives.
-        let mut checked = 0;
-        for dir in [
-            "/sys/block",
-            "/sys/class/block",
-            "/sys/class/net",
-            "/sys/dev/block",
-        ]
-        .into_iter()
-        .map(std::path::PathBuf::from)
-        .chain(["/sys/bus/pci/devices".into()])
-        {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let path = e.path();
-                let Some(quick) = sysfs_link(&path) else {
-                    continue;
-                };
-                assert_eq!(quick, std::fs::canonicalize(&path).unwrap(), "{path:?}");
-                assert_eq!(canonicalize(&path).unwrap(), quick);
-                checked += 1;
-            }
-        }
-        if Path::new("/sys/class/net/lo").exists() {
-            assert!(checked > 0, "no sysfs link read on a host with /sys");
-        }
-    }
-
-    #[test]
-    fn only_links_of_sysfs_link_directories_take_the_short_way() {
-        for path in [
-            "/sys/block",
-            "/sys/block/",
-            "/sys/devices/virtual/net/lo",
-            "/sys/class/net/lo/subsystem",
-            "/sys/block/../block/vda",
-            "/proc/self/exe",
-            "sys/class/net/lo",
-        ] {
-            assert_eq!(sysfs_link(Path::new(path)), None, "{path}");
-        }
-        if Path::new("/sys/class/net/lo").exists() {
-            assert_eq!(
-                sysfs_link(Path::new("/sys/class/net/lo")),
-                Some("/sys/devices/virtual/net/lo".into())
-            );
-        }
     }
 }

@@ -5,26 +5,31 @@
 //! answer or the reason there is none, never a `cfg` of its own.
 //!
 //! Two axes, as the OSes differ: the POSIX calls every Unix shares (`unix`: statvfs, uname,
-//! file modes, symlinks, positioned reads) and what each kernel has of its own (`linux`:
-//! sched_getaffinity, renameat2, O_DIRECT, /proc; `macos`; `windows`, which is both axes:
-//! RSMB, the processor layout, the storage ioctls). Where an OS has no call for something,
-//! its module takes `fallback`'s answer ("not available on this OS", or the plain std way);
-//! `elsewhere` and `no_posix` are the OSes rigcheck does not read.
+//! file modes, symlinks, positioned reads; `beneath`: a sysroot's files opened beneath it)
+//! and what each kernel has of its own (`linux`: sched_getaffinity, renameat2, O_DIRECT,
+//! /proc, openat2; `macos`; `windows`, which is both axes: RSMB, the processor layout, the
+//! storage ioctls). Where an OS has no call for something, its module takes `fallback`'s
+//! answer ("not available on this OS", or the plain std way: `fallback::Root` walks a
+//! sysroot by name and checks where the OS resolves it); `elsewhere` and `no_posix` are the
+//! OSes rigcheck does not read.
 //!
 //! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
 //! `nvme_smart_log`, `ata_smart` (a drive's own health log, as bytes: Linux's in
 //! `linux_smart`),
-//! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`,
-//! `descriptor_path`, `open_dir_in_root`, `canonicalize`, `native_answers`, `nvml_elsewhere`,
-//! `persistence_mode` (with the nvml feature), `ELEVATE`, `NVML_ABSENT`, `NVML_NO_PERMISSION`,
-//! `NVML_FILE_NAMED`, `COLOR_NEEDS_TERM`. Every POSIX-axis module defines:
-//! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`, `open_dir`, `stat_in`, `list_dir`, `open_in`,
-//! `open_following_in`, `special_file_kind`,
-//! `keep_owner_and_mode`, `create_private_dir`, `set_create_mode`, `file_mode`, `symlink`,
-//! `is_symlink_loop`, `RENAME_REPLACES_EMPTY_DIR`, `WALK_SEES_EVERY_LINK`, `INTERRUPTS`.
+//! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`, `descriptor_path`,
+//! `native_answers`, `nvml_elsewhere`, `persistence_mode` (with the nvml feature), `ethtool`, `ELEVATE`,
+//! `NVML_ABSENT`, `NVML_NO_PERMISSION`, `NVML_FILE_NAMED`, `COLOR_NEEDS_TERM` (and `linux`
+//! alone `open_in_root`, for `beneath`). Every POSIX-axis module defines:
+//! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`,
+//! `special_file_kind`, `keep_owner_and_mode`, `create_private_dir`, `set_create_mode`,
+//! `file_mode`, `symlink`, `is_symlink_loop`, `RENAME_REPLACES_EMPTY_DIR`, `INTERRUPTS`,
+//! and `Root` (a sysroot opened once: `open`, `open_file`, `list_dir`, `exists`,
+//! `read_link`, `canonical`). Every OS shares `answers`: `Lookup`, `Opened`, `Refusal` and
+//! `refusal`, `MAX_SYMLINKS`, and the rest.
 
 mod answers;
 pub mod fallback;
+mod instructions;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -64,9 +69,18 @@ mod unix;
 #[cfg(unix)]
 pub use unix::*;
 
+#[cfg(unix)]
+mod beneath;
+#[cfg(unix)]
+pub use beneath::Root;
+
 #[cfg(not(any(unix, windows)))]
 mod no_posix;
 #[cfg(not(any(unix, windows)))]
 pub use no_posix::*;
 
-pub use answers::{unsupported, Entry, FsSpace, Live, SmbiosTables};
+pub use answers::{
+    refusal, unsupported, DriverInfo, Ethtool, FsSpace, LinkModes, Live, Lookup, Opened, Refusal,
+    SmbiosTables, MAX_SYMLINKS,
+};
+pub use instructions::cpuid;

@@ -7,9 +7,8 @@ use std::io;
 use super::answers::unsupported;
 
 pub use super::fallback::{
-    create_private_dir, device_number, file_identity, file_mode, keep_owner_and_mode, list_dir,
-    machine, open_dir, open_following_in, open_in, set_create_mode, special_file_kind, stat_in,
-    statvfs, symlink, Dir,
+    create_private_dir, device_number, file_identity, file_mode, keep_owner_and_mode, machine,
+    set_create_mode, special_file_kind, statvfs, symlink, Root,
 };
 
 /// No signals to hold back.
@@ -17,9 +16,6 @@ pub const INTERRUPTS: &[i32] = &[];
 
 /// Assumed not, as on Windows: an empty directory is removed first.
 pub const RENAME_REPLACES_EMPTY_DIR: bool = false;
-
-/// Unknown, so every opened path is checked against the root as the OS resolves it.
-pub const WALK_SEES_EVERY_LINK: bool = false;
 
 /// No positioned reads.
 pub fn read_at(_f: &File, _buf: &mut [u8], _offset: u64) -> io::Result<usize> {

@@ -1,5 +1,6 @@
 //! The POSIX calls every Unix shares: statvfs, uname, file modes and owners, symlinks,
-//! positioned reads, and the signals that interrupt a run.
+//! positioned reads, the signals that interrupt a run, and a sysroot's files opened beneath
+//! it (`Root`).
 
 use std::fs::{self, File, FileType, Metadata, OpenOptions};
 use std::io;
@@ -20,10 +21,6 @@ pub const INTERRUPTS: &[i32] = &[
 
 /// A rename replaces an empty directory at the destination.
 pub const RENAME_REPLACES_EMPTY_DIR: bool = true;
-
-/// Every symlink shows as one to `symlink_metadata`, so a walk that follows them by hand
-/// sees every link the OS would follow.
-pub const WALK_SEES_EVERY_LINK: bool = true;
 
 fn c_path(path: &Path) -> io::Result<std::ffi::CString> {
     std::ffi::CString::new(path.as_os_str().as_bytes()).map_err(io::Error::other)
@@ -83,65 +80,6 @@ pub fn read_exact_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
 /// The device number (`st_dev`) of the filesystem holding a file.
 pub fn device_number(meta: &Metadata) -> Option<u64> {
     Some(meta.dev())
-}
-
-/// A directory held open, for reads relative to it (`stat_in`, `open_in`): the kernel then
-/// looks up one name per call instead of a whole path.
-pub struct Dir(pub(super) rustix::fd::OwnedFd);
-
-/// Opens the directory at `path`.
-pub fn open_dir(path: &Path) -> io::Result<Dir> {
-    use rustix::fs::{open, Mode, OFlags};
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    Ok(Dir(open(path, flags, Mode::empty())?))
-}
-
-/// What `name` in `dir` is, not following a link (`fstatat`).
-pub fn stat_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<super::answers::Entry> {
-    use rustix::fs::{statat, AtFlags, FileType};
-    let stat = statat(&dir.0, name, AtFlags::SYMLINK_NOFOLLOW)?;
-    Ok(match FileType::from_raw_mode(stat.st_mode) {
-        FileType::Symlink => super::answers::Entry::Link,
-        FileType::RegularFile => {
-            super::answers::Entry::File(u64::try_from(stat.st_size).unwrap_or(u64::MAX))
-        }
-        FileType::Directory => super::answers::Entry::Directory,
-        _ => super::answers::Entry::Other,
-    })
-}
-
-/// Opens `name` in `dir` for reading, never through a link and never blocking on a FIFO.
-pub fn open_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<File> {
-    use rustix::fs::{openat, Mode, OFlags};
-    let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NONBLOCK;
-    Ok(File::from(openat(&dir.0, name, flags, Mode::empty())?))
-}
-
-/// The names in the directory `dir`, `.` and `..` left out, in the order the directory
-/// gives them (`getdents`); the descriptor is used up.
-pub fn list_dir(dir: Dir) -> io::Result<Vec<std::ffi::OsString>> {
-    use std::os::unix::ffi::OsStrExt;
-    let mut names = Vec::new();
-    let mut entries = rustix::fs::Dir::new(dir.0)?;
-    while let Some(entry) = entries.read() {
-        let entry = entry?;
-        let name = entry.file_name().to_bytes();
-        if name != b"." && name != b".." {
-            names.push(std::ffi::OsStr::from_bytes(name).to_owned());
-        }
-    }
-    Ok(names)
-}
-
-/// Opens `name` in `dir` for reading as opening the whole path would: through a link.
-pub fn open_following_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<File> {
-    use rustix::fs::{openat, Mode, OFlags};
-    Ok(File::from(openat(
-        &dir.0,
-        name,
-        OFlags::RDONLY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?))
 }
 
 /// What makes a file itself, whatever path names it: its device and inode.

@@ -29,10 +29,9 @@ use windows_sys::Win32::System::IO::DeviceIoControl;
 use super::answers::{Live, SmbiosTables};
 
 pub use super::fallback::{
-    anonymous_file, ata_smart, canonicalize, cpu_affinity, create_private_dir, descriptor_path,
-    device_number, drop_cache, exchange, file_identity, file_mode, keep_owner_and_mode, list_dir,
-    machine, open_dir, open_dir_in_root, open_following_in, open_for_reading, open_in,
-    set_create_mode, special_file_kind, stat_in, statvfs, symlink, Dir,
+    anonymous_file, ata_smart, cpu_affinity, create_private_dir, descriptor_path, device_number, drop_cache,
+    ethtool, exchange, file_identity, file_mode, keep_owner_and_mode, machine, open_for_reading,
+    set_create_mode, special_file_kind, statvfs, symlink, Root,
 };
 pub use super::sysinfo_calls::process_runs;
 
@@ -44,10 +43,6 @@ pub const INTERRUPTS: &[i32] = &[signal_hook::consts::SIGINT, signal_hook::const
 
 /// Windows renames no directory onto another, not even an empty one.
 pub const RENAME_REPLACES_EMPTY_DIR: bool = false;
-
-/// Windows (and Wine) can follow links a walk does not see: Wine shows a Unix symlink as
-/// the file it names.
-pub const WALK_SEES_EVERY_LINK: bool = false;
 
 /// The provider signature `'RSMB'` as `GetSystemFirmwareTable` takes it.
 const RSMB: u32 = u32::from_be_bytes(*b"RSMB");

@@ -84,6 +84,7 @@ pub fn reference_spec(host: &str) -> Spec {
         captured_at: Some("2024-05-02T09:30:00Z".into()),
         hostname: Some(host.into()),
         source: "live".into(),
+        nics: Vec::new(),
         lists: Default::default(),
         system: System {
             vendor: Some("HP".into()),

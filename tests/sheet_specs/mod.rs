@@ -97,6 +97,9 @@ fn xeon(
         family: Some(6),
         model_id: Some(85),
         stepping: Some(7),
+        microarchitecture: s("Cascade Lake"),
+        codename: s("Cascade Lake-SP"),
+        current_mhz: None,
         microcode: s("0x5003604"),
         sockets: Some(sockets),
         cores: Some(cores),
@@ -284,6 +287,7 @@ pub fn reference() -> Spec {
         captured_at: s("2024-05-14T09:30:00Z"),
         hostname: s("z8-lab-07"),
         source: "/captures/z8-lab-07".into(),
+        nics: Vec::new(),
         lists: Default::default(),
         system: System {
             vendor: s("HP"),
@@ -431,6 +435,7 @@ pub fn laptop() -> Spec {
         captured_at: s("2024-06-02T14:05:11+02:00"),
         hostname: s("latitude-ana"),
         source: "live".into(),
+        nics: Vec::new(),
         lists: Default::default(),
         system: System {
             vendor: s("Dell Inc."),

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -66,6 +67,12 @@ impl CallError {
                 "driver too old for this NVML query (needs R510 or newer)".into()
             }
             "NotRecorded" => "not recorded in this sysroot's nvml.json".into(),
+            // NVML left unloaded, where nothing of an NVIDIA driver is there (gpu.rs); the
+            // capture keeps why, so its replay says what the live run did.
+            "NotLoaded" => self
+                .detail
+                .clone()
+                .unwrap_or_else(|| "not loaded".into()),
             "GpuLost" => "GPU has fallen off the bus (NVML GpuLost): check power and seating, \
                  then reboot"
                 .into(),
@@ -150,6 +157,41 @@ impl From<Stored> for Value {
     }
 }
 
+/// The schema of a stored answer, as `TryFrom<Value>` reads it and `From<Stored>` writes it:
+/// an object with `ok` (any value, `null` included), or one with a string `err` and an
+/// optional string `detail`.
+impl JsonSchema for Stored {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Answer".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "One NVML call's answer: `{\"ok\": VALUE}` (any value, null included), or \
+                `{\"err\": CODE}` with the NVML error name (`NotSupported`, `NoPermission`, ...; \
+                rigcheck's own `NoAnswer` and `NotAsked` for a hung driver) and, where the library \
+                gave one, its message as `detail`.",
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": { "ok": true },
+                    "required": ["ok"],
+                    "additionalProperties": false
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "err": { "type": "string" },
+                        "detail": { "type": "string" }
+                    },
+                    "required": ["err"],
+                    "additionalProperties": false
+                }
+            ]
+        })
+    }
+}
+
 impl Stored {
     fn from_answer(a: &Answer) -> Self {
         match a {
@@ -173,7 +215,7 @@ impl Stored {
 }
 
 /// The whole nvml.json file.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct NvmlFile {
     /// Layout version (`FORMAT`).
     pub format: u32,
@@ -234,6 +276,20 @@ impl GpuAccess for Recorded {
             .and_then(|d| d.get(call))
             .map_or_else(|| Err(not_recorded()), Stored::to_answer)
     }
+}
+
+/// The nvml.json of a capture where NVML was not loaded, for `why`: its replay answers init
+/// with that reason, as the live run gave it.
+pub fn not_loaded_json(why: &str) -> String {
+    let file = NvmlFile {
+        format: FORMAT,
+        init: Some(Stored::Err {
+            err: "NotLoaded".into(),
+            detail: Some(why.to_string()),
+        }),
+        ..NvmlFile::default()
+    };
+    serde_json::to_string_pretty(&file).unwrap_or_default() + "\n"
 }
 
 /// Capture: passes every call through and remembers the answer, for nvml.json.

@@ -1,15 +1,17 @@
-//! NVIDIA GPUs as the PCI bus shows them: /sys/bus/pci/devices and pci.ids, no driver needed.
+//! GPUs as the PCI bus shows them: /sys/bus/pci/devices and pci.ids, no driver needed.
 //!
 //! This is what a freshly delivered machine without drivers can still tell: how many GPUs,
-//! which model (from pci.ids), on which link and which NUMA node.
+//! which model (from pci.ids), on which link and which NUMA node. NVIDIA's GPUs are its VGA
+//! and 3D functions; AMD's and Intel's also their other display functions (0x0380: Instinct
+//! MI100/MI200, Data Center GPU Max) and AMD's processing accelerators (0x1200: Instinct
+//! MI300). Other vendors' display functions (a BMC's ASPEED or Matrox VGA, a VM's virtual
+//! display) drive a console, not computations: they are not GPUs.
 
 use std::path::Path;
 
 use crate::probe::pci::{parse_hex, read_link, PciLink, PCI_DEVICES};
 use crate::source::{Source, Unknown};
-
-/// PCI vendor id of NVIDIA.
-const NVIDIA: u32 = 0x10de;
+use crate::spec::GpuVendor;
 /// Where distributions keep pci.ids (Debian/Ubuntu, then Fedora/RHEL/Arch).
 const PCI_IDS: [&str; 2] = ["/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"];
 
@@ -18,6 +20,7 @@ const PCI_IDS: [&str; 2] = ["/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.id
 pub struct PciGpu {
     /// `0000:3b:00.0`, lower case as sysfs writes it.
     pub address: String,
+    pub vendor: GpuVendor,
     /// `None` where the `device` file is not a PCI id (a damaged sysfs file): the GPU is
     /// listed with its identity unknown rather than dropped.
     pub device_id: Option<u32>,
@@ -55,8 +58,20 @@ pub struct PciScan {
     pub doubtful: Vec<String>,
 }
 
-/// Lists NVIDIA GPUs (class 0x0300 VGA or 0x0302 3D controller; the audio function is not
-/// one). `Err` only when the PCI directory itself cannot be listed.
+/// Whether a function of `vendor` with PCI class `class` is a GPU: NVIDIA's VGA (0x0300) and
+/// 3D (0x0302) functions (the audio function is not one); AMD's and Intel's also their other
+/// display functions (0x0380), and AMD's processing accelerators (0x1200, Instinct MI300).
+fn is_gpu_class(vendor: GpuVendor, class: u32) -> bool {
+    matches!(
+        (vendor, class >> 8),
+        (_, 0x0300 | 0x0302)
+            | (GpuVendor::Amd | GpuVendor::Intel, 0x0380)
+            | (GpuVendor::Amd, 0x1200)
+    )
+}
+
+/// Lists the GPUs of NVIDIA, AMD and Intel (`is_gpu_class`). `Err` only when the PCI
+/// directory itself cannot be listed.
 pub fn read_pci_gpus(src: &Source) -> Result<PciScan, Unknown> {
     let mut out = Vec::new();
     let mut doubtful = Vec::new();
@@ -76,12 +91,18 @@ pub fn read_pci_gpus(src: &Source) -> Result<PciScan, Unknown> {
         // The vendor first: another vendor's function is passed over whatever its class,
         // so a machine's hundred-odd PCI functions cost one read each, not two.
         let vendor = hex("vendor");
-        if matches!(vendor, Ok(v) if v != Some(NVIDIA)) {
-            continue;
-        }
+        let gpu_vendor = match &vendor {
+            Ok(Some(v)) => match GpuVendor::from_pci(*v) {
+                Some(g) => g,
+                None => continue,
+            },
+            Ok(None) => continue,
+            // Unknown vendor: NVIDIA's rules decide whether it may be a GPU.
+            Err(_) => GpuVendor::Nvidia,
+        };
         let class = hex("class");
         let display = match &class {
-            Ok(Some(c)) => Some(matches!(c >> 8, 0x0300 | 0x0302)),
+            Ok(Some(c)) => Some(is_gpu_class(gpu_vendor, *c)),
             Ok(None) => Some(false),
             Err(_) => None,
         };
@@ -101,6 +122,7 @@ pub fn read_pci_gpus(src: &Source) -> Result<PciScan, Unknown> {
         }
         out.push(PciGpu {
             address: addr.to_ascii_lowercase(),
+            vendor: gpu_vendor,
             device_id: hex("device").ok().flatten(),
             subsystem_vendor: hex("subsystem_vendor").ok().flatten(),
             subsystem_device: hex("subsystem_device").ok().flatten(),

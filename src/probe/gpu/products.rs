@@ -87,6 +87,17 @@ pub struct Product {
     pub third_party: &'static [Figure],
 }
 
+/// A laptop row's name without the suffix NVIDIA's driver leaves out: NVML names many laptop
+/// parts as the desktop board (a GeForce GTX 1050 laptop GPU, 10de:1c8d, is "NVIDIA GeForce
+/// GTX 1050"), where pci.ids and the table say "GeForce GTX 1050 Mobile"; the PCI id already
+/// says it is the laptop part.
+fn laptop_base_name(name: &str) -> Option<&str> {
+    [" Laptop GPU", " with Max-Q Design", " Max-Q", " Mobile"]
+        .iter()
+        .find_map(|s| name.strip_suffix(s))
+        .map(str::trim_end)
+}
+
 /// One PCI id of a product: `PRODUCTS[product]` is the board with `device` and `subsystem`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IdKey {
@@ -184,7 +195,10 @@ pub fn cc_facts(major: u32, minor: u32) -> Option<(u32, u32, u32)> {
 impl Product {
     /// True when the driver may print `name` for this board.
     pub fn is_named(&self, name: &str) -> bool {
-        same_product_name(self.name, name) || self.also.iter().any(|a| same_product_name(a, name))
+        same_product_name(self.name, name)
+            || self.also.iter().any(|a| same_product_name(a, name))
+            || (self.mobile
+                && laptop_base_name(self.name).is_some_and(|b| same_product_name(b, name)))
     }
 
     /// Dense FP16 tensor peak accumulating in FP32: half the FP16-accumulate figure on GeForce
@@ -252,6 +266,11 @@ impl Product {
             pcie_width: self.pcie.map(|p| u32::from(p.lanes)),
             source: self.source.to_string(),
             note,
+            third_party: self
+                .third_party
+                .iter()
+                .map(|f| f.datasheet_field().to_string())
+                .collect(),
         }
     }
 }

@@ -158,7 +158,11 @@ impl Identity {
 /// ids and nothing decides, NVML's name decides; without it the GPU is one of the candidates,
 /// and only what they share is known. A name that is none of the boards the ids allow is a
 /// contradiction: a relabelled or re-flashed card, or a table row to correct.
-pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
+pub fn identify(
+    ids: Option<PciIds>,
+    nvml_name: Option<&str>,
+    nvml_memory: Option<u64>,
+) -> Identity {
     let placeholder = nvml_name.filter(|n| is_placeholder_name(n));
     let nvml_name = nvml_name.filter(|n| !is_placeholder_name(n));
     let found = ids.map_or(Found::Unknown, |i| products::find(i.device, i.subsystem));
@@ -230,18 +234,23 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
                 product.name
             ),
         ),
-        (Found::Several(boards), Some(n)) => match boards.iter().find(|p| p.is_named(n)) {
+        (Found::Several(boards), Some(n)) => match by_memory(&boards, n, nvml_memory) {
             Some(p) => ident(
                 Certainty::NvmlAndPciAgree,
                 Some(p),
                 Vec::new(),
-                format!(
-                    "PCI {what} is one of {}; NVML's name decides",
-                    either(&boards.iter().map(|p| p.name).collect::<Vec<_>>())
-                ),
+                match distinct_names(&boards).as_slice() {
+                    [one] => format!(
+                        "PCI {what} is one of the {one} boards; NVML's name and memory decide"
+                    ),
+                    names => format!(
+                        "PCI {what} is one of {}; NVML's name decides",
+                        either(names)
+                    ),
+                },
             ),
             None => {
-                let names: Vec<&str> = boards.iter().map(|p| p.name).collect();
+                let names = distinct_names(&boards);
                 ident(
                     Certainty::Contradicted,
                     None,
@@ -254,7 +263,7 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
             }
         },
         (Found::Several(boards), None) => {
-            let names: Vec<&str> = boards.iter().map(|p| p.name).collect();
+            let names = distinct_names(&boards);
             ident(
                 Certainty::PciAmbiguous,
                 None,
@@ -267,6 +276,46 @@ pub fn identify(ids: Option<PciIds>, nvml_name: Option<&str>) -> Identity {
             )
         }
     }
+}
+
+/// The boards' names, each once (an 8 and a 16 GB board may share one).
+fn distinct_names(boards: &[&'static Product]) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for p in boards {
+        if !names.contains(&p.name) {
+            names.push(p.name);
+        }
+    }
+    names
+}
+
+/// The board NVML names among several the PCI ids allow; where boards of one name differ in
+/// memory (an 8 and a 16 GB RTX 4060 Ti under one device id), the smallest whose memory holds
+/// what NVML reports (NVML's total is a little under the board's, less again with ECC on),
+/// else the largest.
+fn by_memory(
+    boards: &[&'static Product],
+    name: &str,
+    nvml_memory: Option<u64>,
+) -> Option<&'static Product> {
+    let named: Vec<&'static Product> = boards
+        .iter()
+        .copied()
+        .filter(|p| p.is_named(name))
+        .collect();
+    if named.len() < 2 {
+        return named.first().copied();
+    }
+    let Some(total) = nvml_memory else {
+        return named.first().copied();
+    };
+    let holds = named
+        .iter()
+        .filter(|p| p.memory_bytes.is_some_and(|m| m >= total))
+        .min_by_key(|p| p.memory_bytes);
+    holds
+        .or_else(|| named.iter().max_by_key(|p| p.memory_bytes))
+        .copied()
 }
 
 /// The value of `f` on every row of `rows`, when they all give the same one.
@@ -349,11 +398,25 @@ pub fn fill_from_datasheet(
     let had = g.vram_bytes.is_some();
     if !had {
         g.vram_bytes = shared(rows, |p| p.memory_bytes);
+        note_candidates(
+            rows,
+            i,
+            "vram_bytes",
+            |p| p.memory_bytes.map(bytes_bin),
+            notes,
+        );
     }
     mark(g, "vram_bytes", had, g.vram_bytes.is_some(), notes);
     let had = g.memory_bus_width_bits.is_some();
     if !had {
         g.memory_bus_width_bits = shared(rows, |p| p.bus_width_bits);
+        note_candidates(
+            rows,
+            i,
+            "memory_bus_width_bits",
+            |p| p.bus_width_bits.map(|b| format!("{b}-bit")),
+            notes,
+        );
     }
     mark(
         g,
@@ -362,6 +425,95 @@ pub fn fill_from_datasheet(
         g.memory_bus_width_bits.is_some(),
         notes,
     );
+}
+
+/// Where the boards a GPU may be differ in a fact (NVIDIA sells the RTX 4060 Ti with 8 or
+/// 16 GiB under one device id), the fact is unknown without the driver: the note gives the
+/// candidates' values, so an order for either size reads "unknown", never the other size.
+fn note_candidates(
+    rows: &[&Product],
+    i: usize,
+    field: &str,
+    value: impl Fn(&Product) -> Option<String>,
+    notes: &mut Notes,
+) {
+    let mut values: Vec<String> = Vec::new();
+    for p in rows {
+        let v = value(p).unwrap_or_else(|| "unknown".into());
+        if !values.contains(&v) {
+            values.push(v);
+        }
+    }
+    if values.len() > 1 {
+        let mut names: Vec<&str> = Vec::new();
+        for p in rows {
+            if !names.contains(&p.name) {
+                names.push(p.name);
+            }
+        }
+        let whose = match names.as_slice() {
+            [one] => format!("NVIDIA sells the {one} with either under one PCI id"),
+            _ => format!("the {}", either(&names)),
+        };
+        notes.add(
+            format!("gpus[{i}].{field}"),
+            format!(
+                "unknown: {} ({whose}); the NVIDIA driver's answer decides",
+                either(&values)
+            ),
+        );
+    }
+}
+
+/// `8 GiB`.
+fn bytes_bin(b: u64) -> String {
+    crate::units::bytes_bin(b)
+}
+
+/// Says, on each fact of the GPU that rests on a datasheet figure no NVIDIA document gives
+/// (the row's `third_party`), that it is a third-party figure: a fact filled from such a
+/// figure, or a rating at a third-party boost clock.
+pub fn note_third_party(g: &Gpu, p: &Product, i: usize, notes: &mut Notes) {
+    use super::table::Figure;
+    if p.third_party.is_empty() {
+        return;
+    }
+    let third = |f: Figure| p.third_party.contains(&f);
+    let from_table = |field: &str| g.from_datasheet(field);
+    let mut say = |field: &str, figure: &str| {
+        notes.add(
+            format!("gpus[{i}].{field}"),
+            format!(
+                "third-party figure: the {} datasheet's {figure} comes from no NVIDIA document \
+                 (the product table's source for it is third-party)",
+                p.name
+            ),
+        );
+    };
+    for (field, figure, what) in [
+        ("sm_count", Figure::Sms, "SM count"),
+        ("cuda_cores", Figure::CudaCores, "CUDA core count"),
+        ("tensor_cores", Figure::TensorCores, "tensor core count"),
+        ("vram_bytes", Figure::MemoryGib, "memory size"),
+        ("memory_bus_width_bits", Figure::BusBits, "memory bus width"),
+        (
+            "memory_bandwidth_bytes_per_s",
+            Figure::BandwidthGbS,
+            "memory bandwidth",
+        ),
+    ] {
+        if from_table(field) && third(figure) {
+            say(field, what);
+        }
+    }
+    if g.rated_clock_source.as_deref() == Some(DATASHEET) && third(Figure::BoostMhz) {
+        say("rated_clock_mhz", "boost clock");
+        if g.fp32_tflops.is_some() {
+            say("fp32_tflops", "boost clock (the rating is at it)");
+        }
+    } else if g.fp32_tflops.is_some() && g.rated_clock_mhz.is_none() && third(Figure::Fp32Tflops) {
+        say("fp32_tflops", "FP32 rating");
+    }
 }
 
 /// Replaces the notes on `field` with one note made from their joined reasons.
@@ -503,6 +655,13 @@ pub fn derive_capability(
     };
     g.rated_clock_mhz = rated;
     g.rated_clock_source = source.map(str::to_string);
+    if p.is_some_and(|p| p.mobile) && source == Some(NVML) {
+        notes.add(
+            field("rated_clock_mhz"),
+            "a laptop or embedded GPU: the boost clock its system maker set, as the driver \
+             reports it (NVIDIA rates no single clock for the part)",
+        );
+    }
     // The tensor rating's own clock (Hopper, L40S), else the boost; a board whose datasheet
     // gives a tensor rating but no clock keeps the published figure.
     let published_tensor_only =
@@ -804,7 +963,7 @@ mod tests {
         };
         // As the probe does before: the PCI id it looked the board up by.
         g.pci_device_id = Some(format!("0x{device:04x}"));
-        let id = identify(Some(ids), g.name.clone().as_deref());
+        let id = identify(Some(ids), g.name.clone().as_deref(), g.vram_bytes);
         fill_from_datasheet(g, &id.rows(), 0, true, &mut notes);
         derive_capability(g, id.rating_row(), id.tensorless_chip(), 0, &mut notes);
         if let Some(p) = id.datasheet_row() {

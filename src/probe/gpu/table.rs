@@ -187,6 +187,31 @@ pub enum Figure {
     Pcie,
 }
 
+impl Figure {
+    /// The field of the report's `gpus[].datasheet` that holds this figure.
+    // The build script shares this file and reports nothing by field.
+    #[allow(dead_code)]
+    pub fn datasheet_field(self) -> &'static str {
+        match self {
+            Figure::Sms => "sm_count",
+            Figure::CudaCores => "cuda_cores",
+            Figure::TensorCores => "tensor_cores",
+            Figure::BaseMhz => "base_clock_mhz",
+            Figure::BoostMhz => "boost_clock_mhz",
+            Figure::TensorMhz => "tensor_clock_mhz",
+            Figure::MemoryGib => "memory_bytes",
+            Figure::MemoryType => "memory_type",
+            Figure::BusBits => "memory_bus_width_bits",
+            Figure::DataRateGbps => "memory_data_rate_gbps",
+            Figure::BandwidthGbS => "memory_bandwidth_bytes_per_s",
+            Figure::Fp32Tflops => "fp32_tflops",
+            Figure::Fp16TensorTflops => "fp16_tensor_tflops",
+            Figure::PowerW => "board_power_w",
+            Figure::Pcie => "pcie_gen",
+        }
+    }
+}
+
 /// A PCI Express link: generation and lanes (`"4.0 x16"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "String")]

@@ -235,7 +235,7 @@ fn read_log(src: &Source, protocol: Protocol, device: &str, log: &str) -> Result
         }
         Err(e) => {
             let why = io_reason(&e, asked, device);
-            src.record_unreadable(&format!("/{log}"), &why);
+            src.record_unreadable(&format!("/{log}"), &e, &why);
             Err(why)
         }
     }

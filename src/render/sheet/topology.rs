@@ -246,7 +246,7 @@ fn gpu_device(i: usize, g: &Gpu) -> Device {
         title: format!(
             "GPU {} · {}",
             g.index.unwrap_or(i as u32),
-            g.name.as_deref().unwrap_or("NVIDIA GPU")
+            g.shown_name().as_deref().unwrap_or("NVIDIA GPU")
         ),
         lines,
         link,
