@@ -564,6 +564,7 @@ pub enum Part {
     Memory,
     Drives,
     Network,
+    Health,
     Headroom,
     Notes,
 }
@@ -579,6 +580,7 @@ impl From<Part> for rigcheck::render::Part {
             Part::Memory => Lib::Memory,
             Part::Drives => Lib::Drives,
             Part::Network => Lib::Network,
+            Part::Health => Lib::Health,
             Part::Headroom => Lib::Headroom,
             Part::Notes => Lib::Notes,
         }
@@ -595,6 +597,7 @@ impl ValueEnum for Part {
             Part::Memory,
             Part::Drives,
             Part::Network,
+            Part::Health,
             Part::Headroom,
             Part::Notes,
         ]
@@ -619,6 +622,8 @@ impl ValueEnum for Part {
             Part::Gpus => PossibleValue::new("gpu")
                 .alias("gpus")
                 .help("GPUs, one table per model."),
+            Part::Health => PossibleValue::new("health")
+                .help("Drive wear and errors, memory and PCIe error counts, CPU throttling."),
             Part::Headroom => {
                 PossibleValue::new("headroom").help("Free sockets, DIMM and PCIe slots, power.")
             }

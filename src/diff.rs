@@ -95,6 +95,9 @@ pub struct Compared {
     pub lists: Lists,
     /// OS, kernel and NVIDIA driver: compared as software, no part of a configuration.
     pub software: SoftwareFacts,
+    /// The health counters both reports may know (errors, wear, throttling), by what and
+    /// where: a count that grew is listed as a `health` change, which fails nothing.
+    pub health: BTreeMap<(String, String), u64>,
 }
 
 /// The box: vendor, model, serials, board, BIOS.
@@ -266,6 +269,7 @@ impl Compared {
                 driver: spec.gpus.iter().find_map(|g| g.driver_version.clone()),
                 family: os_family(&spec.os),
             },
+            health: health_counters(spec),
         }
     }
 
@@ -336,7 +340,108 @@ impl Compared {
             n.macs.clear();
         }
         c.software = SoftwareFacts::default();
+        c.health.clear();
         c
+    }
+}
+
+/// The counters a part keeps of its errors, wear and throttling, each known one by (what,
+/// where). Power-on hours, data written and power cycles grow with any use and are left
+/// out: what growing means trouble is kept.
+fn health_counters(spec: &Spec) -> BTreeMap<(String, String), u64> {
+    let mut out = BTreeMap::new();
+    let mut put = |what: &str, at: &str, v: Option<u64>| {
+        if let Some(n) = v {
+            out.insert((what.to_string(), at.to_string()), n);
+        }
+    };
+    if let Some(h) = &spec.health {
+        for d in &h.drives {
+            let at = d.drive.as_str();
+            put(
+                "drive endurance used (%)",
+                at,
+                d.percentage_used.map(u64::from),
+            );
+            put("drive unsafe shutdowns", at, d.unsafe_shutdowns);
+            put("drive media errors", at, d.media_errors);
+            put("drive error log entries", at, d.error_log_entries);
+            put("drive reallocated sectors", at, d.reallocated_sectors);
+            put("drive pending sectors", at, d.pending_sectors);
+            put("drive unreadable sectors", at, d.uncorrectable_sectors);
+        }
+        for mc in &h.memory.controllers {
+            put("corrected memory errors", &mc.name, mc.corrected_errors);
+            put("uncorrected memory errors", &mc.name, mc.uncorrected_errors);
+        }
+        for p in &h.pcie {
+            put("corrected PCIe errors", &p.address, p.correctable);
+            put("non-fatal PCIe errors", &p.address, p.nonfatal);
+            put("fatal PCIe errors", &p.address, p.fatal);
+        }
+        for t in &h.cpu {
+            let at = format!("CPU package {}", t.package);
+            put("core throttle events", &at, t.core_events);
+            put("package throttle events", &at, t.package_events);
+        }
+    }
+    for (i, g) in spec.gpus.iter().enumerate() {
+        let at = g.pci_address.clone().unwrap_or_else(|| format!("GPU {i}"));
+        let s = &g.state;
+        put("GPU corrected ECC errors", &at, s.ecc_errors_corrected);
+        put("GPU uncorrected ECC errors", &at, s.ecc_errors_uncorrected);
+        put(
+            "GPU corrected ECC errors (lifetime)",
+            &at,
+            s.ecc_errors_corrected_aggregate,
+        );
+        put(
+            "GPU uncorrected ECC errors (lifetime)",
+            &at,
+            s.ecc_errors_uncorrected_aggregate,
+        );
+        put(
+            "GPU retired pages (single-bit)",
+            &at,
+            s.retired_pages_single_bit,
+        );
+        put(
+            "GPU retired pages (double-bit)",
+            &at,
+            s.retired_pages_double_bit,
+        );
+        put(
+            "GPU remapped rows (correctable)",
+            &at,
+            s.remapped_rows_correctable,
+        );
+        put(
+            "GPU remapped rows (uncorrectable)",
+            &at,
+            s.remapped_rows_uncorrectable,
+        );
+        put("GPU PCIe replays", &at, s.pcie_replays);
+    }
+    out
+}
+
+/// The counters known on both sides that grew (one that fell was reset: a reboot, a driver
+/// reload), as `health` changes.
+fn health(
+    c: &mut Changes,
+    a: &BTreeMap<(String, String), u64>,
+    b: &BTreeMap<(String, String), u64>,
+) {
+    for ((what, at), before) in a {
+        if let Some(after) = b.get(&(what.clone(), at.clone())).filter(|n| *n > before) {
+            c.push(
+                "health",
+                &format!("{what} grew"),
+                at,
+                before.to_string(),
+                after.to_string(),
+            );
+        }
     }
 }
 
@@ -430,6 +535,7 @@ pub fn compare(a: &Compared, b: &Compared) -> Diff {
         (a.lists.drives, b.lists.drives),
     );
     software(&mut c, &a.software, &b.software);
+    health(&mut c, &a.health, &b.health);
     Diff {
         changes: c.found,
         unknown_on_one_side: c.unknown,

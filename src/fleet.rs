@@ -73,6 +73,9 @@ pub struct Row {
     /// Each network adapter's top speed (Mb/s), in the report's order; `None` where the
     /// adapter list was not read whole (an older report, another OS).
     pub nics: Option<Vec<Option<u64>>>,
+    /// The machine's health as the rules judge it: `fine`, `warn`, `fail` or `unknown`, with
+    /// the parts behind it.
+    pub health: crate::rules::health::Verdict,
 }
 
 impl Row {
@@ -97,6 +100,7 @@ impl Row {
                 .nics
                 .is_complete()
                 .then(|| spec.nics.iter().map(|n| n.max_speed_mbps).collect()),
+            health: crate::rules::health::verdict(spec),
         }
     }
 }
@@ -185,6 +189,9 @@ impl Fleet {
                 .as_ref()
                 .is_some_and(|v| v.outcome == Outcome::Fail)
                 || h.preflight.is_some_and(|p| !p.passed)
+                // A part failing by its own counts (a drive's critical warning, uncorrected
+                // memory errors) fails the fleet whether or not a profile asks.
+                || h.row.health.word == "fail"
         });
         if failed || !self.errors.is_empty() {
             EXIT_FAIL

@@ -12,6 +12,7 @@
 
 pub mod check;
 pub mod gpu;
+pub mod health;
 pub mod host;
 
 pub use check::{Check, Options, Report, Status};
@@ -40,6 +41,7 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
     checks.extend(host::cpu_checks(spec, &visible, opts));
     checks.extend(host::memory_checks(spec));
     checks.extend(host::storage_checks(spec, data, opts));
+    checks.extend(health::checks(spec));
     // A fact not judged is no verdict: it is listed apart and leaves the outcome alone. An
     // unknown is never a pass: with nothing failed it makes the run incomplete.
     let (checks, not_checked): (Vec<Check>, Vec<Check>) =

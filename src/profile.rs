@@ -171,7 +171,8 @@ pub struct Filter {
 ///
 /// A file that is an edited copy of a built-in profile (`profiles show NAME > FILE`, then
 /// edited) still says the built-in's name and description; it is named by its file instead
-/// (`my-order`, described as edited from the built-in), so no verify of it reads as a check
+/// (`my-order`, described as edited from the built-in unless its description was edited
+/// too), so no verify of it reads as a check
 /// against the order it was copied from. An unedited copy keeps the built-in's name.
 pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
     let (text, shown, stem) = read(name_or_path)?;
@@ -192,7 +193,11 @@ pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
         let original = parse(builtin, &format!("<built-in {name}>"), name)?;
         if ordered(&original) != ordered(&p) {
             p.name = stem;
-            p.description = Some(format!("edited from the built-in {name}"));
+            // A description the user wrote is theirs; the built-in's would describe the
+            // order it was copied from.
+            if p.description == original.description {
+                p.description = Some(format!("edited from the built-in {name}"));
+            }
         }
     }
     Ok(p)
@@ -878,6 +883,18 @@ impl Builder<'_> {
             Quantity::Mhz => parse(units::parse_mhz),
             Quantity::Mts => parse(units::parse_mts),
             Quantity::LinkSpeed => parse(units::parse_link_speed),
+            // A condition is asked by writing it true; false would ask nothing at all.
+            Quantity::Flag => match v {
+                Value::Boolean(true) => Ok(Val::Num(1)),
+                Value::Boolean(false) => Err(self.err(
+                    Some(span.clone()),
+                    format!(
+                        "{key} = false asks nothing: leave the key out (a profile without it \
+                         does not judge it) or write {key} = true"
+                    ),
+                )),
+                _ => Err(bad_type("true")),
+            },
             Quantity::Text | Quantity::Names => match v {
                 Value::String(s) if !s.trim().is_empty() => Ok(Val::Text(s.clone())),
                 Value::String(_) => Err(self.err(Some(span.clone()), format!("{key}: empty text"))),
@@ -1110,7 +1127,7 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
             // The speed a port runs at now: the machine passes an order for at least that.
             Found::Num(n, _) | Found::Floor(n, _) => nums.push(*n),
             Found::Text(t) => texts.push(t.as_str()),
-            Found::Names(_) | Found::Unknown(_) => return None,
+            Found::Names(_) | Found::Unknown(_) | Found::Judged { .. } => return None,
         }
     }
     if let Some(first) = texts.first() {
@@ -1130,6 +1147,9 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
 
 /// What a requirement asks, in words.
 fn expected_text(req: &Requirement) -> String {
+    if req.quantity == Quantity::Flag {
+        return fields::flag_expected(req.field.key);
+    }
     let vals: Vec<String> = req
         .values
         .iter()

@@ -370,6 +370,8 @@ fn check(m: &Machine<'_>, req: &Requirement) -> Line {
             Found::Text(t) => compare_text(req, t),
             Found::Names(names) if missing_names(req, names).is_empty() => Status::Pass,
             Found::Names(_) => Status::Fail,
+            Found::Judged { holds: true, .. } => Status::Pass,
+            Found::Judged { holds: false, .. } => Status::Fail,
         };
         status = match (status, one) {
             (Status::Fail, _) | (_, Status::Fail) => Status::Fail,
@@ -380,7 +382,12 @@ fn check(m: &Machine<'_>, req: &Requirement) -> Line {
     line.status = status;
     if !unknown_why.is_empty() {
         unknown_why.dedup();
-        line.note = Some(unknown_why.join("; "));
+        let why = unknown_why.join("; ");
+        // A note the reading gave (what only warns) stays after why the rest is unknown.
+        line.note = Some(match line.note.take() {
+            Some(n) => format!("{why}; {n}"),
+            None => why,
+        });
     }
     if let Some(why) = contradicted(m, req) {
         line.status = Status::Fail;
@@ -416,6 +423,12 @@ fn missing_names(req: &Requirement, names: &[String]) -> Vec<String> {
 /// The found column: each value as it is shown, identical neighbours once with a count
 /// (`8 GiB × 12`).
 fn shown(req: &Requirement, items: Vec<Found>) -> String {
+    // Parts the rules judged (and those of them that could not be read) are shown apart,
+    // named and grouped: `nvme0n1, nvme1n1: 12 h, 1 % used, no errors; memory: no errors`.
+    let (judged, items): (Vec<Found>, Vec<Found>) = items.into_iter().partition(|f| {
+        matches!(f, Found::Judged { .. })
+            || (req.quantity == Quantity::Flag && matches!(f, Found::Unknown(_)))
+    });
     let mut out = String::new();
     for (it, n) in collapse(items) {
         if !out.is_empty() {
@@ -434,12 +447,57 @@ fn shown(req: &Requirement, items: Vec<Found>) -> String {
                     out.push_str(&missing.join(", "));
                 }
             }
+            Found::Judged { shown, .. } => out.push_str(&shown),
         }
         if n > 1 {
             out.push_str(&format!(" × {n}"));
         }
     }
+    if !judged.is_empty() {
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        out.push_str(&judged_shown(judged));
+    }
     out
+}
+
+/// The judged parts as the found column shows them: where one fails, only the failing (the
+/// line says which part fails; the others only bury it); parts found alike named together.
+fn judged_shown(items: Vec<Found>) -> String {
+    let parts: Vec<(bool, String, String)> = items
+        .into_iter()
+        .filter_map(|f| match f {
+            Found::Judged { part, holds, shown } => {
+                let found = shown
+                    .strip_prefix(&format!("{part}: "))
+                    .map_or_else(|| shown.clone(), str::to_string);
+                Some((holds, part, found))
+            }
+            // A judged part's why opens with the part (`memory: no EDAC ...`).
+            Found::Unknown(why) => {
+                let part = why.split(": ").next().unwrap_or("part").to_string();
+                Some((true, part, "unknown".to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    let failing = parts.iter().any(|(holds, _, _)| !holds);
+    let mut groups: Vec<(Vec<String>, String)> = Vec::new();
+    for (_, part, found) in parts
+        .into_iter()
+        .filter(|(holds, _, _)| !failing || !holds)
+    {
+        match groups.iter_mut().find(|(_, f)| *f == found) {
+            Some((parts, _)) => parts.push(part),
+            None => groups.push((vec![part], found)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(parts, found)| format!("{}: {found}", parts.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The GPUs, drives or DIMM slots a failed per-item requirement fails on, by name
@@ -451,6 +509,7 @@ fn which_fail(m: &Machine<'_>, req: &Requirement, slack: f64) -> Vec<String> {
     let fails = |f: &Found| match f {
         Found::Num(n, _) => compare_num(req, *n, slack) == Status::Fail,
         Found::Text(t) => compare_text(req, t) == Status::Fail,
+        Found::Judged { holds, .. } => !holds,
         _ => false,
     };
     let q = req.quantity;
@@ -467,6 +526,19 @@ fn which_fail(m: &Machine<'_>, req: &Requirement, slack: f64) -> Vec<String> {
         (Read::EachDrive(read), Some(f)) => matching_drives(spec, f)
             .map(|(i, d)| (d.name.clone(), fails(&read(spec, i, d, q))))
             .collect(),
+        // Parts the health rules judged name themselves, however many fail.
+        (Read::Machine(read), _) if req.quantity == Quantity::Flag => {
+            return read(spec, q)
+                .items
+                .iter()
+                .filter_map(|f| match f {
+                    Found::Judged {
+                        part, holds: false, ..
+                    } => Some(part.clone()),
+                    _ => None,
+                })
+                .collect();
+        }
         (Read::EachNic(read), Some(f)) => matching_nics(spec, f)
             .map(|(i, n)| {
                 let at = n
@@ -479,6 +551,18 @@ fn which_fail(m: &Machine<'_>, req: &Requirement, slack: f64) -> Vec<String> {
         // A per-DIMM reading has one item per DIMM, in the order of `memory.dimms`.
         (Read::Machine(read), _) => {
             let items = read(spec, q).items;
+            if req.field.key.starts_with("drive_") && req.field.section == Section::Health {
+                return items
+                    .iter()
+                    .filter(|f| fails(f))
+                    .filter_map(|f| match f {
+                        Found::Num(v, shown) => {
+                            shown.text(*v).split(' ').next().map(str::to_string)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+            }
             if req.field.key.starts_with("dimm_") && items.len() == spec.memory.dimms.len() {
                 spec.memory
                     .dimms

@@ -275,8 +275,11 @@ fn ecc(g: &Gpu) -> Check {
     if let Some(n) = rules::uncorrected_ecc_errors(s) {
         bad.push(format!("{n} uncorrectable ECC errors"));
     }
-    if rules::pages_pending(s) {
+    if rules::pages_pending(s) || s.remapped_rows_pending == Some(true) {
         bad.push("page retirement / row remap pending".to_string());
+    }
+    if s.remapped_rows_failure == Some(true) {
+        bad.push("a row remap failed: no spare row left (RMA the GPU)".to_string());
     }
     if bad.is_empty() {
         let found = match s.ecc_errors_uncorrected {

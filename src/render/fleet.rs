@@ -249,6 +249,16 @@ fn verdict(h: &Host) -> (String, Option<Tone>) {
     (text, Some(verify::verdict(v).tone()))
 }
 
+/// The host's health in words: `fine`, `fail (nvme0n1, memory)`, `unknown (memory)`.
+fn health(h: &Host) -> String {
+    let v = &h.row.health;
+    if v.parts.is_empty() {
+        v.word.clone()
+    } else {
+        format!("{} ({})", v.word, v.parts.join(", "))
+    }
+}
+
 /// The name of what a failing host's row adds: the checks it failed.
 const FAILS: &str = "Fails";
 
@@ -304,6 +314,18 @@ pub fn answer(fleet: &Fleet, color: bool) -> String {
             .collect();
         if !failed.is_empty() {
             parts.push(format!("fail {p}: {}", names(failed)));
+        }
+    }
+    // Health failures and warnings name their hosts whether or not a profile asks for them.
+    for (word, says) in [("fail", "health fails"), ("warn", "health warns")] {
+        let hit: Vec<&str> = fleet
+            .hosts
+            .iter()
+            .filter(|h| h.row.health.word == word)
+            .map(|h| h.name.as_str())
+            .collect();
+        if !hit.is_empty() {
+            parts.push(format!("{says}: {}", names(hit)));
         }
     }
     if !fleet.errors.is_empty() {
@@ -383,6 +405,14 @@ pub fn summary(fleet: &Fleet) -> Summary {
         }
         None => s = s.count(fleet.errors.len(), "unreadable").scope(hosts),
     }
+    let sick = fleet
+        .hosts
+        .iter()
+        .filter(|h| h.row.health.word == "fail")
+        .count();
+    if sick > 0 {
+        s = s.scope(format!("{} failing health", plural(sick, "host", "hosts")));
+    }
     s.scope(format!(
         "{}, {}",
         plural(
@@ -447,12 +477,17 @@ fn longest_word(g: &Grid, c: usize) -> usize {
 /// status and the host name, which stay in place) is written under each row instead.
 fn whole_words(g: &mut Grid, keep: usize, width: Option<usize>) {
     g.whole_words = true;
-    if width.is_none_or(|w| whole_word_width(g) <= w) {
-        return;
-    }
-    let widest = (keep..g.header.len()).max_by_key(|&c| (longest_word(g, c), usize::MAX - c));
-    if let Some(c) = widest {
-        below(g, c);
+    // One column under each row, then a second beside it on that line (the hosts' model,
+    // then their health, at 80 columns) while the others are still too wide.
+    for _ in 0..2 {
+        if width.is_none_or(|w| whole_word_width(g) <= w) {
+            return;
+        }
+        let end = g.header.len() - usize::from(g.note_below);
+        let widest = (keep..end).max_by_key(|&c| (longest_word(g, c), usize::MAX - c));
+        if let Some(c) = widest {
+            below(g, c);
+        }
     }
 }
 
@@ -463,11 +498,22 @@ fn below(g: &mut Grid, c: usize) {
         return;
     }
     let name = g.header.remove(c);
+    let joined = g.note_below;
     for r in g.rows.iter_mut().filter(|r| c < r.len()) {
         let v = r.remove(c);
-        r.push(format!("{name}: {v}"));
+        match r.last_mut().filter(|_| joined) {
+            // A second column joins the line of the first: `Model: … · Health: fine`.
+            Some(note) => note.push_str(&format!(" · {name}: {v}")),
+            None => r.push(format!("{name}: {v}")),
+        }
     }
-    g.header.push(name);
+    if joined {
+        if let Some(h) = g.header.last_mut() {
+            h.push_str(&format!(" · {name}"));
+        }
+    } else {
+        g.header.push(name);
+    }
     g.note_below = true;
 }
 
@@ -499,6 +545,7 @@ fn grids(
     if networked {
         header.push("Network");
     }
+    header.push("Health");
     header.push("Config");
     let mut hosts = Grid::new(&header);
     let mut tones = Vec::new();
@@ -513,6 +560,7 @@ fn grids(
         if networked {
             row.push(network(h));
         }
+        row.push(health(h));
         row.push(config(fleet, h));
         hosts.rows.push(row);
     }
@@ -530,10 +578,11 @@ fn grids(
                 r.push(n.clone().unwrap_or_default());
             }
         } else if hosts.note_below {
-            // The row already has a line under it (the model): the failures go first.
+            // The row already has a line under it (the model): the failures go first on it
+            // (a cell is one line: a break in it would be drawn as a forged one).
             for (r, n) in hosts.rows.iter_mut().zip(&named) {
                 if let (Some(last), Some(t)) = (r.last_mut(), text(n)) {
-                    *last = format!("{t}\n{last}");
+                    *last = format!("{t} · {last}");
                 }
             }
         } else {
@@ -787,6 +836,8 @@ pub struct HostJson<'a> {
     /// A preflight result the report carries (`"preflight": {"passed": ...}`); `null` when
     /// it has none.
     preflight_passed: Option<bool>,
+    /// `{word: fine|warn|fail|unknown, parts: [...]}`.
+    health: &'a crate::rules::health::Verdict,
 }
 
 /// A host's check against the profile.
@@ -880,6 +931,7 @@ fn host_json<'a>(fleet: &Fleet, h: &'a Host) -> HostJson<'a> {
                 .collect(),
         }),
         preflight_passed: h.preflight.map(|p| p.passed),
+        health: &h.row.health,
     }
 }
 

@@ -71,6 +71,21 @@ pub fn in_words(spec: &Spec) -> Vec<Said> {
         .collect()
 }
 
+/// At most this many parts are named in one note; the rest are counted. A machine with
+/// thousands of dangling drive entries says each of them once in the drive table, and a
+/// note naming all of them would make one table cell, and so every row, thousands of
+/// characters wide.
+const NAMED: usize = 16;
+
+/// `a, b, c`, or past [`NAMED`] parts `a, b, … and 984 more`.
+fn listed<S: AsRef<str>>(names: &[S]) -> String {
+    let shown: Vec<&str> = names.iter().take(NAMED).map(AsRef::as_ref).collect();
+    match names.len().checked_sub(NAMED) {
+        Some(more) if more > 0 => format!("{} and {more} more", shown.join(", ")),
+        _ => shown.join(", "),
+    }
+}
+
 /// The value at a report path such as `gpus[1].state.ecc_enabled`.
 fn lookup<'a>(report: &'a Value, path: &str) -> Option<&'a Value> {
     let mut cur = report;
@@ -120,7 +135,7 @@ fn about(shape: &str, idx: &[Option<String>], spec: &Spec) -> String {
                 // `gpus[]`: every GPU.
                 0 => "GPUs".to_string(),
                 1 => format!("GPU {}", names[0]),
-                _ => format!("GPUs {}", names.join(", ")),
+                _ => format!("GPUs {}", listed(&names)),
             }
         }
         "drives[]" => {
@@ -136,15 +151,56 @@ fn about(shape: &str, idx: &[Option<String>], spec: &Spec) -> String {
             if names.is_empty() {
                 "Drives".to_string()
             } else {
-                format!("Drive {}", names.join(", "))
+                format!("Drive {}", listed(&names))
             }
         }
+        // A drive's health (`health.drives[1]`): named by the drive.
+        "health" if rest.starts_with("drives[]") => {
+            let names: Vec<String> = indices
+                .iter()
+                .map(|i| {
+                    i.parse::<usize>()
+                        .ok()
+                        .and_then(|n| spec.drives.get(n))
+                        .map_or_else(|| i.to_string(), |d| d.name.clone())
+                })
+                .collect();
+            let who = if names.is_empty() {
+                "Drives".to_string()
+            } else {
+                format!("Drive {}", listed(&names))
+            };
+            return if rest == "drives[]" {
+                format!("{who} health")
+            } else {
+                join(&who, &attr(shape))
+            };
+        }
+        // A link's AER counts (`health.pcie[2]`): named by its PCI address.
+        "health" if rest == "pcie[]" => {
+            let names: Vec<String> = indices
+                .iter()
+                .map(|i| {
+                    i.parse::<usize>()
+                        .ok()
+                        .and_then(|n| spec.health.as_ref()?.pcie.get(n))
+                        .map_or_else(|| i.to_string(), |p| p.address.clone())
+                })
+                .collect();
+            // Several functions are counted, not listed: the Health section lists them.
+            return match names.as_slice() {
+                [one] => format!("PCIe errors at {one}"),
+                many => format!("PCIe errors at {} functions", many.len()),
+            };
+        }
+        // The other health facts are named alone: `Memory errors`, `CPU throttling`.
+        "health" => return label(shape),
         "cpu" if rest.starts_with("numa_nodes[]") => {
             let nodes = match indices.len() {
                 // `numa_nodes[]`: every node.
                 0 => "NUMA nodes".to_string(),
                 1 => format!("NUMA node {}", indices[0]),
-                _ => format!("NUMA nodes {}", indices.join(", ")),
+                _ => format!("NUMA nodes {}", listed(&indices)),
             };
             return if rest == "numa_nodes[]" {
                 nodes
@@ -230,6 +286,16 @@ mod tests {
             field: field.into(),
             reason: reason.into(),
         }
+    }
+
+    #[test]
+    fn a_note_of_a_thousand_parts_names_sixteen_and_counts_the_rest() {
+        let names: Vec<String> = (0..1000).map(|i| format!("sd{i}")).collect();
+        let said = listed(&names);
+        assert!(said.starts_with("sd0, sd1, "), "{said}");
+        assert!(said.ends_with("sd15 and 984 more"), "{said}");
+        assert_eq!(listed(&names[..16]).matches(", ").count(), 15);
+        assert_eq!(listed(&["0", "1"]), "0, 1");
     }
 
     #[test]

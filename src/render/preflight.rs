@@ -71,6 +71,10 @@ pub fn label(id: &str) -> &str {
         "disk.kind" => "Disk kind",
         "os.open_files" => "Open-file limit",
         "os.thp" => "Transparent huge pages",
+        "health.drive" => "Drive health",
+        "health.memory" => "Memory errors (EDAC)",
+        "health.pcie" => "PCIe errors (AER)",
+        "health.cpu_throttle" => "CPU thermal throttling",
         other => other,
     }
 }

@@ -65,6 +65,9 @@ pub fn sections_for(
     if want(Part::Network) {
         out.push(network(spec));
     }
+    if want(Part::Health) {
+        out.push(health(spec));
+    }
     if want(Part::Headroom) {
         out.push(headroom(spec));
     }
@@ -233,6 +236,26 @@ pub fn network(spec: &Spec) -> Section {
     }
     sec.grids.push(rows::nic_grid(&spec.nics));
     sec.grids.push(rows::port_grid(&spec.nics));
+    sec
+}
+
+/// What the parts say of their own health: drives, memory, PCIe links, CPU throttling (the
+/// GPUs' in their tables), with when it was read.
+pub fn health(spec: &Spec) -> Section {
+    let mut sec = Section::new("Health");
+    if spec.health.is_none() {
+        sec.field(
+            "Health",
+            "not read (a report from before rigcheck read health)".into(),
+        );
+        return sec;
+    }
+    sec.field("Read", show_str(&spec.captured_at));
+    sec.field(names::HEALTH_MEMORY.label, rows::memory_errors(spec));
+    sec.field(names::HEALTH_CPU.label, rows::cpu_throttling(spec));
+    sec.grids.extend(rows::drive_health_grids(spec));
+    sec.grids.extend(rows::edac_dimm_grid(spec));
+    sec.grids.extend(rows::pcie_errors_grid(spec));
     sec
 }
 

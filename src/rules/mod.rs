@@ -2,7 +2,8 @@
 //! narrower than the card or below its generation at idle, whether its clocks are held down,
 //! whether its memory has uncorrected errors or retired pages waiting for a reset, whether
 //! memory is unbalanced between sockets or far more than the OS sees, whether CPUs are
-//! offline, and how many data-loader workers a job gets (`workers`). Preflight's checks,
+//! offline, how many data-loader workers a job gets (`workers`), and what the parts' health
+//! counts say (`health`: drive wear and errors, memory, PCIe and GPU memory errors, throttling). Preflight's checks,
 //! verify's requirements, the benchmarks and the renderers all ask here, and `attention`
 //! turns the findings into what the inventory and the sheet list under "Attention", so no two
 //! outputs disagree about one machine. `spec` holds facts only; renderers only paint findings.
@@ -12,6 +13,7 @@ use serde::Serialize;
 
 use crate::spec::{Gpu, GpuState, Memory, Pcie, Spec};
 
+pub mod health;
 pub mod privilege;
 pub mod workers;
 
@@ -109,6 +111,19 @@ pub enum Rule {
     PagesPending,
     /// A GPU's driver names a board its PCI ids rule out (relabelled or re-flashed).
     IdentityContradicted,
+    /// A drive's own log says it is failing, worn or erring (`health`).
+    DriveHealth,
+    /// The memory controllers counted errors.
+    MemoryErrors,
+    /// A GPU's or NVMe drive's link, or a port above it, counted AER errors.
+    PcieErrors,
+    /// A GPU's memory or link health: corrected ECC errors, PCIe replays, clocks held down
+    /// by heat since the driver loaded.
+    GpuHealth,
+    /// A GPU failed to remap a memory row: no spare row is left there.
+    RowRemapFailed,
+    /// A CPU package was throttled by heat since boot.
+    CpuThrottled,
 }
 
 /// A fact that needs a look, as one sentence for people.
@@ -285,6 +300,18 @@ pub fn attention(spec: &Spec) -> Vec<Finding> {
                 format!("{who} has retired memory pages pending: reset the GPU to apply"),
             );
         }
+    }
+    for j in health::findings(spec) {
+        let rule = match j.kind {
+            health::Kind::Drive => Rule::DriveHealth,
+            health::Kind::Memory => Rule::MemoryErrors,
+            health::Kind::Link => Rule::PcieErrors,
+            health::Kind::Gpu => Rule::GpuHealth,
+            health::Kind::GpuRemapFailed => Rule::RowRemapFailed,
+            health::Kind::GpuPending => Rule::PagesPending,
+            health::Kind::Cpu => Rule::CpuThrottled,
+        };
+        say(rule, Some(&j.part), j.says());
     }
     // A fast adapter in a narrow slot cannot carry its ports' speed (a 100 Gb card on x4).
     for n in &spec.nics {

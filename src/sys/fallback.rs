@@ -242,6 +242,20 @@ pub fn symlink(_target: &Path, _link: &Path) -> io::Result<()> {
     Err(unsupported("symlinks are not recreated on this OS"))
 }
 
+/// No NVMe passthrough rigcheck knows on this OS: the drive's health log is not read here.
+pub fn nvme_smart_log(_device: &str) -> io::Result<Vec<u8>> {
+    Err(unsupported(
+        "reading an NVMe drive's health log is not available on this OS",
+    ))
+}
+
+/// No ATA passthrough rigcheck knows on this OS: SMART is not read here.
+pub fn ata_smart(_device: &str) -> io::Result<Vec<u8>> {
+    Err(unsupported(
+        "reading an ATA drive's SMART data is not available on this OS",
+    ))
+}
+
 /// ethtool's calls are Linux's: elsewhere there is no such interface to ask.
 pub fn ethtool(_interface: &str) -> super::answers::Ethtool {
     let why = "ethtool's calls are Linux's".to_string();

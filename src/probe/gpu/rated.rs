@@ -940,6 +940,25 @@ pub fn board_memory(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
     );
 }
 
+/// With ECC on and no board named by the PCI ids, NVML's total is all there is: it stands
+/// as the GPU's memory, with a note that a GDDR board's memory as sold is a sixteenth more,
+/// so an order's size is not compared against it unawares.
+pub fn usable_memory_of_an_unknown_board(g: &Gpu, i: usize, notes: &mut Notes) {
+    if g.vram_bytes.is_none()
+        || g.fact_sources.get("vram_bytes").map(String::as_str) != Some(NVML)
+        || g.state.ecc_enabled != Some(true)
+    {
+        return;
+    }
+    notes.add(
+        format!("gpus[{i}].vram_bytes"),
+        "NVML's usable total with ECC on: no product table names this board (its PCI ids \
+         are unknown), so its memory as sold is unknown; on GDDR boards ECC holds a \
+         sixteenth of it"
+            .to_string(),
+    );
+}
+
 /// Says where NVML's own facts disagree with the datasheet of the board its PCI id names:
 /// fewer or more SMs, less memory, another bus width or architecture. Each is a note
 /// starting `warning:` and a short entry in `datasheet_mismatches`.

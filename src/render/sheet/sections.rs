@@ -139,6 +139,8 @@ pub fn detail_sections(spec: &Spec, topo: &Topology) -> Vec<Section> {
         gpu_section(spec),
         report::drives(spec),
         report::network(spec),
+        // With the date it was read: a drive's hours and a controller's counts are of then.
+        report::health(spec),
     ];
     // Only with SMBIOS data: an all-unknown headroom says nothing a colleague can use.
     if spec.headroom.is_some() {
