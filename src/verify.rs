@@ -484,10 +484,7 @@ fn judged_shown(items: Vec<Found>) -> String {
         .collect();
     let failing = parts.iter().any(|(holds, _, _)| !holds);
     let mut groups: Vec<(Vec<String>, String)> = Vec::new();
-    for (_, part, found) in parts
-        .into_iter()
-        .filter(|(holds, _, _)| !failing || !holds)
-    {
+    for (_, part, found) in parts.into_iter().filter(|(holds, _, _)| !failing || !holds) {
         match groups.iter_mut().find(|(_, f)| *f == found) {
             Some((parts, _)) => parts.push(part),
             None => groups.push((vec![part], found)),

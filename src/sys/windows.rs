@@ -29,9 +29,9 @@ use windows_sys::Win32::System::IO::DeviceIoControl;
 use super::answers::{Live, SmbiosTables};
 
 pub use super::fallback::{
-    anonymous_file, ata_smart, cpu_affinity, create_private_dir, descriptor_path, device_number, drop_cache,
-    ethtool, exchange, file_identity, file_mode, keep_owner_and_mode, machine, open_for_reading,
-    set_create_mode, special_file_kind, statvfs, symlink, Root,
+    anonymous_file, ata_smart, cpu_affinity, create_private_dir, descriptor_path, device_number,
+    drop_cache, ethtool, exchange, file_identity, file_mode, keep_owner_and_mode, machine,
+    open_for_reading, set_create_mode, special_file_kind, statvfs, symlink, Root,
 };
 pub use super::sysinfo_calls::process_runs;
 
