@@ -720,7 +720,7 @@ fn a_copied_profile_has_a_name_of_its_own() {
     fs::write(dir.path().join("same.toml"), &shown).unwrap();
     fs::write(
         dir.path().join("my-order.toml"),
-        shown.replace("Quadro RTX 6000", "Quadro RTX 8000"),
+        shown.replace("model = \"Quadro RTX 6000\"", "model = \"Quadro RTX 8000\""),
     )
     .unwrap();
     let (_, out, _) = run_in(
@@ -733,6 +733,19 @@ fn a_copied_profile_has_a_name_of_its_own() {
         head[2], "edited from the built-in hp-z8-g4-dual-rtx6000",
         "{out}"
     );
+    // A description edited with the order is the user's own, and is said.
+    fs::write(
+        dir.path().join("described.toml"),
+        shown.replace("Quadro RTX 6000", "Quadro RTX 8000"),
+    )
+    .unwrap();
+    let (_, out, _) = run_in(
+        dir.path(),
+        &["--sysroot", reference, "verify", "-p", "described.toml"],
+    );
+    let head: Vec<&str> = out.lines().take(3).collect();
+    assert_eq!(head[0], "verify z8-ref against described", "{out}");
+    assert!(head[2].contains("2 × Quadro RTX 8000 24 GB"), "{out}");
     // Unedited, it is the built-in order, under its name.
     let (code, out, _) = run_in(
         dir.path(),
