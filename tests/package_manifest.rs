@@ -35,7 +35,12 @@ fn the_rpm_does_not_mark_its_licences_as_documents() {
     let assets = rpm_assets(&manifest());
     let licences: Vec<&toml::Table> = assets
         .iter()
-        .filter(|a| a["dest"].as_str().unwrap().starts_with("/usr/share/licenses/"))
+        .filter(|a| {
+            a["dest"]
+                .as_str()
+                .unwrap()
+                .starts_with("/usr/share/licenses/")
+        })
         .filter(|a| !flag(a, "dir"))
         .collect();
     assert_eq!(licences.len(), 2, "LICENSE-MIT and LICENSE-APACHE");
@@ -52,7 +57,13 @@ fn the_rpm_owns_every_directory_only_it_fills() {
     let owned: BTreeSet<String> = assets
         .iter()
         .filter(|a| flag(a, "dir"))
-        .map(|a| a["dest"].as_str().unwrap().trim_end_matches('/').to_string())
+        .map(|a| {
+            a["dest"]
+                .as_str()
+                .unwrap()
+                .trim_end_matches('/')
+                .to_string()
+        })
         .collect();
     // The directories files go into below rigcheck's own doc and licence directories, and
     // those two themselves: without an owner `rpm -e` leaves them behind.
@@ -92,7 +103,10 @@ fn the_rpm_owns_every_directory_only_it_fills() {
     // Shared directories (/usr/share/doc, the man and completion directories) belong to
     // the filesystem package; owning them would make `rpm -e` try to take them away.
     let foreign: Vec<&String> = owned.difference(&wanted).collect();
-    assert!(foreign.is_empty(), "the rpm owns shared directories {foreign:?}");
+    assert!(
+        foreign.is_empty(),
+        "the rpm owns shared directories {foreign:?}"
+    );
 }
 
 #[test]

@@ -76,7 +76,7 @@ pub fn write_with(
             write!(
                 out,
                 "{}",
-                table::line(&summary(fleet).line_within(term.color, term.width), term)
+                summary(fleet).lines_within(term.color, term.width)
             )
         }
         FleetFormat::Markdown => {
@@ -530,10 +530,12 @@ fn grids(
                 r.push(n.clone().unwrap_or_default());
             }
         } else if hosts.note_below {
-            // The row already has a line under it (the model): the failures go first.
+            // The row already has a line under it (the model): the failures go first, on
+            // the same note (a note is one line of text however it wraps, so a line break
+            // in it would show as a replacement character).
             for (r, n) in hosts.rows.iter_mut().zip(&named) {
                 if let (Some(last), Some(t)) = (r.last_mut(), text(n)) {
-                    *last = format!("{t}\n{last}");
+                    *last = format!("{t} · {last}");
                 }
             }
         } else {
