@@ -1,9 +1,8 @@
 //! What Cargo.toml tells cargo-deb and cargo-generate-rpm to build: the .rpm's licences are
-//! not documents and its own directories are owned, the .deb carries a changelog of the
-//! version it packages. `.ci/dist` checks the same in the built packages.
+//! not documents and it names no invented URL, the .deb carries a changelog of the version it
+//! packages. `.ci/dist` checks the same in the built packages.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 fn root() -> &'static Path {
@@ -49,64 +48,6 @@ fn the_rpm_does_not_mark_its_licences_as_documents() {
         // must stay with the binary it covers.
         assert!(!flag(a, "doc"), "{} is marked doc", a["dest"]);
     }
-}
-
-#[test]
-fn the_rpm_owns_every_directory_only_it_fills() {
-    let assets = rpm_assets(&manifest());
-    let owned: BTreeSet<String> = assets
-        .iter()
-        .filter(|a| flag(a, "dir"))
-        .map(|a| {
-            a["dest"]
-                .as_str()
-                .unwrap()
-                .trim_end_matches('/')
-                .to_string()
-        })
-        .collect();
-    // The directories files go into below rigcheck's own doc and licence directories, and
-    // those two themselves: without an owner `rpm -e` leaves them behind.
-    let mut wanted = BTreeSet::new();
-    for a in assets.iter().filter(|a| !flag(a, "dir")) {
-        let dest = a["dest"].as_str().unwrap();
-        let dir = if dest.ends_with('/') {
-            dest.trim_end_matches('/')
-        } else {
-            dest.rsplit_once('/').unwrap().0
-        };
-        for top in ["/usr/share/doc/rigcheck", "/usr/share/licenses/rigcheck"] {
-            if dir == top || dir.starts_with(&format!("{top}/")) {
-                let mut d = dir;
-                while d.len() >= top.len() {
-                    wanted.insert(d.to_string());
-                    d = d.rsplit_once('/').unwrap().0;
-                }
-            }
-        }
-    }
-    assert_eq!(
-        wanted,
-        BTreeSet::from(
-            [
-                "/usr/share/doc/rigcheck",
-                "/usr/share/doc/rigcheck/docs",
-                "/usr/share/doc/rigcheck/docs/schema",
-                "/usr/share/doc/rigcheck/schema",
-                "/usr/share/licenses/rigcheck",
-            ]
-            .map(String::from)
-        )
-    );
-    let missing: Vec<&String> = wanted.difference(&owned).collect();
-    assert!(missing.is_empty(), "the rpm does not own {missing:?}");
-    // Shared directories (/usr/share/doc, the man and completion directories) belong to
-    // the filesystem package; owning them would make `rpm -e` try to take them away.
-    let foreign: Vec<&String> = owned.difference(&wanted).collect();
-    assert!(
-        foreign.is_empty(),
-        "the rpm owns shared directories {foreign:?}"
-    );
 }
 
 #[test]
