@@ -545,6 +545,127 @@ mod tests {
         );
     }
 
+    /// The reference Z8 G4's DIMM table (12 rows as its SMBIOS tables give them) and its
+    /// drives, as the inventory lays them out.
+    fn dimms() -> Grid {
+        let mut g = Grid::new(&[
+            "Slot",
+            "Size",
+            "Type",
+            "Speed",
+            "Manufacturer",
+            "Part number",
+            "Serial",
+        ]);
+        for cpu in 0..2 {
+            for slot in [1, 3, 5, 8, 10, 12] {
+                g.rows.push(
+                    [
+                        &format!("CPU{cpu}-DIMM{slot}"),
+                        "8 GiB",
+                        "DDR4 DIMM",
+                        "2933 MT/s",
+                        "Samsung",
+                        "M393A1K43DB1-CVF",
+                        "unknown",
+                    ]
+                    .map(String::from)
+                    .to_vec(),
+                );
+            }
+        }
+        g
+    }
+
+    fn drives() -> Grid {
+        let mut g = Grid::new(&[
+            "Name",
+            "Model",
+            "Size",
+            "Kind",
+            "NUMA",
+            "PCI address",
+            "Serial",
+        ]);
+        for (n, pci, serial) in [
+            ("nvme0n1", "0000:02:00.0", "HBSE19230100123"),
+            ("nvme1n1", "0000:03:00.0", "HBSE19230100456"),
+        ] {
+            g.rows.push(
+                [
+                    n,
+                    "HP SSD EX950 1TB",
+                    "1 TB (931.5 GiB)",
+                    "nvme",
+                    "0",
+                    pci,
+                    serial,
+                ]
+                .map(String::from)
+                .to_vec(),
+            );
+        }
+        g
+    }
+
+    /// The cells of each line of a plain table below its rule.
+    fn body(out: &str) -> Vec<Vec<String>> {
+        out.lines()
+            .skip(2)
+            .take_while(|l| l.contains('│'))
+            .map(|l| l.split('│').map(|c| c.trim().to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn short_columns_stay_whole_at_80_and_100_columns() {
+        // Before, at 80 columns each DIMM took two lines ("DDR4 / DIMM", "2933 / MT/s"):
+        // 26 lines with the header and rule.
+        for w in [80, 100] {
+            let out = grid(&dimms(), &term(Some(w), false));
+            let rows = body(&out);
+            assert_eq!(rows.len(), 12, "{w}:\n{out}");
+            for r in &rows {
+                assert_eq!(r[2..4], ["DDR4 DIMM", "2933 MT/s"], "{w}:\n{out}");
+            }
+            assert!(out.lines().all(|l| width_of(l) <= w), "{w}:\n{out}");
+        }
+        // At 80 the serial no DIMM gives is said once, under the table: 15 lines.
+        let out = grid(&dimms(), &term(Some(80), false));
+        assert_eq!(out.lines().count(), 15, "{out}");
+        assert_eq!(out.lines().last(), Some(" Serial: unknown in all 12 rows"));
+        // At 100 it fits as a column; in a pipe nothing changes.
+        let out = grid(&dimms(), &term(Some(100), false));
+        assert_eq!(out.lines().count(), 14, "{out}");
+        assert!(out.lines().next().unwrap().ends_with("│ Serial"), "{out}");
+        let out = grid(&dimms(), &term(None, false));
+        assert_eq!(out.lines().count(), 14, "{out}");
+    }
+
+    #[test]
+    fn a_size_wraps_at_its_aside_and_free_text_first() {
+        // Before, at 80 columns the size took three lines ("1 TB", "(931.5", "GiB)").
+        let out = grid(&drives(), &term(Some(80), false));
+        let rows = body(&out);
+        let sizes: Vec<&str> = rows.iter().map(|r| r[2].as_str()).collect();
+        assert_eq!(
+            sizes,
+            ["1 TB", "(931.5 GiB)", "", "1 TB", "(931.5 GiB)", ""],
+            "{out}"
+        );
+        // Whole words only: the model wraps between its words.
+        for r in &rows {
+            assert!(
+                ["HP SSD", "EX950", "1TB", ""].contains(&r[1].as_str()),
+                "{out}"
+            );
+        }
+        assert!(out.lines().all(|l| width_of(l) <= 80), "{out}");
+        // At 100 every drive is one line.
+        let out = grid(&drives(), &term(Some(100), false));
+        assert_eq!(out.lines().count(), 4, "{out}");
+    }
+
     #[test]
     fn prose_wraps_at_spaces() {
         assert_eq!(

@@ -140,12 +140,14 @@ impl Summary {
             });
         }
         for part in &self.scope {
-            let last = lines.last_mut().expect("the head is at least one line");
-            let used = textwrap::core::display_width(last);
-            if width.is_none_or(|max| used + 3 + textwrap::core::display_width(part) <= max) {
-                last.push_str(" · ");
-                last.push_str(part);
-                continue;
+            let need = 3 + textwrap::core::display_width(part);
+            if let Some(last) = lines.last_mut() {
+                let used = textwrap::core::display_width(last);
+                if width.is_none_or(|max| used + need <= max) {
+                    last.push_str(" · ");
+                    last.push_str(part);
+                    continue;
+                }
             }
             // A continued line starts with the separator the part would have had, indented,
             // so it reads as the same summary and never as a line of its own.
@@ -199,6 +201,27 @@ mod tests {
             .line(true)
             .starts_with("\x1b[1m\x1b[31mFAIL\x1b[0m: 6 fail"));
         assert_eq!(plural(1, "host", "hosts"), "1 host");
+        // In a window too narrow for it the summary goes on over a second line, its last
+        // part kept; in a pipe it stays one line.
+        let p = Summary::new(Verdict::Fail)
+            .count(1, "fail")
+            .count(0, "warn")
+            .count(6, "unknown")
+            .count(0, "pass")
+            .scope("7 checks, 6 not checked")
+            .scope("not ready to train");
+        assert_eq!(
+            p.lines_within(false, Some(80)),
+            "FAIL: 1 fail, 0 warn, 6 unknown, 0 pass · 7 checks, 6 not checked\n  · not ready to train\n"
+        );
+        assert_eq!(
+            p.lines_within(false, Some(100)),
+            "FAIL: 1 fail, 0 warn, 6 unknown, 0 pass · 7 checks, 6 not checked · not ready to train\n"
+        );
+        assert_eq!(p.lines_within(false, None), format!("{}\n", p.line(false)));
+        assert!(p
+            .lines_within(true, Some(40))
+            .starts_with("\x1b[1m\x1b[31mFAIL\x1b[0m: 1 fail"));
         assert_eq!(plural(5, "host", "hosts"), "5 hosts");
         assert_eq!(plural(0, "host", "hosts"), "0 hosts");
     }
