@@ -245,6 +245,15 @@ fn no_pager_when_asked_piped_fitting_or_set_to_cat() {
         &[("PAGER", pager)],
     );
     assert!(calls(&log).is_empty(), "{plain}");
+    // A PAGER that is not installed: the report is shown all the same.
+    let (code, plain) = in_terminal(
+        80,
+        10,
+        &["--sysroot", Z8],
+        &[("PAGER", "/nonexistent/pager")],
+    );
+    assert_eq!(code, 0);
+    assert!(plain.contains("Unknown, because…"), "{plain}");
     // PAGER set to cat, or empty: no pager.
     for p in ["cat", ""] {
         let (_, plain) = in_terminal(80, 10, &["--sysroot", Z8], &[("PAGER", p)]);

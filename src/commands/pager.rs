@@ -36,7 +36,9 @@ fn pager_for(bytes: &[u8], color: bool, no_pager: bool) -> Option<(String, Vec<u
     let pager = match std::env::var("PAGER") {
         Ok(p) if p.trim().is_empty() || p.trim() == "cat" => return None,
         Ok(p) => p,
-        Err(_) => DEFAULT.to_string(),
+        // Without less on PATH there is no default pager: the text goes out as it is.
+        Err(_) if on_path("less") => DEFAULT.to_string(),
+        Err(_) => return None,
     };
     let (cols, rows) = terminal_size::terminal_size_of(std::io::stdout())
         .map(|(w, h)| (usize::from(w.0), usize::from(h.0)))?;
@@ -92,22 +94,31 @@ fn page(pager: &str, text: &[u8]) -> bool {
         // A pager quit before the end (`q` in less) closes the pipe: that is no error.
         let _ = stdin.write_all(text).and_then(|_| stdin.flush());
     }
-    let _ = child.wait();
+    let status = child.wait();
     shield.end_if_interrupted();
-    true
+    // 127: the shell found no such command (a PAGER naming a program not installed), and
+    // nothing was shown.
+    !matches!(status.map(|s| s.code()), Ok(Some(127)))
 }
 
-/// `pager` as a shell would run it (`PAGER="less -S"`, `PAGER='bat --paging=always'`).
-#[cfg(unix)]
-fn shell_command(pager: &str) -> Command {
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c").arg(pager);
-    cmd
+/// Whether `program` is an executable file in a directory of `PATH`.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|d| {
+            let p = d.join(program);
+            p.is_file() || p.with_extension("exe").is_file()
+        })
+    })
 }
 
-/// `pager` split at spaces: Windows has no `sh` to read it.
-#[cfg(not(unix))]
+/// `pager` as a shell would run it (`PAGER="less -S"`, `PAGER='bat --paging=always'`); split
+/// at spaces where there is no `sh` (Windows).
 fn shell_command(pager: &str) -> Command {
+    if rigcheck::sys::PAGER_THROUGH_SH {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(pager);
+        return cmd;
+    }
     let mut words = pager.split_whitespace();
     let mut cmd = Command::new(words.next().unwrap_or("more"));
     cmd.args(words);
