@@ -6,6 +6,7 @@
 #   rigcheck-<version>-x86_64-linux.tar.gz   any x86_64 Linux with glibc 2.28 or newer
 #   rigcheck-<version>-aarch64-linux.tar.gz  the same for 64-bit Arm (Grace, Jetson, Ampere)
 #   rigcheck-<version>-x86_64-windows.zip    Windows 10 and newer (mingw-w64)
+# The .deb carries CHANGELOG.md's section of its version as changelog.Debian.gz.
 # Each carries the JSON Schemas of docs/schema/ (in the .deb and .rpm under
 # /usr/share/doc/rigcheck/schema/), and docs/ beside the README (doc/rigcheck/docs/), so the
 # README's links to docs/*.md resolve where it is installed.
@@ -45,6 +46,8 @@ step "tools"
 rustup target add x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-pc-windows-gnu
 need_apt=()
 command -v x86_64-w64-mingw32-gcc >/dev/null || need_apt+=(mingw-w64)
+# dpkg-parsechangelog checks the Debian changelog written from CHANGELOG.md.
+command -v dpkg-parsechangelog >/dev/null || need_apt+=(dpkg-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   # apt-get needs root: CI runs as root, a developer's machine through sudo.
   as_root=()
@@ -127,7 +130,44 @@ echo
 "$linux_x86" completions bash >"$gen/completions/rigcheck.bash"
 "$linux_x86" completions zsh >"$gen/completions/_rigcheck"
 "$linux_x86" completions fish >"$gen/completions/rigcheck.fish"
-chmod 644 "$gen"/man/* "$gen"/completions/* README.md LICENSE-MIT LICENSE-APACHE docs/*.md docs/schema/*.schema.json
+
+step "Debian changelog"
+# CHANGELOG.md's section of this version in Debian's format (generated/changelog), which
+# cargo-deb installs gzipped as /usr/share/doc/rigcheck/changelog.Debian.gz. Its date is the
+# commit's, so the .deb's bytes stay the same from one build to the next.
+python3 - CHANGELOG.md Cargo.toml "$version" "$SOURCE_DATE_EPOCH" >"$gen/changelog" <<'EOF'
+import re, sys, textwrap, time, tomllib
+changelog, manifest, version, epoch = sys.argv[1:]
+text = open(changelog, encoding="utf-8").read()
+section = re.search(rf"^## {re.escape(version)}\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+if section is None:
+    sys.exit(f"{changelog} has no section '## {version}': write what this release changes there")
+# Each paragraph or list item becomes one entry (`  * ...`), wrapped at 80 columns.
+entries = []
+for line in section.group(1).splitlines():
+    if not line.strip():
+        entries.append(None)
+    elif line.startswith("- ") or not entries or entries[-1] is None:
+        entries.append(line.removeprefix("- ").strip())
+    else:
+        entries[-1] += " " + line.strip()
+entries = [e for e in entries if e]
+if not entries:
+    sys.exit(f"{changelog}: the section '## {version}' is empty")
+deb = tomllib.load(open(manifest, "rb"))["package"]["metadata"]["deb"]
+maintainer = deb["maintainer"]
+if "<" not in maintainer:
+    maintainer += " <>"  # the format wants an address; Cargo.toml names none
+print(f"rigcheck ({version}) unstable; urgency=medium\n")
+for e in entries:
+    print(textwrap.fill(e, 80, initial_indent="  * ", subsequent_indent="    "))
+date = time.strftime("%a, %d %b %Y %H:%M:%S +0000", time.gmtime(int(epoch)))
+print(f"\n -- {maintainer}  {date}")
+EOF
+dpkg-parsechangelog -l "$gen/changelog" --show-field Version | grep -qx "$version" ||
+  { echo "generated/changelog does not parse as version $version"; exit 1; }
+
+chmod 644 "$gen"/man/* "$gen"/completions/* "$gen"/changelog README.md LICENSE-MIT LICENSE-APACHE docs/*.md docs/schema/*.schema.json
 
 rm -rf "$out"
 mkdir -p "$out"

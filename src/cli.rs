@@ -61,6 +61,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub redact: bool,
 
+    /// Write straight to the terminal: no pager even when the output is longer than the
+    /// window (otherwise `PAGER`, or `less -FRX`; never in a pipe).
+    #[arg(long, global = true)]
+    pub no_pager: bool,
+
     /// Output format (default: table). Written before a command (`rigcheck -f json verify
     /// ...`) it is one of that command's formats, listed by `rigcheck COMMAND --help`.
     #[arg(long, short = 'f', value_enum, value_name = "FORMAT")]
@@ -100,9 +105,9 @@ pub enum AnyFormat {
 /// `always` is refused and `auto` or `never` change nothing).
 fn global_options_of(command: &str) -> &'static [&'static str] {
     match command {
-        "inventory" | "verify" | "preflight" => &["sysroot", "color", "redact"],
+        "inventory" | "verify" | "preflight" => &["sysroot", "color", "redact", "no_pager"],
         "new" | "sheet" => &["sysroot", "redact"],
-        "diff" | "fleet" => &["color", "redact"],
+        "diff" | "fleet" => &["color", "redact", "no_pager"],
         "profiles" | "show" | "bench" | "completions" | "man" | "schema" => &["redact"],
         // capture, and `profile`, whose options belong to `profile new`.
         _ => &[],

@@ -1,6 +1,7 @@
-//! Interrupts during work that leaves temporary files: while a `Shield` is held, SIGINT,
-//! SIGTERM and SIGHUP are recorded instead of ending the process, so the work can stop,
-//! remove what it wrote, and then end the way the signal would have (`end_if_interrupted`).
+//! Interrupts during work that leaves temporary files, or while a pager holds the terminal:
+//! while a `Shield` is held, SIGINT, SIGTERM and SIGHUP are recorded instead of ending the
+//! process, so the work can stop, remove what it wrote (or wait for the pager), and then end
+//! the way the signal would have (`end_if_interrupted`).
 //! Outside a shield these signals act as they do by default.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -217,11 +217,12 @@ fn every_document_the_readme_links_to_is_packaged_beside_it() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|a| {
-            (
-                a["source"].as_str().unwrap().to_string(),
+        // Directory entries (`dir = true`) have no source: they own a directory, install no file.
+        .filter_map(|a| {
+            Some((
+                a.get("source")?.as_str().unwrap().to_string(),
                 a["dest"].as_str().unwrap().to_string(),
-            )
+            ))
         })
         .collect();
     let doc = "usr/share/doc/rigcheck/";

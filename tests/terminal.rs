@@ -43,6 +43,8 @@ fn in_terminal_with(cols: u16, args: &[&str], env: &[(&str, &str)]) -> (u32, Str
     ] {
         cmd.env_remove(v);
     }
+    // Straight to the terminal: the pager has tests of its own (tests/window.rs).
+    cmd.env("PAGER", "cat");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -427,9 +429,16 @@ fn answers_come_first_and_last_in_80_and_100_columns() {
                 lines.iter().take(15).any(|l| l.starts_with(&head)),
                 "{what}: no verdict in the first 15 lines:\n{plain}"
             );
+            // The summary closes the report: in a window it wraps rather than losing its
+            // last part, so its first line (the verdict) opens the last paragraph.
+            let summary = plain.trim_end().rsplit("\n\n").next().unwrap();
             assert!(
-                lines.last().is_some_and(|l| l.starts_with(&head)),
-                "{what}: the last line is not the verdict:\n{plain}"
+                summary.starts_with(&head),
+                "{what}: the last paragraph is not the summary:\n{plain}"
+            );
+            assert!(
+                summary.lines().skip(1).all(|l| l.starts_with("  ")),
+                "{what}: the summary's continued lines are indented:\n{summary}"
             );
             // No word split: every word on the screen is a word of the unwrapped output (the
             // fleet's seven columns need 88 at their longest words: at 80 each host's model

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use crate::cli::{DiffArgs, GlobalArgs};
 use rigcheck::diff;
 use rigcheck::error::Error;
-use rigcheck::io::emit_colored;
 use rigcheck::render::diff::DiffFormat;
 use rigcheck::{redact, render};
 
@@ -41,6 +40,6 @@ pub fn exec(args: &DiffArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         _ => render::diff::write(&d, format, term, &mut buf),
     }
     .map_err(Error::output)?;
-    emit_colored(&buf, term.color)?;
+    super::pager::emit_paged(&buf, term.color, global.no_pager)?;
     Ok(ExitCode::from(d.exit_code()))
 }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use crate::cli::{FleetArgs, GlobalArgs};
 use rigcheck::error::Error;
 use rigcheck::fleet::{self, BadReport, Loaded};
-use rigcheck::io::{emit_colored, error_line};
+use rigcheck::io::error_line;
 use rigcheck::render::fleet::FleetFormat;
 use rigcheck::{profile, redact, render};
 
@@ -93,7 +93,7 @@ pub fn exec(args: &FleetArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         _ => render::fleet::write_with(&fleet, format, term, args.verbose, &mut buf),
     }
     .map_err(Error::output)?;
-    emit_colored(&buf, term.color)?;
+    super::pager::emit_paged(&buf, term.color, global.no_pager)?;
     if !fleet.errors.is_empty() {
         eprintln!(
             "rigcheck: {}",

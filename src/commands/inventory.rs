@@ -4,7 +4,6 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, InventoryArgs};
 use rigcheck::error::Error;
-use rigcheck::io::emit_colored;
 use rigcheck::render::{Format, View};
 use rigcheck::{probe, profile, redact, render, verify};
 
@@ -62,6 +61,6 @@ pub fn exec(args: &InventoryArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         ),
     }
     .map_err(Error::output)?;
-    emit_colored(&buf, view.term.color)?;
+    super::pager::emit_paged(&buf, view.term.color, global.no_pager)?;
     Ok(ExitCode::SUCCESS)
 }

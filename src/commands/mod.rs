@@ -10,6 +10,7 @@ pub mod diff;
 pub mod fleet;
 pub mod inventory;
 pub mod man;
+pub mod pager;
 pub mod preflight;
 pub mod profile;
 pub mod profiles;

@@ -4,7 +4,6 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, PreflightArgs};
 use rigcheck::error::Error;
-use rigcheck::io::emit_colored;
 use rigcheck::preflight::{self, Options};
 use rigcheck::render::preflight::PreflightFormat;
 use rigcheck::{probe, redact, render};
@@ -57,6 +56,6 @@ pub fn exec(args: &PreflightArgs, global: &GlobalArgs) -> Result<ExitCode, Error
         _ => render::preflight::write(&report, format, term, &mut buf),
     }
     .map_err(Error::output)?;
-    emit_colored(&buf, term.color)?;
+    super::pager::emit_paged(&buf, term.color, global.no_pager)?;
     Ok(ExitCode::from(report.exit_code))
 }

@@ -4,7 +4,6 @@ use std::process::ExitCode;
 
 use crate::cli::{GlobalArgs, VerifyArgs};
 use rigcheck::error::Error;
-use rigcheck::io::emit_colored;
 use rigcheck::render::verify::VerifyFormat;
 use rigcheck::verify::Unknowns;
 use rigcheck::{probe, profile, redact, render, verify};
@@ -38,6 +37,6 @@ pub fn exec(args: &VerifyArgs, global: &GlobalArgs) -> Result<ExitCode, Error> {
         _ => render::verify::write(&report, format, term, &mut buf),
     }
     .map_err(Error::output)?;
-    emit_colored(&buf, term.color)?;
+    super::pager::emit_paged(&buf, term.color, global.no_pager)?;
     Ok(ExitCode::from(report.exit_code()))
 }

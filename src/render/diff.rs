@@ -96,11 +96,7 @@ pub fn write(
                 write!(out, "{}", table::grid(&g, term))?;
                 writeln!(out)?;
             }
-            write!(
-                out,
-                "{}",
-                table::line(&summary(d).line_within(term.color, term.width), term)
-            )
+            write!(out, "{}", summary(d).lines_within(term.color, term.width))
         }
     }
 }

@@ -76,7 +76,7 @@ pub fn write_with(
             write!(
                 out,
                 "{}",
-                table::line(&summary(fleet).line_within(term.color, term.width), term)
+                summary(fleet).lines_within(term.color, term.width)
             )
         }
         FleetFormat::Markdown => {

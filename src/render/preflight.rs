@@ -247,7 +247,7 @@ pub fn table(report: &Report, term: &Term, out: &mut dyn Write) -> io::Result<()
     write!(
         out,
         "{}",
-        table::line(&summary(report).line_within(term.color, term.width), term)
+        summary(report).lines_within(term.color, term.width)
     )
 }
 

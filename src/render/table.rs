@@ -4,10 +4,13 @@
 //! Every grid has one look (column rules and a rule under the header, no outer box), so a
 //! verify, preflight, fleet, diff and inventory table read alike and `awk -F'│'` can take
 //! them apart. When the table is wider than the window, columns give up width in order of
-//! priority: the widest column that is still wider than its longest word wraps first, a
+//! priority: first a header wider than its column's cells wraps between its words (one line
+//! for the whole table); then a column unknown in every row leaves the table for one line
+//! under it; then the wide free-text columns wrap, widest first, down to their longest word;
+//! only then do short columns (a size, a speed, `DDR4 DIMM`) wrap, between their words; a
 //! status column never wraps, and words are broken only when nothing else fits. Widths are
-//! measured without escape codes (textwrap's `display_width`), so colour never moves a border. No line
-//! ends in spaces.
+//! measured without escape codes (textwrap's `display_width`), so colour never moves a border.
+//! No line ends in spaces.
 
 use std::io::{self, Write};
 
@@ -26,6 +29,14 @@ const MAX_FLOOR: usize = 20;
 
 /// The column naming a row keeps up to this much width before the others are squeezed.
 const MAX_KEY: usize = 24;
+
+/// A column whose widest cell is at most this wide is short (`DDR4 DIMM`, `2933 MT/s`, a
+/// PCI address): it keeps its width while a wider free-text column can still wrap.
+const SHORT: usize = 12;
+
+/// A column of quantities (every known cell starts with a digit: `1 TB (931.5 GiB)`,
+/// `17 W of 260 W`) up to this wide is short too: a number and its unit read as one.
+const SHORT_QUANTITY: usize = 20;
 
 /// Writes sections as text: bold title, fields, then grids, a blank line between sections.
 pub fn write(sections: &[Section], term: &Term, out: &mut dyn Write) -> io::Result<()> {
@@ -85,6 +96,22 @@ pub fn wrap(text: &str, width: Option<usize>) -> Vec<String> {
     out
 }
 
+/// A cell wrapped to `width`: an aside in brackets (`1 TB (931.5 GiB)`, `GPU 0 (0000:17:00.0)`)
+/// starts a line of its own when the cell does not fit, rather than splitting inside it.
+fn wrap_cell(text: &str, width: usize) -> Vec<String> {
+    if textwrap::core::display_width(text) <= width {
+        return vec![text.trim_end().to_string()];
+    }
+    match text.split_once(" (") {
+        Some((head, aside)) if !head.is_empty() && !head.contains('\n') => {
+            let mut lines = wrap(head, Some(width));
+            lines.extend(wrap(&format!("({aside}"), Some(width)));
+            lines
+        }
+        _ => wrap(text, Some(width)),
+    }
+}
+
 /// A line of prose (a heading, a summary, a sentence), wrapped to the terminal, with its
 /// newline. It is one line of text however it wraps: a line break inside it (a host or
 /// profile name holding one) is replaced (`text::unbroken`), never a line of its own.
@@ -129,13 +156,14 @@ pub fn fields(fields: &[(String, String)], term: &Term) -> String {
 
 /// Each column's width, fitted into `width` columns of terminal when given.
 ///
-/// `natural` is the width each column needs, `floor` the width it keeps until every column is
-/// down to its floor (its longest word, or all of it for a status column). `per_column` is
-/// the width a column costs beyond its text (padding and rule).
+/// `natural` is the width each column needs; `limits` are the widths columns give way to, in
+/// turn: while the table is too wide, the widest column above the first limit gives up a
+/// column, then (every column at that limit) the widest above the next, and so on. A limit
+/// of 1 breaks words. `per_column` is the width a column costs beyond its text (padding and
+/// rule).
 fn fit(
     natural: &[usize],
-    floor: &[usize],
-    words: &[usize],
+    limits: &[Vec<usize>],
     width: Option<usize>,
     per_column: usize,
 ) -> Vec<usize> {
@@ -145,11 +173,9 @@ fn fit(
     };
     let budget = width.saturating_sub(per_column * widths.len()) + 1;
     let mut total: usize = widths.iter().sum();
-    // First the widest column above its floor gives up a column; then (when every column is
-    // at its floor) the widest column above `words` (one character, but a status's longest
-    // word and a host name's width: they give way only when nothing else is left). The loop runs at most
-    // once per column of excess width, over the columns: independent of the number of rows.
-    for limit in [floor.to_vec(), words.to_vec(), vec![1; widths.len()]] {
+    // The loop runs at most once per column of excess width, over the columns: independent
+    // of the number of rows.
+    for limit in limits.iter().chain(std::iter::once(&vec![1; widths.len()])) {
         while total > budget {
             let pick = (0..widths.len())
                 .filter(|&i| widths[i] > limit[i])
@@ -162,6 +188,73 @@ fn fit(
     widths
 }
 
+/// Whether `text` reads as unknown (`unknown`, or `unknown: why`).
+fn is_unknown(text: &str) -> bool {
+    text == crate::render::unknown::UNKNOWN
+        || text.starts_with(&format!("{}:", crate::render::unknown::UNKNOWN))
+}
+
+/// `g` without the columns that are unknown in every row, when the table does not fit
+/// `width` with them; and a line for each column taken out (`Serial: unknown in all 12
+/// rows`), so the fact is still there, once instead of once a row. A status column, the
+/// column naming the row and a note column stay.
+fn without_unknown_columns(g: &Grid, width: Option<usize>) -> Option<(Grid, Vec<String>)> {
+    let width = width?;
+    let below = g.note_below && g.header.len() > 2;
+    let columns = g.header.len() - usize::from(below);
+    let status = g.status.as_ref().map(|s| s.column);
+    let key = usize::from(status == Some(0));
+    let natural = |c: usize| {
+        std::iter::once(&g.header)
+            .chain(g.rows.iter())
+            .map(|r| width_of(&cell(r, c)))
+            .max()
+            .unwrap_or(0)
+    };
+    let need: usize = (0..columns).map(|c| natural(c) + 3).sum::<usize>() - 1;
+    if need <= width || g.rows.len() < 2 {
+        return None;
+    }
+    let drop: Vec<usize> = (0..columns)
+        .filter(|&c| c != key && Some(c) != status)
+        .filter(|&c| g.rows.iter().all(|r| is_unknown(&cell(r, c))))
+        .collect();
+    if drop.is_empty() {
+        return None;
+    }
+    let keep = |r: &Vec<String>| -> Vec<String> {
+        r.iter()
+            .enumerate()
+            .filter(|(c, _)| !drop.contains(c))
+            .map(|(_, v)| v.clone())
+            .collect()
+    };
+    let mut out = g.clone();
+    out.header = keep(&g.header);
+    out.rows = g.rows.iter().map(keep).collect();
+    if let Some(s) = &mut out.status {
+        s.column -= drop.iter().filter(|&&c| c < s.column).count();
+    }
+    let lines = drop
+        .iter()
+        .map(|&c| {
+            // The reason, where every row gives the same one.
+            let first = cell(&g.rows[0], c);
+            let same = g.rows.iter().all(|r| cell(r, c) == first);
+            let why = match first.split_once(':') {
+                Some((_, why)) if same => format!(":{why}"),
+                _ => String::new(),
+            };
+            format!(
+                "{}: unknown in all {} rows{why}",
+                cell(&g.header, c),
+                g.rows.len()
+            )
+        })
+        .collect();
+    Some((out, lines))
+}
+
 /// One grid as a table fitted to the terminal: the header bold and the status column painted
 /// when colour is on; a note column (`note_below`) written under its row, wrapped to the
 /// window rather than to the table, so a note is as readable as a line of prose.
@@ -170,6 +263,14 @@ fn fit(
 /// the work is linear in the number of rows (a table of 20,000 checks takes as long per row
 /// as one of 20).
 pub fn grid(g: &Grid, term: &Term) -> String {
+    if let Some((fitted, lines)) = without_unknown_columns(g, term.width) {
+        let mut out = grid(&fitted, term);
+        for l in lines {
+            out.push_str(&wrap(&format!(" {l}"), term.width).join("\n"));
+            out.push('\n');
+        }
+        return out;
+    }
     let below = g.note_below && g.header.len() > 2;
     let columns = if below {
         g.header.len() - 1
@@ -222,7 +323,55 @@ pub fn grid(g: &Grid, term: &Term) -> String {
             _ => 1,
         })
         .collect();
-    let widths = fit(&natural, &floor, &words, term.width, 3);
+    // What each column's cells need, and its header's longest word: a header wider than its
+    // cells wraps first, costing one line for the whole table rather than one a row.
+    let body = |c: usize| {
+        g.rows
+            .iter()
+            .map(|r| width_of(&cell(r, c)))
+            .max()
+            .unwrap_or(0)
+    };
+    let content: Vec<usize> = (0..columns)
+        .map(|c| {
+            let head_word = cell(&g.header, c)
+                .split_whitespace()
+                .map(textwrap::core::display_width)
+                .max()
+                .unwrap_or(0);
+            body(c).max(head_word).max(floor[c])
+        })
+        .collect();
+    // Short columns keep their cells whole while a wide free-text column can still wrap.
+    let short = |c: usize| {
+        let b = body(c);
+        let quantity = g.rows.iter().all(|r| {
+            let t = cell(r, c);
+            is_unknown(&t) || t == "-" || t.starts_with(|ch: char| ch.is_ascii_digit())
+        });
+        b <= SHORT || (quantity && b <= SHORT_QUANTITY)
+    };
+    // Free text wraps down to its longest word. A short column with an aside in brackets
+    // (`1 TB (931.5 GiB)`) may put the aside under it as free text wraps, never less.
+    let aside = |c: usize| {
+        g.rows
+            .iter()
+            .map(|r| {
+                let t = cell(r, c);
+                match t.split_once(" (") {
+                    Some((a, b)) => width_of(a).max(width_of(b) + 1),
+                    None => width_of(&t),
+                }
+            })
+            .max()
+            .unwrap_or(0)
+            .max(floor[c])
+            .min(content[c])
+    };
+    let free_text: Vec<usize> = (0..columns)
+        .map(|c| if short(c) { aside(c) } else { floor[c] })
+        .collect();
+    let widths = fit(&natural, &[content, free_text, floor, words], term.width, 3);
     // A note starts in the second column and runs to the edge of the window.
     let note_w = term.width.map(|w| {
         w.saturating_sub(widths[0] + 4)
@@ -245,7 +394,7 @@ pub fn grid(g: &Grid, term: &Term) -> String {
     for (ri, r) in g.rows.iter().enumerate() {
         let cells: Vec<Vec<String>> = (0..columns)
             .map(|c| {
-                let lines = wrap(&cell(r, c), Some(widths[c].max(1)));
+                let lines = wrap_cell(&cell(r, c), widths[c].max(1));
                 match &g.status {
                     Some(s) if s.column == c => match s.tones.get(ri) {
                         Some(&t) => lines.iter().map(|l| paint(l, t, term.color)).collect(),
@@ -394,6 +543,127 @@ mod tests {
             "  Model        Intel(R) Xeon(R) Gold\n               6254 CPU @ 3.10GHz\n  \
              Empty slots  CPU0-DIMM2, CPU0-DIMM4,\n               CPU0-DIMM6\n"
         );
+    }
+
+    /// The reference Z8 G4's DIMM table (12 rows as its SMBIOS tables give them) and its
+    /// drives, as the inventory lays them out.
+    fn dimms() -> Grid {
+        let mut g = Grid::new(&[
+            "Slot",
+            "Size",
+            "Type",
+            "Speed",
+            "Manufacturer",
+            "Part number",
+            "Serial",
+        ]);
+        for cpu in 0..2 {
+            for slot in [1, 3, 5, 8, 10, 12] {
+                g.rows.push(
+                    [
+                        &format!("CPU{cpu}-DIMM{slot}"),
+                        "8 GiB",
+                        "DDR4 DIMM",
+                        "2933 MT/s",
+                        "Samsung",
+                        "M393A1K43DB1-CVF",
+                        "unknown",
+                    ]
+                    .map(String::from)
+                    .to_vec(),
+                );
+            }
+        }
+        g
+    }
+
+    fn drives() -> Grid {
+        let mut g = Grid::new(&[
+            "Name",
+            "Model",
+            "Size",
+            "Kind",
+            "NUMA",
+            "PCI address",
+            "Serial",
+        ]);
+        for (n, pci, serial) in [
+            ("nvme0n1", "0000:02:00.0", "HBSE19230100123"),
+            ("nvme1n1", "0000:03:00.0", "HBSE19230100456"),
+        ] {
+            g.rows.push(
+                [
+                    n,
+                    "HP SSD EX950 1TB",
+                    "1 TB (931.5 GiB)",
+                    "nvme",
+                    "0",
+                    pci,
+                    serial,
+                ]
+                .map(String::from)
+                .to_vec(),
+            );
+        }
+        g
+    }
+
+    /// The cells of each line of a plain table below its rule.
+    fn body(out: &str) -> Vec<Vec<String>> {
+        out.lines()
+            .skip(2)
+            .take_while(|l| l.contains('│'))
+            .map(|l| l.split('│').map(|c| c.trim().to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn short_columns_stay_whole_at_80_and_100_columns() {
+        // Before, at 80 columns each DIMM took two lines ("DDR4 / DIMM", "2933 / MT/s"):
+        // 26 lines with the header and rule.
+        for w in [80, 100] {
+            let out = grid(&dimms(), &term(Some(w), false));
+            let rows = body(&out);
+            assert_eq!(rows.len(), 12, "{w}:\n{out}");
+            for r in &rows {
+                assert_eq!(r[2..4], ["DDR4 DIMM", "2933 MT/s"], "{w}:\n{out}");
+            }
+            assert!(out.lines().all(|l| width_of(l) <= w), "{w}:\n{out}");
+        }
+        // At 80 the serial no DIMM gives is said once, under the table: 15 lines.
+        let out = grid(&dimms(), &term(Some(80), false));
+        assert_eq!(out.lines().count(), 15, "{out}");
+        assert_eq!(out.lines().last(), Some(" Serial: unknown in all 12 rows"));
+        // At 100 it fits as a column; in a pipe nothing changes.
+        let out = grid(&dimms(), &term(Some(100), false));
+        assert_eq!(out.lines().count(), 14, "{out}");
+        assert!(out.lines().next().unwrap().ends_with("│ Serial"), "{out}");
+        let out = grid(&dimms(), &term(None, false));
+        assert_eq!(out.lines().count(), 14, "{out}");
+    }
+
+    #[test]
+    fn a_size_wraps_at_its_aside_and_free_text_first() {
+        // Before, at 80 columns the size took three lines ("1 TB", "(931.5", "GiB)").
+        let out = grid(&drives(), &term(Some(80), false));
+        let rows = body(&out);
+        let sizes: Vec<&str> = rows.iter().map(|r| r[2].as_str()).collect();
+        assert_eq!(
+            sizes,
+            ["1 TB", "(931.5 GiB)", "", "1 TB", "(931.5 GiB)", ""],
+            "{out}"
+        );
+        // Whole words only: the model wraps between its words.
+        for r in &rows {
+            assert!(
+                ["HP SSD", "EX950", "1TB", ""].contains(&r[1].as_str()),
+                "{out}"
+            );
+        }
+        assert!(out.lines().all(|l| width_of(l) <= 80), "{out}");
+        // At 100 every drive is one line.
+        let out = grid(&drives(), &term(Some(100), false));
+        assert_eq!(out.lines().count(), 4, "{out}");
     }
 
     #[test]

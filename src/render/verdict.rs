@@ -111,29 +111,56 @@ impl Summary {
 
     /// The line, its verdict painted when `color`.
     pub fn line(&self, color: bool) -> String {
-        self.line_within(color, None)
+        let mut s = self.lines_within(color, None);
+        s.pop();
+        s
     }
 
-    /// The line kept to one line of `width` columns, so `tail -1` reads the verdict at any
-    /// window: the verdict and the counts always, then the parts of the scope that fit (the
-    /// whole line where there is no limit, a pipe or a file).
-    pub fn line_within(&self, color: bool, width: Option<usize>) -> String {
+    /// The summary as it closes a report in a window `width` columns wide, each line ended by
+    /// a newline. Nothing is left out: the verdict and the counts open the first line, each
+    /// part of the scope follows it while it fits, and a part that does not goes on a line of
+    /// its own (`  · not ready to train`), wrapped between words only when it alone is wider
+    /// than the window. Without a limit (a pipe or a file) it is one line, so `tail -1` reads
+    /// the verdict there.
+    pub fn lines_within(&self, color: bool, width: Option<usize>) -> String {
         let head = format!("{}: {}", self.verdict.word(), self.counts.join(", "));
-        let mut used = textwrap::core::display_width(&head);
-        let mut s = format!(
-            "{}: {}",
-            paint(self.verdict.word(), self.verdict.tone(), color),
-            self.counts.join(", ")
-        );
-        for part in &self.scope {
-            let w = 3 + textwrap::core::display_width(part);
-            if width.is_some_and(|max| used + w > max) {
-                break;
-            }
-            used += w;
-            s.push_str(" · ");
-            s.push_str(part);
+        let mut lines: Vec<String> = Vec::new();
+        for (i, l) in crate::render::table::wrap(&head, width)
+            .into_iter()
+            .enumerate()
+        {
+            // The verdict is painted where it stands, at the start of the first line.
+            lines.push(match i {
+                0 => l.replacen(
+                    self.verdict.word(),
+                    &paint(self.verdict.word(), self.verdict.tone(), color),
+                    1,
+                ),
+                _ => l,
+            });
         }
+        for part in &self.scope {
+            let need = 3 + textwrap::core::display_width(part);
+            if let Some(last) = lines.last_mut() {
+                let used = textwrap::core::display_width(last);
+                if width.is_none_or(|max| used + need <= max) {
+                    last.push_str(" · ");
+                    last.push_str(part);
+                    continue;
+                }
+            }
+            // A continued line starts with the separator the part would have had, indented,
+            // so it reads as the same summary and never as a line of its own.
+            let rest = width.map(|w| w.saturating_sub(4).max(12));
+            for (k, l) in crate::render::table::wrap(part, rest)
+                .into_iter()
+                .enumerate()
+            {
+                lines.push(format!("{}{l}", if k == 0 { "  · " } else { "    " }));
+            }
+        }
+        let mut s = lines.join("\n");
+        s.push('\n');
         s
     }
 }
@@ -174,6 +201,27 @@ mod tests {
             .line(true)
             .starts_with("\x1b[1m\x1b[31mFAIL\x1b[0m: 6 fail"));
         assert_eq!(plural(1, "host", "hosts"), "1 host");
+        // In a window too narrow for it the summary goes on over a second line, its last
+        // part kept; in a pipe it stays one line.
+        let p = Summary::new(Verdict::Fail)
+            .count(1, "fail")
+            .count(0, "warn")
+            .count(6, "unknown")
+            .count(0, "pass")
+            .scope("7 checks, 6 not checked")
+            .scope("not ready to train");
+        assert_eq!(
+            p.lines_within(false, Some(80)),
+            "FAIL: 1 fail, 0 warn, 6 unknown, 0 pass · 7 checks, 6 not checked\n  · not ready to train\n"
+        );
+        assert_eq!(
+            p.lines_within(false, Some(100)),
+            "FAIL: 1 fail, 0 warn, 6 unknown, 0 pass · 7 checks, 6 not checked · not ready to train\n"
+        );
+        assert_eq!(p.lines_within(false, None), format!("{}\n", p.line(false)));
+        assert!(p
+            .lines_within(true, Some(40))
+            .starts_with("\x1b[1m\x1b[31mFAIL\x1b[0m: 1 fail"));
         assert_eq!(plural(5, "host", "hosts"), "5 hosts");
         assert_eq!(plural(0, "host", "hosts"), "0 hosts");
     }

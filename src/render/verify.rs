@@ -59,7 +59,7 @@ pub fn write(
             write!(
                 out,
                 "{}",
-                table::line(&summary(report).line_within(term.color, term.width), term)
+                summary(report).lines_within(term.color, term.width)
             )
         }
         VerifyFormat::Markdown => {

@@ -153,6 +153,9 @@ pub const NVML_NO_PERMISSION: &str =
 /// Whether a terminal needs `TERM` (other than `dumb`) to be coloured, as anstream decides.
 pub const COLOR_NEEDS_TERM: bool = true;
 
+/// A pager command (`PAGER`) is run by `sh -c`, as git runs it.
+pub const PAGER_THROUGH_SH: bool = true;
+
 /// The file NVML's loader error is named for where its own text does not name it.
 pub const NVML_FILE_NAMED: Option<&str> = None;
 

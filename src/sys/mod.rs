@@ -18,7 +18,7 @@
 //! `linux_smart`),
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`, `descriptor_path`,
 //! `native_answers`, `nvml_elsewhere`, `persistence_mode` (with the nvml feature), `ethtool`, `ELEVATE`,
-//! `NVML_ABSENT`, `NVML_NO_PERMISSION`, `NVML_FILE_NAMED`, `COLOR_NEEDS_TERM` (and `linux`
+//! `NVML_ABSENT`, `NVML_NO_PERMISSION`, `NVML_FILE_NAMED`, `COLOR_NEEDS_TERM`, `PAGER_THROUGH_SH` (and `linux`
 //! alone `open_in_root`, for `beneath`). Every POSIX-axis module defines:
 //! `statvfs`, `machine`, `read_at`, `read_exact_at`, `device_number`, `file_identity`,
 //! `special_file_kind`, `keep_owner_and_mode`, `create_private_dir`, `set_create_mode`,

@@ -315,6 +315,9 @@ pub const NVML_NO_PERMISSION: &str = "NVML: no permission (run as administrator)
 /// Windows consoles colour without `TERM`.
 pub const COLOR_NEEDS_TERM: bool = false;
 
+/// Windows has no `sh`: a pager command is split at spaces.
+pub const PAGER_THROUGH_SH: bool = false;
+
 /// The loader's error is named for the file Windows looked for.
 pub const NVML_FILE_NAMED: Option<&str> = Some("nvml.dll");
 
