@@ -115,6 +115,18 @@ pub fn verify(spec: &Spec, profile: &Profile, strict: bool) -> VerifyReport {
 /// Checks `spec` against every requirement of `profile`, counting unknown lines as `unknowns`
 /// says.
 pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> VerifyReport {
+    verify_measured(spec, profile, unknowns, Vec::new())
+}
+
+/// As `verify_with`, with the lines of what was measured (`verify --measure`: the judged
+/// benchmark figures and the health counters across the run) after the order's lines,
+/// counted alike.
+pub fn verify_measured(
+    spec: &Spec,
+    profile: &Profile,
+    unknowns: Unknowns,
+    measured: Vec<Line>,
+) -> VerifyReport {
     let strict = unknowns == Unknowns::Fail;
     let lines: Vec<Line> = profile
         .requirements
@@ -122,6 +134,7 @@ pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> Verify
         .map(|r| check(spec, r))
         .collect();
     let mut lines = fold_missing_models(spec, &profile.requirements, lines);
+    lines.extend(measured);
     if strict {
         for l in &mut lines {
             if l.status == Status::Unknown {

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "checks",
         &[
             "verify",
+            "measured",
             "diff",
             "preflight",
             "fleet",

@@ -1,0 +1,564 @@
+//! Judges what `verify --measure` measured: each `[measured]` bound of the order against the
+//! benchmark figures, and the health counters read before and after the run, as verify lines.
+//!
+//! Pure: the benchmarks ran before (the command runs them); this reads their report
+//! (`spec::bench`) and the inventories. A share of a rated figure that is unknown is unknown
+//! with why, never a pass; a figure below its bound says the likely cause where the
+//! inventory or the soak shows one.
+
+use crate::profile::{Amount, MeasuredBound, MeasuredKey};
+use crate::rules;
+use crate::spec::bench::{BenchReport, GpuMatmul, GpuSoak};
+use crate::spec::{Gpu, Spec};
+use crate::units::fmt_rate;
+use crate::verify::{Line, Status};
+
+/// What a run measured, for judging.
+pub struct Run<'a> {
+    /// The inventory before the run (rated figures, links, processes, counters).
+    pub before: &'a Spec,
+    /// The inventory after the run, where the GPUs were loaded: the counters to compare.
+    pub after: Option<&'a Spec>,
+    pub bench: &'a BenchReport,
+}
+
+/// The verify lines of `bounds` (and, with `all`, a line for every figure measured that has
+/// no bound: its value, passing when measured), then one health line per GPU when the GPU
+/// part ran.
+pub fn lines(run: &Run<'_>, bounds: &[MeasuredBound], all: bool) -> Vec<Line> {
+    let mut out = Vec::new();
+    for key in MeasuredKey::ALL {
+        let bound = bounds.iter().find(|b| b.key == key);
+        if bound.is_none() && !(all && measured_part(run.bench, key)) {
+            continue;
+        }
+        match key {
+            MeasuredKey::MemoryBandwidth => out.push(memory(run, bound)),
+            MeasuredKey::DiskRead => out.push(disk(run, bound)),
+            MeasuredKey::GpuFp32 | MeasuredKey::GpuFp16Tensor => {
+                out.extend(gpu_rate(run, key, bound))
+            }
+            MeasuredKey::GpuSoak => out.extend(soak(run, bound)),
+            MeasuredKey::DataLoader => out.push(loader(run, bound)),
+        }
+    }
+    if run.bench.gpu.is_some() {
+        out.extend(health(run));
+    }
+    out
+}
+
+/// Whether the run has the part `key` reads (for `--measure all` without a bound).
+fn measured_part(b: &BenchReport, key: MeasuredKey) -> bool {
+    match key {
+        MeasuredKey::MemoryBandwidth => b.memory.is_some(),
+        MeasuredKey::DiskRead => b.disk.is_some(),
+        MeasuredKey::GpuFp32 | MeasuredKey::GpuFp16Tensor | MeasuredKey::GpuSoak => {
+            b.gpu.as_ref().is_some_and(|g| !g.per_gpu.is_empty())
+        }
+        MeasuredKey::DataLoader => b.cpu.is_some(),
+    }
+}
+
+/// The first note of the bench report on `field` or under it.
+fn why(b: &BenchReport, field: &str) -> Option<String> {
+    let under = format!("{field}.");
+    b.notes
+        .iter()
+        .find(|n| n.field == field)
+        .or_else(|| b.notes.iter().find(|n| n.field.starts_with(&under)))
+        .map(|n| n.reason.clone())
+}
+
+/// A measured figure against its bound.
+struct Judged {
+    expected: String,
+    status: Status,
+    /// Why unknown.
+    note: Option<String>,
+}
+
+/// `value` (in the figure's unit) against `bound`, where `rated` is the part's rated figure
+/// (or why it is unknown) and `show` writes a figure.
+fn judge(
+    value: f64,
+    bound: Option<&MeasuredBound>,
+    rated: Result<f64, String>,
+    show: &dyn Fn(f64) -> String,
+) -> Judged {
+    let share_of = |r: f64| format!(" ({:.0} % of rated {})", 100.0 * value / r, show(r));
+    match bound.and_then(|b| b.at_least) {
+        None => Judged {
+            expected: "measured (no bound)".into(),
+            status: Status::Pass,
+            note: rated.ok().map(|r| share_of(r).trim().to_string()),
+        },
+        Some(Amount::Absolute(min)) => Judged {
+            expected: format!("≥ {}", show(min)),
+            status: if value >= min {
+                Status::Pass
+            } else {
+                Status::Fail
+            },
+            note: rated.ok().map(|r| share_of(r).trim().to_string()),
+        },
+        Some(Amount::Share(s)) => match rated {
+            Ok(r) => Judged {
+                expected: format!(
+                    "≥ {:.0} % of rated {} = {}",
+                    100.0 * s,
+                    show(r),
+                    show(s * r)
+                ),
+                status: if value >= s * r {
+                    Status::Pass
+                } else {
+                    Status::Fail
+                },
+                note: Some(share_of(r).trim().to_string()),
+            },
+            Err(why) => Judged {
+                expected: format!("≥ {:.0} % of rated", 100.0 * s),
+                status: Status::Unknown,
+                note: Some(format!("rated figure unknown: {why}")),
+            },
+        },
+    }
+}
+
+fn line(id: &str, requirement: String, j: Judged, found: String) -> Line {
+    Line {
+        id: id.to_string(),
+        requirement,
+        expected: j.expected,
+        found,
+        status: j.status,
+        note: j.note,
+    }
+}
+
+fn unmeasured(id: &str, requirement: String, bound: Option<&MeasuredBound>, why: String) -> Line {
+    let expected = match bound.and_then(|b| b.at_least) {
+        Some(Amount::Share(s)) => format!("≥ {:.0} % of rated", 100.0 * s),
+        Some(Amount::Absolute(_)) | None => "measured".into(),
+    };
+    Line {
+        id: id.to_string(),
+        requirement,
+        expected,
+        found: "not measured".into(),
+        status: Status::Unknown,
+        note: Some(why),
+    }
+}
+
+fn bytes_rate(v: f64) -> String {
+    fmt_rate(v, "B/s")
+}
+
+/// STREAM triad on the most threads measured.
+fn memory(run: &Run<'_>, bound: Option<&MeasuredBound>) -> Line {
+    let id = "measured.memory_bandwidth";
+    let label = "Memory bandwidth (STREAM triad)".to_string();
+    let Some(m) = &run.bench.memory else {
+        let why = why(run.bench, "bench.memory").unwrap_or_else(|| "memory not measured".into());
+        return unmeasured(id, label, bound, why);
+    };
+    let Some(triad) = m
+        .results
+        .iter()
+        .filter(|r| r.kernel == "triad")
+        .max_by_key(|r| r.threads)
+    else {
+        return unmeasured(id, label, bound, "no triad result".into());
+    };
+    let rated = m.peak_bytes_per_s.map(|p| p as f64).ok_or_else(|| {
+        why(run.bench, "bench.memory.peak_bytes_per_s")
+            .unwrap_or_else(|| "the DIMMs' speeds are unknown".into())
+    });
+    let mut j = judge(triad.bytes_per_s, bound, rated, &bytes_rate);
+    if j.status == Status::Fail {
+        if let Some(cause) = memory_cause(run.before) {
+            j.note = Some(match j.note {
+                Some(n) => format!("{n}; likely cause: {cause}"),
+                None => format!("likely cause: {cause}"),
+            });
+        }
+    }
+    let found = format!(
+        "{} ({} threads)",
+        bytes_rate(triad.bytes_per_s),
+        triad.threads
+    );
+    line(id, label, j, found)
+}
+
+/// What the slots show that holds memory bandwidth down: empty slots beside populated
+/// ones (channels left unpopulated), DIMMs at different speeds (all run at the slowest),
+/// the balance the headroom probe found.
+fn memory_cause(spec: &Spec) -> Option<String> {
+    let m = &spec.memory;
+    let mut causes = Vec::new();
+    if !m.dimms.is_empty() && !m.empty_slots.is_empty() {
+        causes.push(format!(
+            "{} of {} slots empty ({}): channels may be unpopulated",
+            m.empty_slots.len(),
+            m.empty_slots.len() + m.dimms.len(),
+            m.empty_slots.join(", ")
+        ));
+    }
+    let mut speeds: Vec<u32> = m
+        .dimms
+        .iter()
+        .filter_map(|d| d.configured_speed_mts.or(d.speed_mts))
+        .collect();
+    speeds.sort_unstable();
+    speeds.dedup();
+    if speeds.len() > 1 {
+        causes.push(format!(
+            "mixed DIMM speeds ({} MT/s): all run at the slowest",
+            speeds
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if let Some(u) = rules::memory_unbalanced(spec) {
+        causes.push(format!("unbalanced memory: {u}"));
+    }
+    (!causes.is_empty()).then(|| causes.join("; "))
+}
+
+/// Direct-I/O sequential read, against the drive's link.
+fn disk(run: &Run<'_>, bound: Option<&MeasuredBound>) -> Line {
+    let id = "measured.disk_read";
+    let label = "Disk read (direct I/O)".to_string();
+    let Some(d) = &run.bench.disk else {
+        let why = why(run.bench, "bench.disk").unwrap_or_else(|| "disk not measured".into());
+        return unmeasured(id, label, bound, why);
+    };
+    let rated = d.link_bytes_per_s.map(|p| p as f64).ok_or_else(|| {
+        why(run.bench, "bench.disk.link_bytes_per_s").unwrap_or_else(|| {
+            format!(
+                "the link of {} is unknown",
+                d.drive.as_deref().unwrap_or("the drive")
+            )
+        })
+    });
+    let j = judge(d.bytes_per_s, bound, rated, &bytes_rate);
+    let found = format!(
+        "{} ({})",
+        bytes_rate(d.bytes_per_s),
+        d.drive.as_deref().unwrap_or(&d.path)
+    );
+    line(id, label, j, found)
+}
+
+/// The data loader's images per second on the most threads, against linear scaling.
+fn loader(run: &Run<'_>, bound: Option<&MeasuredBound>) -> Line {
+    let id = "measured.data_loader";
+    let label = "Data loader (images/s)".to_string();
+    let Some(c) = &run.bench.cpu else {
+        let why = why(run.bench, "bench.cpu").unwrap_or_else(|| "data loader not measured".into());
+        return unmeasured(id, label, bound, why);
+    };
+    let (Some(one), Some(top)) = (
+        c.points.iter().find(|p| p.threads == 1),
+        c.points.iter().max_by_key(|p| p.threads),
+    ) else {
+        return unmeasured(id, label, bound, "no result".into());
+    };
+    let linear = Ok(one.images_per_s * f64::from(top.threads));
+    let show = |v: f64| format!("{v:.0} images/s");
+    let j = judge(top.images_per_s, bound, linear, &show);
+    let found = format!("{} ({} threads)", show(top.images_per_s), top.threads);
+    line(id, label, j, found)
+}
+
+/// The inventory's GPU a benchmark's GPU is, by PCI address.
+fn inventory_gpu<'a>(spec: &'a Spec, pci: Option<&str>) -> Option<&'a Gpu> {
+    let pci = pci?;
+    spec.gpus.iter().find(|g| {
+        g.pci_address
+            .as_deref()
+            .is_some_and(|a| a.eq_ignore_ascii_case(pci))
+    })
+}
+
+fn gpu_name(m: &GpuMatmul) -> String {
+    match &m.pci_address {
+        Some(a) => format!("GPU {} ({a})", m.cuda_index),
+        None => format!("GPU {}", m.cuda_index),
+    }
+}
+
+/// One line per GPU: its FP32 or FP16 tensor TFLOPS against its rated figure.
+fn gpu_rate(run: &Run<'_>, key: MeasuredKey, bound: Option<&MeasuredBound>) -> Vec<Line> {
+    let (what, field) = match key {
+        MeasuredKey::GpuFp32 => ("FP32", "fp32_tflops"),
+        _ => ("FP16 tensor", "fp16_tflops"),
+    };
+    let Some(g) = run.bench.gpu.as_ref().filter(|g| !g.per_gpu.is_empty()) else {
+        let why = why(run.bench, "bench.gpu").unwrap_or_else(|| "no GPU measured".into());
+        return vec![unmeasured(
+            &format!("measured.{}", key.key()),
+            format!("GPU {what} (measured)"),
+            bound,
+            why,
+        )];
+    };
+    let show = |v: f64| format!("{v:.1} TFLOPS");
+    g.per_gpu
+        .iter()
+        .map(|m| {
+            let id = format!("measured.{}.gpus[{}]", key.key(), m.cuda_index);
+            let label = format!("{} {what} (measured)", gpu_name(m));
+            let (value, rated) = match key {
+                MeasuredKey::GpuFp32 => (m.fp32_tflops, m.fp32_peak_tflops),
+                _ => (m.fp16_tflops, m.fp16_peak_tflops),
+            };
+            let Some(value) = value else {
+                let why = why(
+                    run.bench,
+                    &format!("bench.gpu.per_gpu[{}].{field}", m.cuda_index),
+                )
+                .or_else(|| why(run.bench, &format!("bench.gpu.per_gpu[{}]", m.cuda_index)))
+                .unwrap_or_else(|| "the multiply did not run".into());
+                return unmeasured(&id, label, bound, why);
+            };
+            let rated = rated.ok_or_else(|| {
+                format!(
+                    "{} is not in rigcheck's GPU table and the driver gives no rated clock",
+                    m.name.as_deref().unwrap_or("the GPU")
+                )
+            });
+            let mut j = judge(value, bound, rated, &show);
+            if j.status == Status::Fail {
+                let soak = g.soak.iter().find(|s| s.cuda_index == m.cuda_index);
+                let inv = inventory_gpu(run.before, m.pci_address.as_deref());
+                let causes = gpu_causes(inv, soak);
+                let cause = if causes.is_empty() {
+                    "no cause rigcheck can see (link, throttling, other processes look right)"
+                        .to_string()
+                } else {
+                    format!("likely cause: {}", causes.join("; "))
+                };
+                j.note = Some(match j.note {
+                    Some(n) => format!("{n}; {cause}"),
+                    None => cause,
+                });
+            }
+            line(&id, label, j, show(value))
+        })
+        .collect()
+}
+
+/// What rigcheck knows that holds a GPU below its rated figure: a link below x16 or below
+/// its generation, throttle reasons during the soak (a power limit set low shows as the
+/// power cap there: the board's default limit is not read), another process on the GPU.
+fn gpu_causes(g: Option<&Gpu>, soak: Option<&GpuSoak>) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(g) = g {
+        if let Some(w) = rules::link_width(&g.pcie).filter(|w| w.is_narrow()) {
+            out.push(format!(
+                "PCIe link x{} of the card's x{}{}",
+                w.now,
+                w.card,
+                w.slot
+                    .map(|s| format!(" (the slot allows x{s})"))
+                    .unwrap_or_default()
+            ));
+        }
+        let top_gen = g.pcie.device_max_gen.or(g.pcie.max_gen);
+        if let (Some(now), Some(top)) = (g.pcie.gen, top_gen) {
+            if now < top {
+                out.push(format!("PCIe link at gen {now} of the card's gen {top}"));
+            }
+        }
+        if let Some(p) = g.state.compute_processes.as_ref().filter(|p| !p.is_empty()) {
+            let pids: Vec<String> = p.iter().map(|p| p.pid.to_string()).collect();
+            out.push(format!(
+                "another process on the GPU (PID {})",
+                pids.join(", ")
+            ));
+        }
+    }
+    if let Some(s) = soak {
+        let held: Vec<&str> = s
+            .throttle_reasons
+            .iter()
+            .filter(|r| rules::throttle_severity(r) != rules::Status::Pass)
+            .map(String::as_str)
+            .collect();
+        if !held.is_empty() {
+            out.push(format!("throttled during the soak ({})", held.join(", ")));
+        }
+    }
+    out
+}
+
+/// One line per GPU of the soak: the hottest it got, throttling by heat or the power brake,
+/// and the lowest SM clock against the rated boost.
+fn soak(run: &Run<'_>, bound: Option<&MeasuredBound>) -> Vec<Line> {
+    let Some(g) = run.bench.gpu.as_ref().filter(|g| !g.soak.is_empty()) else {
+        let why = why(run.bench, "bench.gpu.soak")
+            .or_else(|| why(run.bench, "bench.gpu"))
+            .unwrap_or_else(|| "no GPU soaked".into());
+        return vec![unmeasured(
+            "measured.gpu_soak",
+            "GPU soak".into(),
+            None,
+            why,
+        )];
+    };
+    let max_t = bound.and_then(|b| b.max_temperature_c);
+    let clocks = bound.and_then(|b| b.clocks_at_least);
+    g.soak
+        .iter()
+        .map(|s| {
+            let name = match &s.pci_address {
+                Some(a) => format!("GPU {} ({a})", s.cuda_index),
+                None => format!("GPU {}", s.cuda_index),
+            };
+            let inv = inventory_gpu(run.before, s.pci_address.as_deref());
+            let mut expected = vec!["no thermal or power-brake throttling".to_string()];
+            let mut found = Vec::new();
+            let mut fails = Vec::new();
+            let mut unknown = Vec::new();
+            let held: Vec<&str> = s
+                .throttle_reasons
+                .iter()
+                .filter(|r| rules::throttle_severity(r) == rules::Status::Fail)
+                .map(String::as_str)
+                .collect();
+            if s.samples == 0 {
+                unknown.push("no NVML sample during the soak".to_string());
+            } else if !held.is_empty() {
+                fails.push(format!("throttled: {}", held.join(", ")));
+                found.push(held.join(", "));
+            } else {
+                found.push("no throttling".into());
+            }
+            if let Some(t) = max_t {
+                expected.push(format!("≤ {t} °C"));
+                match s.max_temperature_c {
+                    Some(c) => {
+                        found.push(format!("{c} °C"));
+                        if c > t {
+                            fails.push(format!("{c} °C above the ceiling of {t} °C"));
+                        }
+                    }
+                    None => unknown.push("temperature not read during the soak".into()),
+                }
+            }
+            if let Some(share) = clocks {
+                let rated = inv.and_then(|g| g.rated_clock_mhz.or(g.max_customer_boost_clock_mhz));
+                expected.push(format!("SM clock ≥ {:.0} % of rated boost", 100.0 * share));
+                match (s.min_sm_clock_mhz, rated) {
+                    (Some(c), Some(r)) => {
+                        found.push(format!("{c} MHz of {r} MHz"));
+                        if f64::from(c) < share * f64::from(r) {
+                            fails.push(format!("SM clock fell to {c} MHz of the rated {r} MHz"));
+                        }
+                    }
+                    (None, _) => unknown.push("SM clock not read during the soak".into()),
+                    (_, None) => unknown.push("the rated boost clock is unknown".into()),
+                }
+            }
+            let (status, note) = if !fails.is_empty() {
+                (Status::Fail, Some(fails.join("; ")))
+            } else if !unknown.is_empty() {
+                (Status::Unknown, Some(unknown.join("; ")))
+            } else {
+                (Status::Pass, None)
+            };
+            Line {
+                id: format!("measured.gpu_soak.gpus[{}]", s.cuda_index),
+                requirement: format!("{name} soak {:.0} s", g.soak_seconds),
+                expected: expected.join(", "),
+                found: found.join(", "),
+                status,
+                note,
+            }
+        })
+        .collect()
+}
+
+/// One line per GPU: its error counters before and after the run. A counter that grew
+/// fails the line, naming it; one unreadable before or after makes it unknown.
+fn health(run: &Run<'_>) -> Vec<Line> {
+    let Some(after) = run.after else {
+        return Vec::new();
+    };
+    run.before
+        .gpus
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.index.is_some())
+        .map(|(i, g)| {
+            let name = match &g.pci_address {
+                Some(a) => format!("GPU {} ({a})", g.index.unwrap_or(i as u32)),
+                None => format!("GPU {}", g.index.unwrap_or(i as u32)),
+            };
+            let later = g
+                .pci_address
+                .as_deref()
+                .and_then(|p| inventory_gpu(after, Some(p)))
+                .or_else(|| after.gpus.get(i));
+            let mut grew = Vec::new();
+            let mut unread = Vec::new();
+            let counters: [(&str, fn(&Gpu) -> Option<u64>); 3] = [
+                ("corrected ECC errors", |g| g.state.ecc_errors_corrected),
+                ("uncorrected ECC errors", |g| g.state.ecc_errors_uncorrected),
+                ("uncorrected ECC errors (lifetime)", |g| {
+                    g.state.ecc_errors_uncorrected_aggregate
+                }),
+            ];
+            for (what, read) in counters {
+                match (read(g), later.and_then(read)) {
+                    (Some(a), Some(b)) if b > a => grew.push(format!("{what} {a} → {b}")),
+                    (Some(_), Some(_)) => {}
+                    _ => unread.push(what),
+                }
+            }
+            let pending = |g: &Gpu| g.state.retired_pages_pending;
+            match (pending(g), later.and_then(pending)) {
+                (Some(false), Some(true)) => grew.push("retired pages now pending".into()),
+                (Some(_), Some(_)) => {}
+                _ => unread.push("retired pages pending"),
+            }
+            let (status, found, note) = if !grew.is_empty() {
+                (
+                    Status::Fail,
+                    grew.join(", "),
+                    Some(format!("{name}: grew during the run: {}", grew.join(", "))),
+                )
+            } else if unread.len() == 4 {
+                (
+                    Status::Unknown,
+                    "unknown".to_string(),
+                    Some(
+                        "no error counter could be read before and after (ECC off, or not \
+                          reported by this board)"
+                            .to_string(),
+                    ),
+                )
+            } else {
+                (
+                    Status::Pass,
+                    "unchanged".to_string(),
+                    (!unread.is_empty()).then(|| format!("not read: {}", unread.join(", "))),
+                )
+            };
+            Line {
+                id: format!("health.gpus[{i}]"),
+                requirement: format!("{name} error counters during the run"),
+                expected: "no ECC error or retired page added".into(),
+                found,
+                status,
+                note,
+            }
+        })
+        .collect()
+}
