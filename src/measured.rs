@@ -370,10 +370,22 @@ fn gpu_causes(g: Option<&Gpu>, soak: Option<&GpuSoak>) -> Vec<String> {
                     .unwrap_or_default()
             ));
         }
+        // The generation read under load (the soak's samples); the inventory's only when the
+        // GPU was busy then, since an idle link drops its generation to save power.
         let top_gen = g.pcie.device_max_gen.or(g.pcie.max_gen);
-        if let (Some(now), Some(top)) = (g.pcie.gen, top_gen) {
+        let loaded = match soak.and_then(|s| s.max_pcie_gen) {
+            Some(m) => Some((m, " under load")),
+            None => g
+                .pcie
+                .gen
+                .filter(|_| !rules::link_gen_idle(g))
+                .map(|n| (n, "")),
+        };
+        if let (Some((now, when)), Some(top)) = (loaded, top_gen) {
             if now < top {
-                out.push(format!("PCIe link at gen {now} of the card's gen {top}"));
+                out.push(format!(
+                    "PCIe link at gen {now} of the card's gen {top}{when}"
+                ));
             }
         }
         if let Some(p) = g.state.compute_processes.as_ref().filter(|p| !p.is_empty()) {
@@ -485,6 +497,9 @@ fn soak(run: &Run<'_>, bound: Option<&MeasuredBound>) -> Vec<Line> {
         .collect()
 }
 
+/// How one of a GPU's error counters is read from its inventory.
+type Counter = fn(&Gpu) -> Option<u64>;
+
 /// One line per GPU: its error counters before and after the run. A counter that grew
 /// fails the line, naming it; one unreadable before or after makes it unknown.
 fn health(run: &Run<'_>) -> Vec<Line> {
@@ -508,7 +523,7 @@ fn health(run: &Run<'_>) -> Vec<Line> {
                 .or_else(|| after.gpus.get(i));
             let mut grew = Vec::new();
             let mut unread = Vec::new();
-            let counters: [(&str, fn(&Gpu) -> Option<u64>); 3] = [
+            let counters: [(&str, Counter); 3] = [
                 ("corrected ECC errors", |g| g.state.ecc_errors_corrected),
                 ("uncorrected ECC errors", |g| g.state.ecc_errors_uncorrected),
                 ("uncorrected ECC errors (lifetime)", |g| {
@@ -561,4 +576,120 @@ fn health(run: &Run<'_>) -> Vec<Line> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe;
+    use crate::source::Source;
+    use crate::spec::bench::GpuBench;
+
+    fn matmul(spec: &Spec, i: usize, fp32: f64) -> GpuMatmul {
+        let g = &spec.gpus[i];
+        GpuMatmul {
+            cuda_index: i as u32,
+            pci_address: g.pci_address.clone(),
+            name: g.name.clone(),
+            n: 8192,
+            fp32_tflops: Some(fp32),
+            fp16_tflops: None,
+            fp32_peak_tflops: g.fp32_tflops,
+            fp16_peak_tflops: g.fp16_tensor_tflops,
+        }
+    }
+
+    fn bound(key: MeasuredKey, at_least: Amount) -> MeasuredBound {
+        MeasuredBound {
+            key,
+            at_least: Some(at_least),
+            max_temperature_c: None,
+            clocks_at_least: None,
+            at: (1, 1),
+        }
+    }
+
+    #[test]
+    fn a_slow_gpu_behind_a_x8_link_names_it() {
+        // The recording's sysfs holds the card's own x16 beside the link's x8.
+        let spec = probe::inventory(&Source::sysroot("fixtures/gpu-degraded-x8"));
+        let rated = spec.gpus[1].fp32_tflops.unwrap();
+        let bench = BenchReport {
+            gpu: Some(GpuBench {
+                per_gpu: vec![matmul(&spec, 0, 0.9 * rated), matmul(&spec, 1, 0.4 * rated)],
+                ..GpuBench::default()
+            }),
+            ..BenchReport::default()
+        };
+        let run = Run {
+            before: &spec,
+            after: None,
+            bench: &bench,
+        };
+        let lines = lines(
+            &run,
+            &[bound(MeasuredKey::GpuFp32, Amount::Share(0.8))],
+            false,
+        );
+        assert_eq!(lines[0].status, Status::Pass);
+        assert_eq!(lines[1].status, Status::Fail);
+        let note = lines[1].note.as_deref().unwrap();
+        assert!(note.starts_with("(40 % of rated "), "{note}");
+        assert!(
+            note.contains("likely cause: PCIe link x8 of the card's x16 (the slot allows x8)"),
+            "{note}"
+        );
+        // Idle before the run, its link at a lower generation is power saving, not a cause.
+        assert!(!note.contains("gen "), "{note}");
+    }
+
+    #[test]
+    fn memory_below_its_bound_names_the_empty_slots_and_mixed_speeds() {
+        let mut spec = probe::inventory(&Source::sysroot("fixtures/hp-z8-g4-dual-rtx6000"));
+        assert!(!spec.memory.dimms.is_empty());
+        spec.memory.empty_slots = vec!["DIMM 9".into()];
+        for d in &mut spec.memory.dimms {
+            d.configured_speed_mts = Some(2666);
+        }
+        spec.memory.dimms[0].configured_speed_mts = Some(2133);
+        let bench = BenchReport {
+            memory: Some(crate::spec::bench::MemoryBench {
+                array_bytes: 1 << 30,
+                results: vec![crate::spec::bench::StreamResult {
+                    kernel: "triad".into(),
+                    threads: 8,
+                    bytes_per_s: 20e9,
+                    repetitions: 10,
+                }],
+                peak_bytes_per_s: Some(100_000_000_000),
+                peak_channels: Some(12),
+            }),
+            ..BenchReport::default()
+        };
+        let run = Run {
+            before: &spec,
+            after: None,
+            bench: &bench,
+        };
+        let l = &lines(
+            &run,
+            &[bound(MeasuredKey::MemoryBandwidth, Amount::Share(0.5))],
+            false,
+        )[0];
+        assert_eq!(l.status, Status::Fail);
+        assert_eq!(l.expected, "≥ 50 % of rated 100.0 GB/s = 50.0 GB/s");
+        let note = l.note.as_deref().unwrap();
+        assert!(
+            note.starts_with("(20 % of rated 100.0 GB/s); likely cause: "),
+            "{note}"
+        );
+        assert!(
+            note.contains("DIMM 9): channels may be unpopulated"),
+            "{note}"
+        );
+        assert!(
+            note.contains("mixed DIMM speeds (2133, 2666 MT/s)"),
+            "{note}"
+        );
+    }
 }
