@@ -7,7 +7,8 @@
 #   rigcheck-<version>-aarch64-linux.tar.gz  the same for 64-bit Arm (Grace, Jetson, Ampere)
 #   rigcheck-<version>-x86_64-windows.zip    Windows 10 and newer (mingw-w64)
 # Each carries the JSON Schemas of docs/schema/ (in the .deb and .rpm under
-# /usr/share/doc/rigcheck/schema/).
+# /usr/share/doc/rigcheck/schema/), and docs/ beside the README (doc/rigcheck/docs/), so the
+# README's links to docs/*.md resolve where it is installed.
 # The Linux binary is linked by zig against glibc 2.28 (RHEL 8, Ubuntu 20.04 and newer) and
 # stays dynamically linked: NVML and CUDA are loaded with dlopen, which a static binary
 # cannot do. The .deb, the .rpm and the x86_64 tarball carry that one binary.
@@ -126,7 +127,7 @@ echo
 "$linux_x86" completions bash >"$gen/completions/rigcheck.bash"
 "$linux_x86" completions zsh >"$gen/completions/_rigcheck"
 "$linux_x86" completions fish >"$gen/completions/rigcheck.fish"
-chmod 644 "$gen"/man/* "$gen"/completions/* README.md LICENSE-MIT LICENSE-APACHE docs/schema/*.schema.json
+chmod 644 "$gen"/man/* "$gen"/completions/* README.md LICENSE-MIT LICENSE-APACHE docs/*.md docs/schema/*.schema.json
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -149,12 +150,15 @@ tarball() { # arch binary
   local dir=rigcheck-$version-$1-linux stage=$work/stage
   rm -rf "$stage"
   mkdir -p "$stage/$dir/bin" "$stage/$dir/share/man/man1" "$stage/$dir/share/doc/rigcheck/schema" \
+    "$stage/$dir/share/doc/rigcheck/docs/schema" \
     "$stage/$dir/share/bash-completion/completions" "$stage/$dir/share/zsh/site-functions" \
     "$stage/$dir/share/fish/vendor_completions.d"
   cp "$2" "$stage/$dir/bin/rigcheck"
   cp "$gen"/man/* "$stage/$dir/share/man/man1/"
   cp README.md LICENSE-MIT LICENSE-APACHE "$stage/$dir/share/doc/rigcheck/"
   cp docs/schema/*.schema.json "$stage/$dir/share/doc/rigcheck/schema/"
+  cp docs/*.md "$stage/$dir/share/doc/rigcheck/docs/"
+  cp docs/schema/*.schema.json "$stage/$dir/share/doc/rigcheck/docs/schema/"
   cp "$gen/completions/rigcheck.bash" "$stage/$dir/share/bash-completion/completions/rigcheck"
   cp "$gen/completions/_rigcheck" "$stage/$dir/share/zsh/site-functions/"
   cp "$gen/completions/rigcheck.fish" "$stage/$dir/share/fish/vendor_completions.d/"
@@ -173,14 +177,16 @@ tarball aarch64 "$linux_arm"
 step "rigcheck-$version-x86_64-windows.zip"
 python3 - "$out/rigcheck-$version-x86_64-windows.zip" "rigcheck-$version-x86_64-windows" "$SOURCE_DATE_EPOCH" \
   "$windows" README.md LICENSE-MIT LICENSE-APACHE <<'EOF'
-# One folder with rigcheck.exe, the README and the licences, and the JSON Schemas under
-# schema/; each entry's time is the commit's and its mode fixed, so the zip's bytes depend on
+# One folder with rigcheck.exe, the README and the licences, the JSON Schemas under
+# schema/ and docs/; each entry's time is the commit's and its mode fixed, so the zip's bytes depend on
 # nothing but the files.
 import glob, os, sys, time, zipfile
 path, folder, epoch, *files = sys.argv[1:]
 stamp = time.gmtime(max(int(epoch), 315532800))[:6]  # zip times start in 1980
 entries = [(f, os.path.basename(f)) for f in files]
 entries += [(f, f"schema/{os.path.basename(f)}") for f in sorted(glob.glob("docs/schema/*.schema.json"))]
+# docs/ as in the source, where the README's links find it.
+entries += [(f, f) for f in sorted(glob.glob("docs/*.md") + glob.glob("docs/schema/*.schema.json"))]
 with zipfile.ZipFile(path, "w") as z:
     for f, name in entries:
         info = zipfile.ZipInfo(f"{folder}/{name}", stamp)

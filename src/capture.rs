@@ -322,7 +322,12 @@ fn write_files(out: &Path, shield: &Shield) -> io::Result<String> {
         .and_then(|b| cpuid::parse_json(&String::from_utf8_lossy(b)).ok())
         .unwrap_or_default();
     for (name, bytes) in &rec.answers {
-        write_file(&out.join(name), bytes, OWN_MODE)?;
+        // A device's log goes under a directory of its kind (`smart/nvme0.bin`).
+        let path = out.join(name);
+        if let Some(dir) = path.parent().filter(|d| *d != out) {
+            fs::create_dir_all(dir)?;
+        }
+        write_file(&path, bytes, OWN_MODE)?;
     }
     step()?;
     let meta = CaptureMeta {

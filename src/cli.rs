@@ -295,7 +295,8 @@ pub struct ProfilesArgs {
 pub enum ProfilesAction {
     /// Print a built-in profile as TOML.
     Show {
-        /// Built-in profile name.
+        /// Built-in profile name (`rigcheck profiles` lists them; a shell completes them).
+        #[arg(value_parser = ProfileName)]
         name: String,
     },
 }
@@ -310,11 +311,17 @@ pub struct ProfileArgs {
 /// `profile` actions.
 #[derive(Debug, Subcommand)]
 pub enum ProfileAction {
-    /// Write a profile that this machine (or --sysroot) passes.
+    /// Write a profile that this machine (or --sysroot) passes, or (--from) a copy of a
+    /// profile under a name of its own.
     New {
-        /// Name written into the profile (default: the host name).
+        /// Name written into the profile (default: the host name; with --from, the -o
+        /// file's name, else the original's with `-copy`).
         #[arg(long)]
         name: Option<String>,
+        /// Copy this profile (a built-in name or a file) instead of reading the machine: the
+        /// copy gets its own name and no description of the original, to edit.
+        #[arg(long, value_name = "PROFILE")]
+        from: Option<String>,
         /// Write to FILE instead of standard output (refuses to overwrite without --force;
         /// `-` is standard output).
         #[arg(long, short = 'o', value_name = "FILE")]
@@ -569,6 +576,7 @@ pub enum Part {
     Memory,
     Drives,
     Network,
+    Health,
     Headroom,
     Notes,
 }
@@ -584,6 +592,7 @@ impl From<Part> for rigcheck::render::Part {
             Part::Memory => Lib::Memory,
             Part::Drives => Lib::Drives,
             Part::Network => Lib::Network,
+            Part::Health => Lib::Health,
             Part::Headroom => Lib::Headroom,
             Part::Notes => Lib::Notes,
         }
@@ -600,6 +609,7 @@ impl ValueEnum for Part {
             Part::Memory,
             Part::Drives,
             Part::Network,
+            Part::Health,
             Part::Headroom,
             Part::Notes,
         ]
@@ -624,6 +634,8 @@ impl ValueEnum for Part {
             Part::Gpus => PossibleValue::new("gpu")
                 .alias("gpus")
                 .help("GPUs, one table per model."),
+            Part::Health => PossibleValue::new("health")
+                .help("Drive wear and errors, memory and PCIe error counts, CPU throttling."),
             Part::Headroom => {
                 PossibleValue::new("headroom").help("Free sockets, DIMM and PCIe slots, power.")
             }

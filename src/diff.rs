@@ -95,6 +95,9 @@ pub struct Compared {
     pub lists: Lists,
     /// OS, kernel and NVIDIA driver: compared as software, no part of a configuration.
     pub software: SoftwareFacts,
+    /// The health counters both reports may know (errors, wear, throttling), by what and
+    /// where: a count that grew is listed as a `health` change, which fails nothing.
+    pub health: BTreeMap<(String, String), u64>,
 }
 
 /// The box: vendor, model, serials, board, BIOS.
@@ -189,6 +192,22 @@ pub struct SoftwareFacts {
     pub os: Option<String>,
     pub kernel: Option<String>,
     pub driver: Option<String>,
+    /// Which kind of OS (`Windows`, `macOS`, else `Linux`): a kernel's version is compared
+    /// only with one of its own kind (Windows' build 19045 is no later Linux 5.15).
+    pub family: Option<&'static str>,
+}
+
+/// The kind of OS a report is of, from os-release's `NAME` (`Windows` and `macOS` as
+/// rigcheck writes them there).
+fn os_family(os: &crate::spec::Os) -> Option<&'static str> {
+    let name = os.name.as_deref()?;
+    Some(if name.starts_with("Windows") {
+        "Windows"
+    } else if name.starts_with("macOS") || name.starts_with("Mac OS") {
+        "macOS"
+    } else {
+        "Linux"
+    })
 }
 
 impl Compared {
@@ -245,7 +264,9 @@ impl Compared {
                 os: spec.os.pretty_name.clone(),
                 kernel: spec.os.kernel.clone(),
                 driver: spec.gpus.iter().find_map(|g| g.driver_version.clone()),
+                family: os_family(&spec.os),
             },
+            health: health_counters(spec),
         }
     }
 
@@ -270,7 +291,39 @@ impl Compared {
             n.macs.clear();
         }
         c.software = SoftwareFacts::default();
+        c.health.clear();
         c
+    }
+}
+
+/// The health counters (`rules::health::counters`), each known one by (what, where). Time
+/// held down by heat grows with use of a hot machine and is no change of the machine: left
+/// out here.
+fn health_counters(spec: &Spec) -> BTreeMap<(String, String), u64> {
+    crate::rules::health::counters(spec)
+        .into_iter()
+        .filter(|c| c.what != crate::rules::health::GPU_HEAT_TIME)
+        .map(|c| ((c.what.to_string(), c.at), c.value))
+        .collect()
+}
+
+/// The counters known on both sides that grew (one that fell was reset: a reboot, a driver
+/// reload), as `health` changes.
+fn health(
+    c: &mut Changes,
+    a: &BTreeMap<(String, String), u64>,
+    b: &BTreeMap<(String, String), u64>,
+) {
+    for ((what, at), before) in a {
+        if let Some(after) = b.get(&(what.clone(), at.clone())).filter(|n| *n > before) {
+            c.push(
+                "health",
+                &format!("{what} grew"),
+                at,
+                before.to_string(),
+                after.to_string(),
+            );
+        }
     }
 }
 
@@ -363,6 +416,7 @@ pub fn compare(a: &Compared, b: &Compared) -> Diff {
         (a.lists.drives, b.lists.drives),
     );
     software(&mut c, &a.software, &b.software);
+    health(&mut c, &a.health, &b.health);
     Diff {
         changes: c.found,
         unknown_on_one_side: c.unknown,
@@ -1009,12 +1063,15 @@ fn match_drives<'a>(a: &[&'a DriveFacts], b: &[&'a DriveFacts]) -> Matched<'a> {
 
 /// OS, kernel and NVIDIA driver.
 fn software(c: &mut Changes, a: &SoftwareFacts, b: &SoftwareFacts) {
+    // From one kind of OS to another the OS change says it all: the kernels' versions are
+    // numbers of different things.
+    let same_kind = !matches!((a.family, b.family), (Some(x), Some(y)) if x != y);
     let facts = [
         (("OS", "OS changed"), a.os.clone(), b.os.clone()),
         (
             ("kernel", "kernel changed"),
-            a.kernel.clone(),
-            b.kernel.clone(),
+            a.kernel.clone().filter(|_| same_kind),
+            b.kernel.clone().filter(|_| same_kind),
         ),
         (
             ("NVIDIA driver", "NVIDIA driver changed"),

@@ -66,6 +66,12 @@ pub struct Row {
     pub memory_bytes: Option<u64>,
     /// DIMMs listed.
     pub dimms: usize,
+    /// Each network adapter's top speed (Mb/s), in the report's order; `None` where the
+    /// adapter list was not read whole (an older report, another OS).
+    pub nics: Option<Vec<Option<u64>>>,
+    /// The machine's health as the rules judge it: `fine`, `warn`, `fail` or `unknown`, with
+    /// the parts behind it.
+    pub health: crate::rules::health::Verdict,
 }
 
 impl Row {
@@ -81,6 +87,12 @@ impl Row {
             gpus: spec.gpus.iter().map(|g| g.shown_name()).collect(),
             memory_bytes: spec.memory.total_bytes,
             dimms: spec.memory.dimms.len(),
+            nics: spec
+                .lists
+                .nics
+                .is_complete()
+                .then(|| spec.nics.iter().map(|n| n.max_speed_mbps).collect()),
+            health: crate::rules::health::verdict(spec),
         }
     }
 }
@@ -164,6 +176,9 @@ impl Fleet {
                 .as_ref()
                 .is_some_and(|v| v.outcome == Outcome::Fail)
                 || h.preflight.is_some_and(|p| !p.passed)
+                // A part failing by its own counts (a drive's critical warning, uncorrected
+                // memory errors) fails the fleet whether or not a profile asks.
+                || h.row.health.word == "fail"
         });
         if failed || !self.errors.is_empty() {
             EXIT_FAIL
@@ -329,11 +344,7 @@ fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, k
     // What a fleet shows of a host's check is its verdict, its counts and the lines that did
     // not pass: a passing line is the same on every host, and a hundred thousand hosts' worth
     // of them is most of a fleet's memory.
-    let verify = profile.map(|p| {
-        let mut v = verify::verify_with(&l.spec, p, unknowns);
-        v.lines.retain(|line| line.status != verify::Status::Pass);
-        v
-    });
+    let verify = profile.map(|p| verify::verify_not_passing(&l.spec, p, unknowns));
     Host {
         name,
         file: l.file,

@@ -8,6 +8,7 @@
 
 use crate::profile::{Amount, MeasuredBound, MeasuredKey};
 use crate::rules;
+use crate::rules::health;
 use crate::spec::bench::{BenchReport, GpuMatmul, GpuSoak};
 use crate::spec::{Gpu, Spec};
 use crate::units::fmt_rate;
@@ -17,14 +18,14 @@ use crate::verify::{Line, Status};
 pub struct Run<'a> {
     /// The inventory before the run (rated figures, links, processes, counters).
     pub before: &'a Spec,
-    /// The inventory after the run, where the GPUs were loaded: the counters to compare.
+    /// The inventory after the run, where a part ran: the health counters to compare.
     pub after: Option<&'a Spec>,
     pub bench: &'a BenchReport,
 }
 
 /// The verify lines of `bounds` (and, with `all`, a line for every figure measured that has
-/// no bound: its value, passing when measured), then one health line per GPU when the GPU
-/// part ran.
+/// no bound: its value, passing when measured), then the health rows of the counters read
+/// before and after the run.
 pub fn lines(run: &Run<'_>, bounds: &[MeasuredBound], all: bool) -> Vec<Line> {
     let mut out = Vec::new();
     for key in MeasuredKey::ALL {
@@ -42,9 +43,7 @@ pub fn lines(run: &Run<'_>, bounds: &[MeasuredBound], all: bool) -> Vec<Line> {
             MeasuredKey::DataLoader => out.push(loader(run, bound)),
         }
     }
-    if run.bench.gpu.is_some() {
-        out.extend(health(run));
-    }
+    out.extend(health(run));
     out
 }
 
@@ -497,85 +496,144 @@ fn soak(run: &Run<'_>, bound: Option<&MeasuredBound>) -> Vec<Line> {
         .collect()
 }
 
-/// How one of a GPU's error counters is read from its inventory.
-type Counter = fn(&Gpu) -> Option<u64>;
-
-/// One line per GPU: its error counters before and after the run. A counter that grew
-/// fails the line, naming it; one unreadable before or after makes it unknown.
+/// The health rows: the counters (`rules::health::counters`) read before and after the run,
+/// one row for the drives, the memory controllers, the PCIe links and the CPU packages, and
+/// one per GPU, each where at least one counter was read both times. A counter that grew
+/// fails its row, naming the part and the counter; one that fell was reset (a driver
+/// reload) and says nothing.
 fn health(run: &Run<'_>) -> Vec<Line> {
     let Some(after) = run.after else {
         return Vec::new();
     };
-    run.before
-        .gpus
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| g.index.is_some())
-        .map(|(i, g)| {
-            let name = match &g.pci_address {
-                Some(a) => format!("GPU {} ({a})", g.index.unwrap_or(i as u32)),
-                None => format!("GPU {}", g.index.unwrap_or(i as u32)),
-            };
-            let later = g
-                .pci_address
-                .as_deref()
-                .and_then(|p| inventory_gpu(after, Some(p)))
-                .or_else(|| after.gpus.get(i));
-            let mut grew = Vec::new();
-            let mut unread = Vec::new();
-            let counters: [(&str, Counter); 3] = [
-                ("corrected ECC errors", |g| g.state.ecc_errors_corrected),
-                ("uncorrected ECC errors", |g| g.state.ecc_errors_uncorrected),
-                ("uncorrected ECC errors (lifetime)", |g| {
-                    g.state.ecc_errors_uncorrected_aggregate
-                }),
-            ];
-            for (what, read) in counters {
-                match (read(g), later.and_then(read)) {
-                    (Some(a), Some(b)) if b > a => grew.push(format!("{what} {a} → {b}")),
-                    (Some(_), Some(_)) => {}
-                    _ => unread.push(what),
-                }
-            }
-            let pending = |g: &Gpu| g.state.retired_pages_pending;
-            match (pending(g), later.and_then(pending)) {
-                (Some(false), Some(true)) => grew.push("retired pages now pending".into()),
-                (Some(_), Some(_)) => {}
-                _ => unread.push("retired pages pending"),
-            }
-            let (status, found, note) = if !grew.is_empty() {
-                (
-                    Status::Fail,
-                    grew.join(", "),
-                    Some(format!("{name}: grew during the run: {}", grew.join(", "))),
-                )
-            } else if unread.len() == 4 {
-                (
-                    Status::Unknown,
-                    "unknown".to_string(),
-                    Some(
-                        "no error counter could be read before and after (ECC off, or not \
-                          reported by this board)"
-                            .to_string(),
+    let before = health::counters(run.before);
+    let later = health::counters(after);
+    // (row, counter, before, after) for each counter read both times.
+    let mut pairs: Vec<(Row, &health::Counter, u64)> = Vec::new();
+    for c in &before {
+        let Some(l) = later
+            .iter()
+            .find(|l| l.kind == c.kind && l.what == c.what && l.at == c.at)
+        else {
+            continue;
+        };
+        let row = match c.kind {
+            health::Kind::Drive => Row::Drives,
+            health::Kind::Memory => Row::Memory,
+            health::Kind::Link => Row::Pcie,
+            health::Kind::Cpu => Row::Cpu,
+            _ => Row::Gpu(c.gpu.unwrap_or(0)),
+        };
+        pairs.push((row, c, l.value));
+    }
+    let mut rows: Vec<Row> = pairs.iter().map(|p| p.0).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    rows.into_iter()
+        .map(|row| {
+            let mine: Vec<&(Row, &health::Counter, u64)> =
+                pairs.iter().filter(|p| p.0 == row).collect();
+            let mut grew: Vec<String> = mine
+                .iter()
+                .filter(|(_, c, after)| *after > c.value)
+                .map(|(_, c, after)| match row {
+                    Row::Gpu(_) => format!(
+                        "{} {} → {after}",
+                        c.what.trim_start_matches("GPU "),
+                        c.value
                     ),
-                )
-            } else {
+                    _ => format!("{} {} {} → {after}", c.at, c.what, c.value),
+                })
+                .collect();
+            let (id, requirement, part) = match row {
+                Row::Drives => (
+                    "health.drives".to_string(),
+                    "Drives' error counters during the run".to_string(),
+                    None,
+                ),
+                Row::Memory => (
+                    "health.memory".into(),
+                    "Memory error counts (EDAC) during the run".into(),
+                    None,
+                ),
+                Row::Pcie => (
+                    "health.pcie".into(),
+                    "PCIe error counts (AER) during the run".into(),
+                    None,
+                ),
+                Row::Cpu => (
+                    "health.cpu".into(),
+                    "CPU throttle counts during the run".into(),
+                    None,
+                ),
+                Row::Gpu(i) => {
+                    let g = &run.before.gpus[i];
+                    let n = g.index.unwrap_or(i as u32);
+                    let name = match &g.pci_address {
+                        Some(a) => format!("GPU {n} ({a})"),
+                        None => format!("GPU {n}"),
+                    };
+                    if let Some(a) =
+                        inventory_gpu(after, g.pci_address.as_deref()).or_else(|| after.gpus.get(i))
+                    {
+                        let flags: [(&str, Flag); 2] = [
+                            ("retired pages now pending", |g| {
+                                g.state.retired_pages_pending
+                            }),
+                            ("row remap now pending", |g| g.state.remapped_rows_pending),
+                        ];
+                        for (what, read) in flags {
+                            if read(g) == Some(false) && read(a) == Some(true) {
+                                grew.push(what.to_string());
+                            }
+                        }
+                    }
+                    (
+                        format!("health.gpus[{i}]"),
+                        format!("{name} error counters during the run"),
+                        Some(name),
+                    )
+                }
+            };
+            let (status, found, note) = if grew.is_empty() {
                 (
                     Status::Pass,
-                    "unchanged".to_string(),
-                    (!unread.is_empty()).then(|| format!("not read: {}", unread.join(", "))),
+                    format!(
+                        "unchanged ({} counter{})",
+                        mine.len(),
+                        if mine.len() == 1 { "" } else { "s" }
+                    ),
+                    None,
                 )
+            } else {
+                let note = match part {
+                    Some(p) => format!("{p}: grew during the run: {}", grew.join(", ")),
+                    None => format!("grew during the run: {}", grew.join(", ")),
+                };
+                (Status::Fail, grew.join(", "), Some(note))
             };
             Line {
-                id: format!("health.gpus[{i}]"),
-                requirement: format!("{name} error counters during the run"),
-                expected: "no ECC error or retired page added".into(),
+                id,
+                requirement,
+                expected: "no counter grows".into(),
                 found,
                 status,
                 note,
             }
         })
         .collect()
+}
+
+/// How a GPU flag that turning on is trouble (pages pending) is read.
+type Flag = fn(&Gpu) -> Option<bool>;
+
+/// A health row of `verify --measure`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Row {
+    Drives,
+    Memory,
+    Pcie,
+    Cpu,
+    Gpu(usize),
 }
 
 #[cfg(test)]
@@ -691,5 +749,57 @@ mod tests {
             note.contains("mixed DIMM speeds (2133, 2666 MT/s)"),
             "{note}"
         );
+    }
+
+    #[test]
+    fn a_counter_that_grew_during_the_run_fails_its_row_naming_part_and_counter() {
+        // The reference workstation as recorded: drives' logs, EDAC, AER and CPU throttle
+        // counts all read.
+        let before = probe::inventory(&Source::sysroot("fixtures/hp-z8-g4-dual-rtx6000"));
+        let mut after = before.clone();
+        let h = after.health.as_mut().unwrap();
+        let mc = h.memory.controllers[0].name.clone();
+        let was = h.memory.controllers[0].corrected_errors.unwrap();
+        h.memory.controllers[0].corrected_errors = Some(was + 4);
+        let drive = h.drives[0].drive.clone();
+        h.drives[0].media_errors = h.drives[0].media_errors.map(|n| n + 1);
+        let bench = BenchReport::default();
+        let run = Run {
+            before: &before,
+            after: Some(&after),
+            bench: &bench,
+        };
+        let rows = lines(&run, &[], false);
+        let row = |id: &str| rows.iter().find(|l| l.id == id).unwrap();
+        let m = row("health.memory");
+        assert_eq!(m.status, Status::Fail);
+        assert_eq!(
+            m.note.as_deref(),
+            Some(
+                format!(
+                    "grew during the run: {mc} corrected memory errors {was} → {}",
+                    was + 4
+                )
+                .as_str()
+            )
+        );
+        let d = row("health.drives");
+        assert_eq!(d.status, Status::Fail);
+        assert!(d
+            .found
+            .starts_with(&format!("{drive} drive media errors 0 → 1")));
+        // What did not move passes, counting what it compared.
+        let p = row("health.pcie");
+        assert_eq!(p.status, Status::Pass);
+        assert!(p.found.starts_with("unchanged ("), "{}", p.found);
+        // Unchanged inventories: every row passes.
+        let same = Run {
+            before: &before,
+            after: Some(&before),
+            bench: &bench,
+        };
+        assert!(lines(&same, &[], false)
+            .iter()
+            .all(|l| l.status == Status::Pass));
     }
 }

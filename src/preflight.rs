@@ -12,11 +12,13 @@
 
 pub mod check;
 pub mod gpu;
+pub mod health;
 pub mod host;
 
 pub use check::{Check, Options, Report, Status};
 
 use crate::outcome::{EXIT_FAIL, EXIT_INCOMPLETE, EXIT_PASS};
+use crate::rules::privilege;
 use crate::source::Unknown;
 use crate::spec::{Filesystem, Spec};
 
@@ -39,6 +41,7 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
     checks.extend(host::cpu_checks(spec, &visible, opts));
     checks.extend(host::memory_checks(spec));
     checks.extend(host::storage_checks(spec, data, opts));
+    checks.extend(health::checks(spec));
     // A fact not judged is no verdict: it is listed apart and leaves the outcome alone. An
     // unknown is never a pass: with nothing failed it makes the run incomplete.
     let (checks, not_checked): (Vec<Check>, Vec<Check>) =
@@ -48,6 +51,15 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
         .filter_map(|c| c.status)
         .max()
         .unwrap_or(Status::Pass);
+    let unknown: Vec<&Check> = checks
+        .iter()
+        .filter(|c| c.status == Some(Status::Unknown))
+        .collect();
+    let rooted = unknown
+        .iter()
+        .filter(|c| c.advice.as_deref().is_some_and(privilege::needs_root))
+        .count();
+    let to_complete = privilege::to_complete(unknown.len(), rooted);
     Report {
         schema_version: crate::spec::SCHEMA_VERSION,
         hostname: spec.hostname.clone(),
@@ -60,5 +72,6 @@ pub fn evaluate(spec: &Spec, data: Option<Result<Filesystem, Unknown>>, opts: &O
         },
         checks,
         not_checked,
+        to_complete,
     }
 }

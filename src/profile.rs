@@ -155,6 +155,8 @@ pub struct Requirement {
     /// What the order asks, in words (`≥ 2`, `= 24 GiB (±3%)`), written once for every
     /// machine checked against it.
     pub expected: String,
+    /// The text values as they are compared (`text::norm_text`), written once.
+    pub texts: Vec<String>,
 }
 
 /// A GPU model as an order names it, compiled once when the profile is read: its words,
@@ -243,9 +245,106 @@ pub struct Filter {
 }
 
 /// Loads a profile: a built-in name, a path to a TOML file, or `-` for standard input.
+///
+/// A file that is an edited copy of a built-in profile (`profiles show NAME > FILE`, then
+/// edited) still says the built-in's name and description; it is named by its file instead
+/// (`my-order`, described as edited from the built-in), so no verify of it reads as a check
+/// against the order it was copied from. An unedited copy keeps the built-in's name.
 pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
+    let (text, shown, stem) = read(name_or_path)?;
+    let mut p = parse(&text, &shown, &stem)?;
+    if shown.starts_with("<built-in ") {
+        return Ok(p);
+    }
+    if let Some((name, builtin)) = BUILTIN.iter().find(|(n, _)| *n == p.name) {
+        // What a verify of it says: each line's name and what it expects, and the
+        // description under the verdict.
+        let ordered = |p: &Profile| -> Vec<String> {
+            p.requirements
+                .iter()
+                .flat_map(|r| [r.id.clone(), r.label.clone(), r.expected.clone()])
+                .chain(p.description.clone())
+                .collect()
+        };
+        let original = parse(builtin, &format!("<built-in {name}>"), name)?;
+        if ordered(&original) != ordered(&p) {
+            p.name = stem;
+            p.description = Some(format!("edited from the built-in {name}"));
+        }
+    }
+    Ok(p)
+}
+
+/// A copy of a profile (a built-in name, a file, or `-`) under a name of its own: `[profile]
+/// name` set to `name`, the original's description dropped (it describes the original), and
+/// a comment saying where it came from. `rigcheck profile new --from NAME --name N`.
+pub fn copy(name_or_path: &str, name: &str) -> Result<String, ProfileError> {
+    let (text, shown, stem) = read(name_or_path)?;
+    let original = parse(&text, &shown, &stem)?;
+    let quoted = fields::toml_string(name);
+    let lines: Vec<&str> = text.lines().collect();
+    let header = |l: &str| l.trim_start().starts_with('[');
+    let key = |l: &str, k: &str| {
+        l.trim_start()
+            .strip_prefix(k)
+            .is_some_and(|r| r.trim_start().starts_with('='))
+    };
+    let mut out = format!(
+        "# Copied from {} by `rigcheck profile new --from` under a name of its own:\n\
+         # edit the requirements to the order, and add a description of it.\n",
+        one_line(&original.name),
+    );
+    match lines
+        .iter()
+        .position(|l| l.trim() == "[profile]" || l.trim_start().starts_with("[profile]#"))
+    {
+        Some(at) => {
+            let end = lines[at + 1..]
+                .iter()
+                .position(|l| header(l))
+                .map_or(lines.len(), |k| at + 1 + k);
+            for (i, l) in lines.iter().enumerate() {
+                if i > at && i < end && (key(l, "name") || key(l, "description")) {
+                    continue;
+                }
+                out.push_str(l);
+                out.push('\n');
+                if i == at {
+                    out.push_str(&format!("name = {quoted}\n"));
+                }
+            }
+        }
+        None => {
+            out.push_str(&format!("[profile]\nname = {quoted}\n\n"));
+            for l in &lines {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+    }
+    // What was written is a profile of the same requirements under the new name.
+    let copied = parse(&out, &shown, name)?;
+    if copied.name != name || copied.requirements.len() != original.requirements.len() {
+        return Err(ProfileError {
+            file: shown,
+            line: 0,
+            column: 0,
+            message: "its [profile] table could not be rewritten under a new name (a \
+                      description over several lines?); copy it by hand and change its name"
+                .into(),
+        });
+    }
+    Ok(out)
+}
+
+/// A profile's text, how errors name it, and the name it has without `[profile] name`.
+fn read(name_or_path: &str) -> Result<(String, String, String), ProfileError> {
     if let Some((name, text)) = BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
-        return parse(text, &format!("<built-in {name}>"), name);
+        return Ok((
+            text.to_string(),
+            format!("<built-in {name}>"),
+            name.to_string(),
+        ));
     }
     let path = Path::new(name_or_path);
     let shown = if name_or_path == "-" {
@@ -284,8 +383,12 @@ pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
         Some(s) if name_or_path != "-" => s.to_string_lossy().into_owned(),
         _ => "stdin".into(),
     };
-    parse(&text, shown, &stem)
+    Ok((text, shown.to_string(), stem))
 }
+
+/// A section's table as the file holds it: its section, for a group its index and where it
+/// starts, and the table.
+type Table<'a, 'b> = (Section, Option<(usize, usize)>, &'a DeTable<'b>);
 
 /// Parses profile text; `file` names it in errors, `default_name` is used without `[profile]`.
 ///
@@ -336,7 +439,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
     // Every key is checked before any value, so the first unknown key in the file is the
     // one reported; then requirements come in the table's order (system, cpu, memory, gpus,
     // drives, headroom), whatever order the file uses.
-    let mut tables: Vec<(Section, Option<usize>, &DeTable<'_>)> = Vec::new();
+    let mut tables: Vec<Table<'_, '_>> = Vec::new();
     for (section, v) in &sections {
         if section.is_group() {
             let DeValue::Array(groups) = v.get_ref() else {
@@ -352,7 +455,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
             for (i, g) in groups.iter().enumerate() {
                 let t = b.table(section.key(), g)?;
                 b.check_keys(*section, t)?;
-                tables.push((*section, Some(i), t));
+                tables.push((*section, Some((i, g.span().start)), t));
             }
         } else {
             let t = b.table(section.key(), v)?;
@@ -363,7 +466,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
     tables.sort_by_key(|(s, i, _)| (*s, *i));
     for (section, group, t) in tables {
         match group {
-            Some(i) => b.group(section, i, t)?,
+            Some((i, at)) => b.group(section, i, at, t)?,
             None => b.section(section, t, None)?,
         }
     }
@@ -628,8 +731,16 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// One `[[gpus]]` or `[[drives]]` group: its selector, then its requirements.
-    fn group(&mut self, section: Section, i: usize, t: &DeTable<'_>) -> Result<(), ProfileError> {
+    /// One `[[gpus]]` or `[[drives]]` group: its selector, then its requirements. A group
+    /// that asks nothing of what it selects (`[[gpus]] model = "A100"` alone, `[[drives]]
+    /// kind = "nvme"`) orders at least one of them: the first order people write.
+    fn group(
+        &mut self,
+        section: Section,
+        i: usize,
+        at: usize,
+        t: &DeTable<'_>,
+    ) -> Result<(), ProfileError> {
         let selector = section.selector().and_then(|k| t.get_key_value(k));
         // `model = "A100"` (a family) or `model = { exact = "NVIDIA H200" }` (one product).
         let mut exact = false;
@@ -715,7 +826,43 @@ impl Builder<'_> {
             model,
             kind,
         };
-        self.section(section, t, Some((i, &filter, which)))
+        let before = self.reqs.len();
+        self.section(section, t, Some((i, &filter, which.clone())))?;
+        if self.reqs.len() == before {
+            self.at_least_one(section, i, at, &filter, &which);
+        }
+        Ok(())
+    }
+
+    /// The line of a group that names only what it selects: `count ≥ 1`.
+    fn at_least_one(
+        &mut self,
+        section: Section,
+        i: usize,
+        at: usize,
+        filter: &Filter,
+        which: &str,
+    ) {
+        let Some(field) = fields::field(section, "count") else {
+            return;
+        };
+        let mut req = Requirement {
+            field,
+            id: field.id(Some(i)),
+            label: format!("{}{which}", field.label),
+            quantity: field.quantity,
+            op: Op::AtLeast,
+            values: vec![Val::Num(1)],
+            tolerance: field.quantity.default_tolerance(),
+            filter: Some(filter.clone()),
+            at: (0, 0),
+            expected: String::new(),
+            // A count compares no text.
+            texts: Vec::new(),
+        };
+        req.expected = expected_text(&req);
+        self.reqs.push(req);
+        self.offsets.push(at);
     }
 
     fn add(
@@ -823,8 +970,17 @@ impl Builder<'_> {
             filter: filter.cloned(),
             at: (0, 0),
             expected: String::new(),
+            texts: Vec::new(),
         };
         req.expected = expected_text(&req);
+        req.texts = req
+            .values
+            .iter()
+            .filter_map(|v| match v {
+                Val::Text(t) => Some(crate::text::norm_text(t)),
+                Val::Num(_) => None,
+            })
+            .collect();
         self.reqs.push(req);
         self.offsets.push(span.start);
         Ok(())
@@ -901,6 +1057,18 @@ impl Builder<'_> {
             Quantity::Mhz => parse(units::parse_mhz),
             Quantity::Mts => parse(units::parse_mts),
             Quantity::LinkSpeed => parse(units::parse_link_speed),
+            // A condition is asked by writing it true; false would ask nothing at all.
+            Quantity::Flag => match v {
+                Value::Boolean(true) => Ok(Val::Num(1)),
+                Value::Boolean(false) => Err(self.err(
+                    Some(span.clone()),
+                    format!(
+                        "{key} = false asks nothing: leave the key out (a profile without it \
+                         does not judge it) or write {key} = true"
+                    ),
+                )),
+                _ => Err(bad_type("true")),
+            },
             Quantity::Text | Quantity::Names => match v {
                 Value::String(s) if !s.trim().is_empty() => Ok(Val::Text(s.clone())),
                 Value::String(_) => Err(self.err(Some(span.clone()), format!("{key}: empty text"))),
@@ -1133,7 +1301,7 @@ fn suggest_lines(
                 .collect(),
             Read::GroupCount => {
                 let n = members.len() as u64;
-                vec![Found::Num(n, n.to_string())]
+                vec![Found::Num(n, fields::Show::As(fields::Quantity::Count))]
             }
         };
         let value = match f.suggest {
@@ -1178,7 +1346,7 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
             // The speed a port runs at now: the machine passes an order for at least that.
             Found::Num(n, _) | Found::Floor(n, _) => nums.push(*n),
             Found::Text(t) => texts.push(t.as_str()),
-            Found::Names(_) | Found::Unknown(_) => return None,
+            Found::Names(_) | Found::Unknown(_) | Found::Judged { .. } => return None,
         }
     }
     if let Some(first) = texts.first() {
@@ -1198,6 +1366,9 @@ fn suggest_value(f: &Field, items: &[fields::Found]) -> Option<String> {
 
 /// What a requirement asks, in words.
 fn expected_text(req: &Requirement) -> String {
+    if req.quantity == Quantity::Flag {
+        return fields::flag_expected(req.field.key);
+    }
     let vals: Vec<String> = req
         .values
         .iter()

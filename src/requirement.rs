@@ -24,11 +24,13 @@ pub enum Section {
     /// `[[nics]]`: a group of network adapters, selected by `model`.
     Nics,
     Headroom,
+    /// `[health]`: what the parts say of their own wear and errors.
+    Health,
 }
 
 impl Section {
     /// Every section, in the order a profile lists them.
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::System,
         Section::Cpu,
         Section::Memory,
@@ -36,6 +38,7 @@ impl Section {
         Section::Drives,
         Section::Nics,
         Section::Headroom,
+        Section::Health,
     ];
 
     /// The TOML table name: `cpu`, `gpus`, ...
@@ -48,6 +51,7 @@ impl Section {
             Section::Drives => "drives",
             Section::Nics => "nics",
             Section::Headroom => "headroom",
+            Section::Health => "health",
         }
     }
 
@@ -90,6 +94,8 @@ pub enum Quantity {
     Text,
     /// A set of names that must all be present (ISA features).
     Names,
+    /// `true`: a condition the rules judge part by part (`new = true`).
+    Flag,
 }
 
 impl Quantity {
@@ -112,6 +118,7 @@ impl Quantity {
             Quantity::LinkSpeed => "link speed (`\"10 Gb/s\"`, `\"25 GbE\"`, `\"1000 Mb/s\"`)",
             Quantity::Text => "text",
             Quantity::Names => "list of names",
+            Quantity::Flag => "`true`",
         }
     }
 
@@ -132,7 +139,7 @@ impl Quantity {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Found {
     /// A number and how to show it.
-    Num(u64, String),
+    Num(u64, Show),
     /// A number the fact is known to reach at least, and how to show it (a network port's
     /// speed now, where the card's own top speed is unknown): it can pass an `at_least` or
     /// fail an `at_most`, never fail an `at_least`.
@@ -142,6 +149,32 @@ pub enum Found {
     Names(Vec<String>),
     /// Not known, and why.
     Unknown(String),
+    /// A part the rules judged: whether it holds, and what was found (`nvme0n1: 12 h, 1 %
+    /// used, no errors`).
+    Judged {
+        part: String,
+        holds: bool,
+        shown: String,
+    },
+}
+
+/// How a found number is shown: in its quantity's unit, or as a reader wrote it. Kept
+/// apart from the number so that a line is written out only where it is shown (fleet keeps
+/// only the lines that do not pass).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Show {
+    As(Quantity),
+    Text(String),
+}
+
+impl Show {
+    /// `n` as this shows it.
+    pub fn text(&self, n: u64) -> String {
+        match self {
+            Show::As(q) => q.show(n),
+            Show::Text(t) => t.clone(),
+        }
+    }
 }
 
 /// What a reader found for one requirement.
@@ -337,7 +370,7 @@ pub fn list_why(spec: &Spec, field: &str, state: ListState) -> String {
 
 fn num(q: Quantity, v: Option<u64>, spec: &Spec, field: &str) -> Found {
     match v {
-        Some(n) => Found::Num(n, q.show(n)),
+        Some(n) => Found::Num(n, Show::As(q)),
         None => Found::Unknown(why(spec, field)),
     }
 }
@@ -380,7 +413,7 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
             Reading::one(Found::Unknown(list_why(spec, "memory.dimms", state)))
         }
         (Some(t), Some("dimms")) => Reading {
-            items: vec![Found::Num(t, bytes_bin(t))],
+            items: vec![Found::Num(t, Show::As(Quantity::BytesJedec))],
             // Installed as ordered, but the OS may not see it all: say so on the line.
             note: crate::rules::memory_unseen(m),
             slack_below: 0.0,
@@ -388,11 +421,11 @@ fn read_memory_total(spec: &Spec, _q: Quantity) -> Reading {
         (Some(t), source) => Reading {
             items: vec![Found::Num(
                 t,
-                format!(
+                Show::Text(format!(
                     "{} ({})",
                     bytes_bin(t),
                     crate::spec::windows::usable_name(source)
-                ),
+                )),
             )],
             note: Some(format!(
                 "DIMMs unknown: compared {}, which sits a few % under installed memory",
@@ -440,10 +473,10 @@ fn read_pcie_width(spec: &Spec, i: usize, g: &Gpu, _q: Quantity) -> Found {
     match w {
         Some(w) => Found::Num(
             u64::from(w),
-            match card {
+            Show::Text(match card {
                 Some(m) if m > w => format!("x{w} (card x{m})"),
                 _ => format!("x{w}"),
-            },
+            }),
         ),
         None => Found::Unknown(why(spec, &format!("gpus[{i}].pcie"))),
     }
@@ -505,7 +538,7 @@ pub fn toml_number(q: Quantity, n: u64, at_least: bool) -> String {
 fn read_nic_speed(spec: &Spec, i: usize, n: &Nic, q: Quantity) -> Found {
     match (n.max_speed_mbps, n.max_speed_source.as_deref()) {
         (Some(m), Some("link")) => Found::Floor(m, format!("≥ {} (link now)", q.show(m))),
-        (Some(m), _) => Found::Num(m, q.show(m)),
+        (Some(m), _) => Found::Num(m, Show::As(q)),
         (None, _) => Found::Unknown(why(spec, &format!("nics[{i}].max_speed_mbps"))),
     }
 }
@@ -683,7 +716,7 @@ pub static FIELDS: &[Field] = &[
         Suggest::Found,
         "populated DIMM slots",
         |s, _| Reading::one(match s.dimm_list().count(s.memory.dimms.len()) {
-            Some(n) => Found::Num(n, n.to_string()),
+            Some(n) => Found::Num(n, Show::As(Quantity::Count)),
             None => Found::Unknown(list_why(s, "memory.dimms", s.dimm_list())),
         })
     ),
@@ -855,7 +888,7 @@ pub static FIELDS: &[Field] = &[
         quantity: Quantity::Count,
         read: Read::EachNic(|_, _, n, _| {
             let k = n.ports.len() as u64;
-            Found::Num(k, k.to_string())
+            Found::Num(k, Show::As(Quantity::Count))
         }),
         suggest: Suggest::Found,
         compared_with: "each adapter's ports (Ethernet interfaces and InfiniBand ports)",
@@ -922,7 +955,206 @@ pub static FIELDS: &[Field] = &[
             "headroom.memory.max_capacity_bytes"
         ))
     ),
+    // `[health]`: the rules judge the conditions part by part (`rules::health`); the counts
+    // are compared as written. None is written by `profile new`: one machine's wear is no
+    // order for the next.
+    Field {
+        section: Section::Health,
+        key: "new",
+        label: "Delivered new",
+        quantity: Quantity::Flag,
+        read: Read::Machine(|s, _| judged(crate::rules::health::as_new(s))),
+        suggest: Suggest::Never,
+        compared_with: "each of the machine's own drives at most 100 power-on hours and 1 % of its endurance used, and no error that fails on any part ([health.md](health.md)); corrected errors are said in the line's note, not failed",
+    },
+    Field {
+        section: Section::Health,
+        key: "no_errors",
+        label: "No hardware errors",
+        quantity: Quantity::Flag,
+        read: Read::Machine(|s, _| judged(crate::rules::health::without_errors(s))),
+        suggest: Suggest::Never,
+        compared_with: "no error that fails: a drive's critical warning, spare below threshold, media errors or failing attributes, uncorrected memory errors (EDAC), fatal PCIe errors (AER), a GPU's uncorrected ECC errors or failed row remap; corrected errors are said in the line's note",
+    },
+    machine!(
+        Health,
+        "drive_power_on_hours",
+        names::HEALTH_DRIVE_HOURS,
+        Count,
+        Suggest::Never,
+        "each drive's power-on hours (NVMe log, ATA attribute 9)",
+        |s, q| each_drive_health(s, q, "power_on_hours", |h| h.power_on_hours)
+    ),
+    machine!(
+        Health,
+        "drive_percentage_used",
+        names::HEALTH_DRIVE_USED,
+        Count,
+        Suggest::Never,
+        "each drive's rated endurance used, percent (NVMe log; ATA SSD wear attribute)",
+        |s, q| each_drive_health(s, q, "percentage_used", |h| h.percentage_used.map(u64::from))
+    ),
+    machine!(
+        Health,
+        "memory_corrected_errors",
+        names::HEALTH_MEMORY_CORRECTED,
+        Count,
+        Suggest::Never,
+        "corrected errors over every memory controller (EDAC `ce_count`)",
+        |s, q| memory_errors(s, q, false)
+    ),
+    machine!(
+        Health,
+        "memory_uncorrected_errors",
+        names::HEALTH_MEMORY_UNCORRECTED,
+        Count,
+        Suggest::Never,
+        "uncorrected errors over every memory controller (EDAC `ue_count`)",
+        |s, q| memory_errors(s, q, true)
+    ),
+    machine!(
+        Health,
+        "pcie_fatal_errors",
+        names::HEALTH_PCIE_FATAL,
+        Count,
+        Suggest::Never,
+        "fatal AER errors of every GPU and NVMe function and the ports above them",
+        |s, q| pcie_errors(s, q, |p| p.fatal)
+    ),
+    machine!(
+        Health,
+        "pcie_uncorrected_errors",
+        names::HEALTH_PCIE_NONFATAL,
+        Count,
+        Suggest::Never,
+        "non-fatal uncorrectable AER errors of the same functions and ports",
+        |s, q| pcie_errors(s, q, |p| p.nonfatal)
+    ),
+    machine!(
+        Health,
+        "pcie_corrected_errors",
+        names::HEALTH_PCIE_CORRECTABLE,
+        Count,
+        Suggest::Never,
+        "corrected AER errors of the same functions and ports",
+        |s, q| pcie_errors(s, q, |p| p.correctable)
+    ),
 ];
+
+/// What a `[health]` flag asks, in words, for the verify line's Expected column.
+pub fn flag_expected(key: &str) -> String {
+    use crate::rules::health::{NEW_MAX_HOURS, NEW_MAX_PERCENT_USED};
+    match key {
+        "new" => format!(
+            "drives ≤ {NEW_MAX_HOURS} power-on hours, ≤ {NEW_MAX_PERCENT_USED} % used; no errors"
+        ),
+        _ => "no errors counted".into(),
+    }
+}
+
+/// The rules' answers as readings: each part judged, or unknown with why; what only warns
+/// is the line's note.
+fn judged(answers: Vec<crate::rules::health::Answer>) -> Reading {
+    let warnings: Vec<String> = answers.iter().flat_map(|a| a.warnings.clone()).collect();
+    Reading {
+        note: (!warnings.is_empty())
+            .then(|| format!("warn (fails nothing): {}", warnings.join("; "))),
+        items: answers
+            .into_iter()
+            .map(|a| match a.holds {
+                Some(holds) => Found::Judged {
+                    shown: format!("{}: {}", a.part, a.found),
+                    part: a.part,
+                    holds,
+                },
+                None => Found::Unknown(format!("{}: {}", a.part, a.found)),
+            })
+            .collect(),
+        slack_below: 0.0,
+    }
+}
+
+/// The machine's own drives (not removable media or virtual disks), with their index.
+fn own_drives(spec: &Spec) -> impl Iterator<Item = (usize, &Drive)> {
+    spec.drives
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_removable() && d.kind != Some(crate::spec::DriveKind::Virtual))
+}
+
+/// One figure of each of the machine's own drives' health, unknown where its health is.
+fn each_drive_health(
+    spec: &Spec,
+    q: Quantity,
+    field: &str,
+    get: fn(&crate::spec::health::DriveHealth) -> Option<u64>,
+) -> Reading {
+    let items = own_drives(spec)
+        .map(|(i, d)| {
+            let h = spec.health.as_ref().and_then(|h| h.drives.get(i));
+            match h.and_then(get) {
+                Some(n) => Found::Num(n, Show::Text(format!("{} {}", d.name, q.show(n)))),
+                None => Found::Unknown(format!(
+                    "{}: {}",
+                    d.name,
+                    why(spec, &format!("health.drives[{i}].{field}"))
+                )),
+            }
+        })
+        .collect::<Vec<_>>();
+    if items.is_empty() {
+        return Reading::one(Found::Unknown("no drive of the machine's own".into()));
+    }
+    Reading {
+        items,
+        note: None,
+        slack_below: 0.0,
+    }
+}
+
+/// A total over the memory controllers, unknown unless every one was read.
+fn memory_errors(spec: &Spec, q: Quantity, uncorrected: bool) -> Reading {
+    let n = spec.health.as_ref().and_then(|h| {
+        let m = &h.memory;
+        (h.lists.memory == ListState::Read)
+            .then_some(if uncorrected {
+                m.uncorrected_errors
+            } else {
+                m.corrected_errors
+            })
+            .flatten()
+    });
+    Reading::one(num(q, n, spec, "health.memory"))
+}
+
+/// A total of AER counts over every watched function and port, unknown unless each was read.
+fn pcie_errors(
+    spec: &Spec,
+    q: Quantity,
+    get: fn(&crate::spec::health::PcieErrors) -> Option<u64>,
+) -> Reading {
+    let n = spec.health.as_ref().and_then(|h| {
+        (h.lists.pcie == ListState::Read)
+            .then(|| {
+                h.pcie
+                    .iter()
+                    .map(get)
+                    .try_fold(0u64, |a, n| a.checked_add(n?))
+            })
+            .flatten()
+    });
+    let field = spec
+        .health
+        .as_ref()
+        .and_then(|h| {
+            h.pcie
+                .iter()
+                .position(|p| get(p).is_none())
+                .map(|i| format!("health.pcie[{i}]"))
+        })
+        .unwrap_or_else(|| "health.pcie".into());
+    Reading::one(num(q, n, spec, &field))
+}
 
 /// The fields as a Markdown table, as `docs/profiles.md` lists them.
 pub fn markdown_table() -> String {

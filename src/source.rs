@@ -241,6 +241,36 @@ impl Source {
             })
     }
 
+    /// Reads a recorded log under the sysroot's root by its relative name
+    /// (`smart/nvme0.bin`): a device's answer `capture` stored with `store_answer`. Live there
+    /// is no such file (the device is asked instead): `NotRecorded`. A log the capturing user
+    /// could not read answers `PermissionDenied`, as a root-only file does.
+    pub fn recorded_log(&self, name: &str) -> Result<Vec<u8>, Unknown> {
+        if self.live {
+            return Err(Unknown::NotRecorded("a device's log"));
+        }
+        self.read_bytes(Path::new("/").join(name))
+    }
+
+    /// Notes, in capture mode, that what a probe asked of the OS at `path` (a recorded log's
+    /// place in the capture, `/smart/nvme0.bin`) could not be had, and why: a call
+    /// the OS refused for want of permission lists it in `capture.json` as root's, so a
+    /// replay says so too.
+    pub fn record_unreadable(&self, path: &str, e: &io::Error, why: &str) {
+        let path = PathBuf::from(path);
+        let unknown = if e.kind() == io::ErrorKind::PermissionDenied {
+            Unknown::PermissionDenied(path.clone())
+        } else {
+            Unknown::Io {
+                path: path.clone(),
+                detail: why.to_string(),
+            }
+        };
+        self.record(|r| {
+            r.unreadable.insert(path, unknown);
+        });
+    }
+
     /// Reads a whole small file (bounded by `Budget::Text`) as bytes.
     pub fn read_bytes(&self, path: impl AsRef<Path>) -> Result<Vec<u8>, Unknown> {
         self.read_bytes_within(path, Budget::Text)

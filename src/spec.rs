@@ -5,6 +5,7 @@
 //! output never depends on directory order or hash seeds.
 
 pub mod bench;
+pub mod health;
 pub mod identity;
 pub mod names;
 pub mod note;
@@ -57,6 +58,10 @@ pub struct Spec {
     /// SMBIOS; `None` with a note when the tables cannot be read.
     #[serde(default)]
     pub headroom: Option<Headroom>,
+    /// What the parts say of their own health: drive wear and errors, memory and PCIe error
+    /// counts, CPU throttling (GPUs: `gpus[].state`); `None` in reports written before it.
+    #[serde(default)]
+    pub health: Option<health::Health>,
     /// One entry per unknown or doubtful fact.
     pub notes: Vec<Note>,
     /// Measurements of `rigcheck bench`; absent from a plain inventory.
@@ -866,6 +871,36 @@ pub struct GpuState {
     /// Uncorrected errors over the board's lifetime (survives reboots).
     pub ecc_errors_uncorrected_aggregate: Option<u64>,
     pub retired_pages_pending: Option<bool>,
+    /// Corrected errors over the board's lifetime.
+    #[serde(default)]
+    pub ecc_errors_corrected_aggregate: Option<u64>,
+    /// Pages retired after repeated single-bit errors.
+    #[serde(default)]
+    pub retired_pages_single_bit: Option<u64>,
+    /// Pages retired after a double-bit (uncorrectable) error.
+    #[serde(default)]
+    pub retired_pages_double_bit: Option<u64>,
+    /// Rows remapped after correctable errors (row remapping: A100, H100 and newer).
+    #[serde(default)]
+    pub remapped_rows_correctable: Option<u64>,
+    /// Rows remapped after uncorrectable errors.
+    #[serde(default)]
+    pub remapped_rows_uncorrectable: Option<u64>,
+    /// A remapping waits for a GPU reset.
+    #[serde(default)]
+    pub remapped_rows_pending: Option<bool>,
+    /// A remapping failed: the memory has no spare row left where it was needed.
+    #[serde(default)]
+    pub remapped_rows_failure: Option<bool>,
+    /// PCIe replays (retransmitted packets) since the driver loaded.
+    #[serde(default)]
+    pub pcie_replays: Option<u64>,
+    /// Time the clocks were held below what was asked for by the power limit, ns.
+    #[serde(default)]
+    pub power_violation_ns: Option<u64>,
+    /// Time the clocks were held below what was asked for by heat, ns.
+    #[serde(default)]
+    pub thermal_violation_ns: Option<u64>,
     pub throttle_reasons: Option<Vec<String>>,
     pub compute_processes: Option<Vec<GpuProcess>>,
 }

@@ -213,9 +213,58 @@ pub fn clip(text: &str) -> String {
     }
 }
 
+/// Case-insensitive, without trademark marks and repeated spaces:
+/// `Intel(R) Xeon(R) Gold 6254 CPU` -> `intel xeon gold 6254 cpu`.
+pub fn norm_text(s: &str) -> String {
+    // One pass: a mark is a space, spaces collapse, letters lower-cased as they come.
+    let mut out = String::with_capacity(s.len());
+    let mut space = true;
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let mark = matches!(c, '(' | '®' | '™')
+            .then(|| {
+                ["(r)", "(tm)", "®", "™"].iter().find(|m| {
+                    rest.get(..m.len())
+                        .is_some_and(|h| h.eq_ignore_ascii_case(m))
+                })
+            })
+            .flatten();
+        let (is_space, len) = match mark {
+            Some(m) => (true, m.len()),
+            None => (c.is_whitespace(), c.len_utf8()),
+        };
+        if is_space {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.extend(c.to_lowercase());
+        }
+        rest = &rest[len..];
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_compares_without_case_marks_or_repeated_spaces() {
+        assert_eq!(
+            norm_text("Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz"),
+            "intel xeon gold 6254 cpu @ 3.10ghz"
+        );
+        assert_eq!(
+            norm_text("  AMD EPYC™ 7451 (TM) 24-Core  "),
+            "amd epyc 7451 24-core"
+        );
+        assert_eq!(norm_text("Quadro® RTX\t6000"), "quadro rtx 6000");
+        assert_eq!(norm_text("Überlänge (R&D)"), "überlänge (r&d)");
+        assert_eq!(norm_text(""), "");
+    }
 
     /// The short way past `clean` and `terminal_safe` takes printable ASCII, newline and tab
     /// only, wherever in a long text the first other byte is.

@@ -13,8 +13,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::outcome::Outcome;
 use crate::profile::{Filter, Op, Profile, Quantity, Requirement, Val};
-use crate::requirement::{self, Found, Read, Reading, Section};
+use crate::requirement::{self, Found, Read, Reading, Section, Show};
+use crate::rules::privilege;
 use crate::spec::{Drive, Gpu, Nic, Spec};
+use crate::text::norm_text;
 
 /// Outcome of one requirement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -89,6 +91,10 @@ pub struct VerifyReport {
     pub outcome: Outcome,
     /// True when the outcome is a pass.
     pub passed: bool,
+    /// What would read the lines that are unknown for want of rights (`run as root to read
+    /// them`), said once in the answer; absent when more rights would read none of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_complete: Option<String>,
 }
 
 impl VerifyReport {
@@ -115,7 +121,7 @@ pub fn verify(spec: &Spec, profile: &Profile, strict: bool) -> VerifyReport {
 /// Checks `spec` against every requirement of `profile`, counting unknown lines as `unknowns`
 /// says.
 pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> VerifyReport {
-    verify_measured(spec, profile, unknowns, Vec::new())
+    run(spec, profile, unknowns, true, Vec::new())
 }
 
 /// As `verify_with`, with the lines of what was measured (`verify --measure`: the judged
@@ -127,14 +133,38 @@ pub fn verify_measured(
     unknowns: Unknowns,
     measured: Vec<Line>,
 ) -> VerifyReport {
+    run(spec, profile, unknowns, true, measured)
+}
+
+/// As `verify_with`, with only the lines that do not pass (the summary counts them all):
+/// what fleet keeps of each host, without writing out what every passing line found.
+pub fn verify_not_passing(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> VerifyReport {
+    let mut report = run(spec, profile, unknowns, false, Vec::new());
+    report.lines.retain(|l| l.status != Status::Pass);
+    report
+}
+
+fn run(
+    spec: &Spec,
+    profile: &Profile,
+    unknowns: Unknowns,
+    passing_found: bool,
+    measured: Vec<Line>,
+) -> VerifyReport {
     let strict = unknowns == Unknowns::Fail;
-    let lines: Vec<Line> = profile
-        .requirements
-        .iter()
-        .map(|r| check(spec, r))
-        .collect();
-    let mut lines = fold_missing_models(spec, &profile.requirements, lines);
+    let m = &Machine::new(spec, &profile.requirements, passing_found);
+    let lines: Vec<Line> = profile.requirements.iter().map(|r| check(m, r)).collect();
+    let mut lines = fold_missing_models(m, &profile.requirements, lines);
     lines.extend(measured);
+    let unknown: Vec<&Line> = lines
+        .iter()
+        .filter(|l| l.status == Status::Unknown)
+        .collect();
+    let rooted = unknown
+        .iter()
+        .filter(|l| l.note.as_deref().is_some_and(privilege::needs_root))
+        .count();
+    let to_complete = privilege::to_complete(unknown.len(), rooted);
     if strict {
         for l in &mut lines {
             if l.status == Status::Unknown {
@@ -181,6 +211,7 @@ pub fn verify_measured(
         passed: outcome == Outcome::Pass,
         lines,
         summary,
+        to_complete,
     }
 }
 
@@ -189,14 +220,15 @@ pub fn verify_measured(
 /// delivered. Its lines become one failing line that says what was ordered and what is there
 /// (`ordered 2 × Quadro RTX 8000 48 GiB, found 2 × Quadro RTX 6000 24 GiB`), counted once; the
 /// note lists what could not be compared. Other lines are kept as they are, in order.
-fn fold_missing_models(spec: &Spec, reqs: &[Requirement], lines: Vec<Line>) -> Vec<Line> {
+fn fold_missing_models(m: &Machine<'_>, reqs: &[Requirement], lines: Vec<Line>) -> Vec<Line> {
+    let spec = m.spec;
     let all_named = spec.gpus.iter().all(|g| g.name.is_some());
     let missing = |f: &Filter| {
         f.section == Section::Gpus
             && f.model.is_some()
             && all_named
-            && matching_gpus(spec, f).next().is_none()
-            && undecided(spec, f).is_none()
+            && matching_gpus(m, f).next().is_none()
+            && undecided(m, f).is_none()
     };
     // The count and VRAM asked of each group, for the ordered side of the folded line.
     let mut asked: HashMap<usize, (Option<&Requirement>, Option<&Requirement>)> = HashMap::new();
@@ -306,17 +338,16 @@ fn wrong_model(
     }
 }
 
-fn check(spec: &Spec, req: &Requirement) -> Line {
+fn check(m: &Machine<'_>, req: &Requirement) -> Line {
     let Reading {
         items,
         note,
         slack_below,
-    } = found(spec, req);
-    let expected = req.expected.clone();
+    } = found(m, req);
     let mut line = Line {
         id: req.id.clone(),
         requirement: req.label.clone(),
-        expected,
+        expected: req.expected.clone(),
         found: String::new(),
         status: Status::Unknown,
         note,
@@ -331,74 +362,54 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
         line.status = Status::Fail;
         return line;
     }
-    let mut statuses = Vec::new();
-    let mut shown = Vec::new();
+    // A failing item fails the line; else an unknown one leaves it unknown.
+    let mut status = Status::Pass;
     let mut unknown_why = Vec::new();
     for it in &items {
-        match it {
+        let one = match it {
             Found::Unknown(why) => {
-                shown.push("unknown".to_string());
                 unknown_why.push(why.clone());
-                statuses.push(Status::Unknown);
+                Status::Unknown
             }
-            Found::Num(n, s) => {
-                shown.push(s.clone());
-                statuses.push(compare_num(req, *n, slack_below));
-            }
+            Found::Num(n, _) => compare_num(req, *n, slack_below),
             Found::Floor(n, s) => {
-                shown.push(s.clone());
-                let status = compare_floor(req, *n);
-                if status == Status::Unknown {
+                let one = compare_floor(req, *n);
+                if one == Status::Unknown {
                     unknown_why.push(format!(
                         "{s}: the speed a port runs at now, and the card's own top speed is \
                          unknown (no ethtool link modes, not in rigcheck's table)"
                     ));
                 }
-                statuses.push(status);
+                one
             }
-            Found::Text(t) => {
-                shown.push(t.clone());
-                statuses.push(compare_text(req, t));
-            }
-            Found::Names(names) => {
-                let missing: Vec<String> = req
-                    .values
-                    .iter()
-                    .filter_map(|v| match v {
-                        Val::Text(t) if !names.iter().any(|n| norm_name(n) == norm_name(t)) => {
-                            Some(t.clone())
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                if missing.is_empty() {
-                    shown.push("all present".into());
-                    statuses.push(Status::Pass);
-                } else {
-                    shown.push(format!("missing {}", missing.join(", ")));
-                    statuses.push(Status::Fail);
-                }
-            }
-        }
+            Found::Text(t) => compare_text(req, t),
+            Found::Names(names) if missing_names(req, names).is_empty() => Status::Pass,
+            Found::Names(_) => Status::Fail,
+            Found::Judged { holds: true, .. } => Status::Pass,
+            Found::Judged { holds: false, .. } => Status::Fail,
+        };
+        status = match (status, one) {
+            (Status::Fail, _) | (_, Status::Fail) => Status::Fail,
+            (Status::Unknown, _) | (_, Status::Unknown) => Status::Unknown,
+            _ => Status::Pass,
+        };
     }
-    line.found = shown.join(", ");
-    line.status = if statuses.contains(&Status::Fail) {
-        Status::Fail
-    } else if statuses.contains(&Status::Unknown) {
-        Status::Unknown
-    } else {
-        Status::Pass
-    };
+    line.status = status;
     if !unknown_why.is_empty() {
         unknown_why.dedup();
-        line.note = Some(unknown_why.join("; "));
+        let why = unknown_why.join("; ");
+        // A note the reading gave (what only warns) stays after why the rest is unknown.
+        line.note = Some(match line.note.take() {
+            Some(n) => format!("{why}; {n}"),
+            None => why,
+        });
     }
-    if let Some(why) = contradicted(spec, req) {
+    if let Some(why) = contradicted(m, req) {
         line.status = Status::Fail;
         line.note = Some(why);
     }
     if line.status == Status::Fail {
-        let who = which_fail(spec, req, slack_below);
+        let who = which_fail(m, req, slack_below);
         if !who.is_empty() {
             let on = format!("fails on {}", who.join(", "));
             line.note = Some(match line.note.take() {
@@ -407,22 +418,115 @@ fn check(spec: &Spec, req: &Requirement) -> Line {
             });
         }
     }
+    if line.status != Status::Pass || m.passing_found {
+        line.found = shown(req, items);
+    }
     line
+}
+
+/// The ordered names a machine's `names` lack (compared as `same_name`).
+fn missing_names(req: &Requirement, names: &[String]) -> Vec<String> {
+    req.values
+        .iter()
+        .filter_map(|v| match v {
+            Val::Text(t) if !names.iter().any(|n| same_name(n, t)) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The found column: each value as it is shown, identical neighbours once with a count
+/// (`8 GiB × 12`).
+fn shown(req: &Requirement, items: Vec<Found>) -> String {
+    // Parts the rules judged (and those of them that could not be read) are shown apart,
+    // named and grouped: `nvme0n1, nvme1n1: 12 h, 1 % used, no errors; memory: no errors`.
+    let (judged, items): (Vec<Found>, Vec<Found>) = items.into_iter().partition(|f| {
+        matches!(f, Found::Judged { .. })
+            || (req.quantity == Quantity::Flag && matches!(f, Found::Unknown(_)))
+    });
+    let mut out = String::new();
+    for (it, n) in collapse(items) {
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        match it {
+            Found::Unknown(_) => out.push_str("unknown"),
+            Found::Num(v, s) => out.push_str(&s.text(v)),
+            Found::Floor(_, s) | Found::Text(s) => out.push_str(&s),
+            Found::Names(names) => {
+                let missing = missing_names(req, &names);
+                if missing.is_empty() {
+                    out.push_str("all present");
+                } else {
+                    out.push_str("missing ");
+                    out.push_str(&missing.join(", "));
+                }
+            }
+            Found::Judged { shown, .. } => out.push_str(&shown),
+        }
+        if n > 1 {
+            out.push_str(&format!(" × {n}"));
+        }
+    }
+    if !judged.is_empty() {
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        out.push_str(&judged_shown(judged));
+    }
+    out
+}
+
+/// The judged parts as the found column shows them: where one fails, only the failing (the
+/// line says which part fails; the others only bury it); parts found alike named together.
+fn judged_shown(items: Vec<Found>) -> String {
+    let parts: Vec<(bool, String, String)> = items
+        .into_iter()
+        .filter_map(|f| match f {
+            Found::Judged { part, holds, shown } => {
+                let found = shown
+                    .strip_prefix(&format!("{part}: "))
+                    .map_or_else(|| shown.clone(), str::to_string);
+                Some((holds, part, found))
+            }
+            // A judged part's why opens with the part (`memory: no EDAC ...`).
+            Found::Unknown(why) => {
+                let part = why.split(": ").next().unwrap_or("part").to_string();
+                Some((true, part, "unknown".to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    let failing = parts.iter().any(|(holds, _, _)| !holds);
+    let mut groups: Vec<(Vec<String>, String)> = Vec::new();
+    for (_, part, found) in parts.into_iter().filter(|(holds, _, _)| !failing || !holds) {
+        match groups.iter_mut().find(|(_, f)| *f == found) {
+            Some((parts, _)) => parts.push(part),
+            None => groups.push((vec![part], found)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(parts, found)| format!("{}: {found}", parts.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The GPUs, drives or DIMM slots a failed per-item requirement fails on, by name
 /// (`GPU 1 (0000:af:00.0)`, `nvme1n1`, `CPU1-DIMM3`): the found column shows the values
 /// collapsed (`8 GiB × 11, 16 GiB`), this says where the odd one is. Empty when every item
 /// fails or the requirement is not per item.
-fn which_fail(spec: &Spec, req: &Requirement, slack: f64) -> Vec<String> {
+fn which_fail(m: &Machine<'_>, req: &Requirement, slack: f64) -> Vec<String> {
+    let spec = m.spec;
     let fails = |f: &Found| match f {
         Found::Num(n, _) => compare_num(req, *n, slack) == Status::Fail,
         Found::Text(t) => compare_text(req, t) == Status::Fail,
+        Found::Judged { holds, .. } => !holds,
         _ => false,
     };
     let q = req.quantity;
     let named: Vec<(String, bool)> = match (req.field.read, &req.filter) {
-        (Read::EachGpu(read), Some(f)) => matching_gpus(spec, f)
+        (Read::EachGpu(read), Some(f)) => matching_gpus(m, f)
             .map(|(i, g)| {
                 let name = match &g.pci_address {
                     Some(a) => format!("GPU {} ({a})", g.index.unwrap_or(i as u32)),
@@ -434,6 +538,19 @@ fn which_fail(spec: &Spec, req: &Requirement, slack: f64) -> Vec<String> {
         (Read::EachDrive(read), Some(f)) => matching_drives(spec, f)
             .map(|(i, d)| (d.name.clone(), fails(&read(spec, i, d, q))))
             .collect(),
+        // Parts the health rules judged name themselves, however many fail.
+        (Read::Machine(read), _) if req.quantity == Quantity::Flag => {
+            return read(spec, q)
+                .items
+                .iter()
+                .filter_map(|f| match f {
+                    Found::Judged {
+                        part, holds: false, ..
+                    } => Some(part.clone()),
+                    _ => None,
+                })
+                .collect();
+        }
         (Read::EachNic(read), Some(f)) => matching_nics(spec, f)
             .map(|(i, n)| {
                 let at = n
@@ -446,6 +563,18 @@ fn which_fail(spec: &Spec, req: &Requirement, slack: f64) -> Vec<String> {
         // A per-DIMM reading has one item per DIMM, in the order of `memory.dimms`.
         (Read::Machine(read), _) => {
             let items = read(spec, q).items;
+            if req.field.key.starts_with("drive_") && req.field.section == Section::Health {
+                return items
+                    .iter()
+                    .filter(|f| fails(f))
+                    .filter_map(|f| match f {
+                        Found::Num(v, shown) => {
+                            shown.text(*v).split(' ').next().map(str::to_string)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+            }
             if req.field.key.starts_with("dimm_") && items.len() == spec.memory.dimms.len() {
                 spec.memory
                     .dimms
@@ -518,15 +647,9 @@ fn compare_floor(req: &Requirement, n: u64) -> Status {
 
 fn compare_text(req: &Requirement, found: &str) -> Status {
     let f = norm_text(found);
-    let pass = req.values.iter().any(|v| match v {
-        Val::Text(t) => {
-            let t = norm_text(t);
-            match req.op {
-                Op::Contains => f.contains(&t),
-                _ => f == t,
-            }
-        }
-        Val::Num(_) => false,
+    let pass = req.texts.iter().any(|t| match req.op {
+        Op::Contains => f.contains(t.as_str()),
+        _ => f == *t,
     });
     if pass {
         Status::Pass
@@ -535,48 +658,21 @@ fn compare_text(req: &Requirement, found: &str) -> Status {
     }
 }
 
-/// Case-insensitive, without trademark marks and repeated spaces:
-/// `Intel(R) Xeon(R) Gold 6254 CPU` -> `intel xeon gold 6254 cpu`.
-fn norm_text(s: &str) -> String {
-    // One pass: a mark is a space, spaces collapse, letters lower-cased as they come.
-    let mut out = String::with_capacity(s.len());
-    let mut space = true;
-    let mut rest = s;
-    while let Some(c) = rest.chars().next() {
-        let mark = ["(r)", "(tm)", "®", "™"].iter().find(|m| {
-            rest.get(..m.len())
-                .is_some_and(|h| h.eq_ignore_ascii_case(m))
-        });
-        let (is_space, len) = match mark {
-            Some(m) => (true, m.len()),
-            None => (c.is_whitespace(), c.len_utf8()),
-        };
-        if is_space {
-            space = true;
-        } else {
-            if space && !out.is_empty() {
-                out.push(' ');
-            }
-            space = false;
-            out.extend(c.to_lowercase());
-        }
-        rest = &rest[len..];
-    }
-    out
-}
-
 /// Feature names compared without case, spaces, dashes or underscores (`AVX-512 VNNI` =
 /// `avx512_vnni`).
-fn norm_name(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect::<String>()
-        .to_ascii_lowercase()
+fn same_name(a: &str, b: &str) -> bool {
+    fn letters(s: &str) -> impl Iterator<Item = u8> + '_ {
+        s.bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+    }
+    letters(a).eq(letters(b))
 }
 
 /// The found values for a requirement (one per matching item for per-GPU/per-drive fields),
 /// read through the requirement's field.
-fn found(spec: &Spec, req: &Requirement) -> Reading {
+fn found(m: &Machine<'_>, req: &Requirement) -> Reading {
+    let spec = m.spec;
     let q = req.quantity;
     let plain = |items: Vec<Found>| Reading {
         items,
@@ -584,30 +680,24 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
         slack_below: 0.0,
     };
     match (req.field.read, &req.filter) {
-        (Read::Machine(read), _) => {
-            let r = read(spec, q);
-            Reading {
-                items: collapse(r.items),
-                ..r
-            }
-        }
+        (Read::Machine(read), _) => read(spec, q),
         (Read::EachGpu(read), Some(f)) => Reading {
-            items: match (undecided(spec, f), gpus_unsure(spec, f)) {
+            items: match (undecided(m, f), gpus_unsure(m, f)) {
                 // Not "no matching GPU": the GPUs the group would read are not known.
-                (Some(why), _) if matching_gpus(spec, f).next().is_none() => {
+                (Some(why), _) if matching_gpus(m, f).next().is_none() => {
                     vec![Found::Unknown(why)]
                 }
                 (_, unsure) => {
-                    let mut items: Vec<Found> = matching_gpus(spec, f)
+                    let mut items: Vec<Found> = matching_gpus(m, f)
                         .map(|(i, g)| read(spec, i, g, q))
                         .collect();
                     // GPUs not seen (or not told) may be of the group: a GPU seen can fail
                     // the line, none can pass it.
                     items.extend(unsure.map(Found::Unknown));
-                    collapse(items)
+                    items
                 }
             },
-            note: datasheet_note(spec, f, req.field.key),
+            note: datasheet_note(m, f, req.field.key),
             slack_below: 0.0,
         },
         (Read::EachDrive(read), Some(f)) => {
@@ -615,23 +705,23 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
                 .map(|(i, d)| read(spec, i, d, q))
                 .collect();
             items.extend(drives_unsure(spec, f).map(Found::Unknown));
-            plain(collapse(items))
+            plain(items)
         }
         (Read::EachNic(read), Some(f)) => {
             let mut items: Vec<Found> = matching_nics(spec, f)
                 .map(|(i, n)| read(spec, i, n, q))
                 .collect();
             items.extend(nics_unsure(spec, f).map(Found::Unknown));
-            plain(collapse(items))
+            plain(items)
         }
-        (Read::GroupCount, Some(f)) if f.section == Section::Gpus => gpu_count(spec, f),
+        (Read::GroupCount, Some(f)) if f.section == Section::Gpus => gpu_count(m, f),
         (Read::GroupCount, Some(f)) if f.section == Section::Nics => {
             let n = matching_nics(spec, f).count() as u64;
             let others = spec.nics.len() as u64 - n;
             Reading {
                 items: vec![match nics_unsure(spec, f) {
                     Some(why) => Found::Unknown(format!("{n} seen, more may exist: {why}")),
-                    None => Found::Num(n, n.to_string()),
+                    None => Found::Num(n, Show::As(Quantity::Count)),
                 }],
                 note: (others > 0).then(|| format!("{others} other network adapter(s) present")),
                 slack_below: 0.0,
@@ -641,7 +731,7 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
             let n = matching_drives(spec, f).count() as u64;
             plain(vec![match drives_unsure(spec, f) {
                 Some(why) => Found::Unknown(format!("{n} seen, more may exist: {why}")),
-                None => Found::Num(n, n.to_string()),
+                None => Found::Num(n, Show::As(Quantity::Count)),
             }])
         }
         // The parser gives every group field its group's filter.
@@ -655,11 +745,14 @@ fn found(spec: &Spec, req: &Requirement) -> Reading {
 /// Why the group's GPUs are not known: boards left ambiguous without a driver whose
 /// candidates split on the model (an order for a Quadro RTX 8000, a board that is the RTX 6000
 /// or the 8000).
-fn undecided(spec: &Spec, f: &Filter) -> Option<String> {
+fn undecided(m: &Machine<'_>, f: &Filter) -> Option<String> {
+    let spec = m.spec;
     let maybe: Vec<(String, bool)> = spec
         .gpus
         .iter()
-        .filter(|g| model_match(f, g).is_none())
+        .enumerate()
+        .filter(|(i, _)| m.gpu_is(f, *i).is_none())
+        .map(|(_, g)| g)
         .filter_map(|g| Some((g.candidates_name()?, g.is_nvidia())))
         .collect();
     let (c, nvidia) = maybe.first()?;
@@ -679,12 +772,12 @@ fn undecided(spec: &Spec, f: &Filter) -> Option<String> {
 
 /// A GPU group's model (count) and architecture lines fail where a GPU of the group is not
 /// the board its PCI id says: the mismatch is the note.
-fn contradicted(spec: &Spec, req: &Requirement) -> Option<String> {
+fn contradicted(m: &Machine<'_>, req: &Requirement) -> Option<String> {
     let f = req.filter.as_ref().filter(|f| f.section == Section::Gpus)?;
     if !matches!(req.field.key, "count" | "architecture") {
         return None;
     }
-    let found: Vec<String> = matching_gpus(spec, f)
+    let found: Vec<String> = matching_gpus(m, f)
         .filter_map(|(i, g)| {
             let c = g.identity_contradiction()?;
             Some(format!("GPU {}: {c}", g.index.unwrap_or(i as u32)))
@@ -696,12 +789,13 @@ fn contradicted(spec: &Spec, req: &Requirement) -> Option<String> {
 /// How many GPUs the group selects, and how many others there are. A GPU that may or may
 /// not be the model (no driver, and a PCI id shared by boards of which only some match) makes
 /// the count unknown.
-fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
-    let n = matching_gpus(spec, f).count();
-    let maybe = undecided(spec, f);
+fn gpu_count(m: &Machine<'_>, f: &Filter) -> Reading {
+    let spec = m.spec;
+    let n = matching_gpus(m, f).count();
+    let maybe = undecided(m, f);
     let why = match maybe {
         Some(why) => Some(why),
-        None => gpus_unsure(spec, f).map(|why| format!("{n} seen, more may exist: {why}")),
+        None => gpus_unsure(m, f).map(|why| format!("{n} seen, more may exist: {why}")),
     };
     if let Some(why) = why {
         return Reading {
@@ -712,12 +806,12 @@ fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
     }
     let others =
         (spec.gpus.len() > n).then(|| format!("{} other GPU(s) present", spec.gpus.len() - n));
-    let note = match (others, datasheet_note(spec, f, "count")) {
+    let note = match (others, datasheet_note(m, f, "count")) {
         (Some(a), Some(b)) => Some(format!("{a}; names: {b}")),
         (a, b) => a.or(b),
     };
     Reading {
-        items: vec![Found::Num(n as u64, n.to_string())],
+        items: vec![Found::Num(n as u64, Show::As(Quantity::Count))],
         note,
         slack_below: 0.0,
     }
@@ -725,17 +819,17 @@ fn gpu_count(spec: &Spec, f: &Filter) -> Reading {
 
 /// Marks a GPU line whose values are datasheet figures (no driver: the product table by
 /// PCI id), so the order check says what it compared.
-fn datasheet_note(spec: &Spec, f: &Filter, key: &str) -> Option<String> {
-    let mut notes: Vec<String> = matching_gpus(spec, f)
+fn datasheet_note(m: &Machine<'_>, f: &Filter, key: &str) -> Option<String> {
+    let mut notes: Vec<String> = matching_gpus(m, f)
         .filter_map(|(_, g)| requirement::gpu_datasheet_note(key, g))
         .collect();
     notes.dedup();
     (!notes.is_empty()).then(|| notes.join("; "))
 }
 
-/// Shows identical per-item values once with a count (`8 GiB × 12`) by collapsing equal
-/// neighbours; statuses are unaffected because equal values compare equally.
-fn collapse(items: Vec<Found>) -> Vec<Found> {
+/// Identical neighbouring values once, with how many there are (`8 GiB × 12` when shown);
+/// statuses are unaffected because equal values compare equally.
+fn collapse(items: Vec<Found>) -> Vec<(Found, usize)> {
     let mut out: Vec<(Found, usize)> = Vec::new();
     for it in items {
         let same = match (out.last(), &it) {
@@ -743,27 +837,19 @@ fn collapse(items: Vec<Found>) -> Vec<Found> {
             (Some((Found::Text(a), _)), Found::Text(b)) => a == b,
             _ => false,
         };
-        if same {
-            if let Some(last) = out.last_mut() {
-                last.1 += 1;
-            }
-        } else {
-            out.push((it, 1));
+        match out.last_mut() {
+            Some(last) if same => last.1 += 1,
+            _ => out.push((it, 1)),
         }
     }
-    out.into_iter()
-        .map(|(f, n)| match f {
-            Found::Num(v, s) if n > 1 => Found::Num(v, format!("{s} × {n}")),
-            Found::Text(t) if n > 1 => Found::Text(format!("{t} × {n}")),
-            other => other,
-        })
-        .collect()
+    out
 }
 
 /// Why the GPUs a group selects are not all known: the GPU list was not read whole, or a
 /// GPU's model is unknown (no driver, a PCI id neither the product table nor pci.ids names).
 /// `None` when every GPU of the machine is seen and told.
-fn gpus_unsure(spec: &Spec, f: &Filter) -> Option<String> {
+fn gpus_unsure(m: &Machine<'_>, f: &Filter) -> Option<String> {
+    let spec = m.spec;
     let state = spec.lists.gpus;
     if !state.is_complete() {
         return Some(requirement::list_why(spec, "gpus", state));
@@ -772,7 +858,7 @@ fn gpus_unsure(spec: &Spec, f: &Filter) -> Option<String> {
         .gpus
         .iter()
         .enumerate()
-        .filter(|(_, g)| model_match(f, g).is_none() && g.candidates_name().is_none())
+        .filter(|(i, g)| m.gpu_is(f, *i).is_none() && g.candidates_name().is_none())
         .map(|(i, g)| match &g.pci_address {
             Some(a) => format!("GPU {} ({a})", g.index.unwrap_or(i as u32)),
             None => format!("GPU {}", g.index.unwrap_or(i as u32)),
@@ -805,11 +891,12 @@ fn drives_unsure(spec: &Spec, f: &Filter) -> Option<String> {
 }
 
 /// The GPUs a group selects: those its model names (`Model::matches`; all without one).
-fn matching_gpus<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (usize, &'a Gpu)> {
-    spec.gpus
+fn matching_gpus<'a>(m: &'a Machine<'a>, f: &'a Filter) -> impl Iterator<Item = (usize, &'a Gpu)> {
+    m.spec
+        .gpus
         .iter()
         .enumerate()
-        .filter(move |(_, g)| model_match(f, g) == Some(true))
+        .filter(move |(i, _)| m.gpu_is(f, *i) == Some(true))
 }
 
 /// Whether `g` is the group's model: known yes or no, or `None` where its name is unknown
@@ -818,6 +905,46 @@ fn model_match(f: &Filter, g: &Gpu) -> Option<bool> {
     match &f.model {
         Some(m) => g.is_model(|n| m.matches(n)),
         None => Some(true),
+    }
+}
+
+/// The machine a profile is checked against, with each GPU group's model matched against
+/// each GPU once: a group's lines all ask which GPUs are its model, and a name's words are
+/// compared once, not once per line (fleet checks thousands of hosts).
+struct Machine<'a> {
+    spec: &'a Spec,
+    /// Per GPU group with a model, by group: whether each GPU (by index) is that model.
+    gpu_models: HashMap<usize, Vec<Option<bool>>>,
+    /// Whether a passing line says what it found (fleet keeps only the others).
+    passing_found: bool,
+}
+
+impl<'a> Machine<'a> {
+    fn new(spec: &'a Spec, reqs: &[Requirement], passing_found: bool) -> Self {
+        let mut gpu_models = HashMap::new();
+        for f in reqs.iter().filter_map(|r| r.filter.as_ref()) {
+            if f.section == Section::Gpus && f.model.is_some() {
+                gpu_models
+                    .entry(f.group)
+                    .or_insert_with(|| spec.gpus.iter().map(|g| model_match(f, g)).collect());
+            }
+        }
+        Machine {
+            spec,
+            gpu_models,
+            passing_found,
+        }
+    }
+
+    /// Whether GPU `i` is the model of the group `f` selects (`model_match`).
+    fn gpu_is(&self, f: &Filter, i: usize) -> Option<bool> {
+        if f.model.is_none() {
+            return Some(true);
+        }
+        match self.gpu_models.get(&f.group).and_then(|v| v.get(i)) {
+            Some(known) => *known,
+            None => self.spec.gpus.get(i).and_then(|g| model_match(f, g)),
+        }
     }
 }
 
@@ -871,24 +998,4 @@ fn matching_drives<'a>(spec: &'a Spec, f: &'a Filter) -> impl Iterator<Item = (u
         .iter()
         .enumerate()
         .filter(move |(_, d)| !d.is_removable() && (f.kind.is_none() || d.kind == f.kind))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn text_compares_without_case_marks_or_repeated_spaces() {
-        assert_eq!(
-            norm_text("Intel(R) Xeon(R) Gold 6254 CPU @ 3.10GHz"),
-            "intel xeon gold 6254 cpu @ 3.10ghz"
-        );
-        assert_eq!(
-            norm_text("  AMD EPYC™ 7451 (TM) 24-Core  "),
-            "amd epyc 7451 24-core"
-        );
-        assert_eq!(norm_text("Quadro® RTX\t6000"), "quadro rtx 6000");
-        assert_eq!(norm_text("Überlänge"), "überlänge");
-        assert_eq!(norm_text(""), "");
-    }
 }

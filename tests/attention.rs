@@ -23,7 +23,7 @@ fn attention_and_preflight_agree_on_every_recorded_machine() {
         (vec![Rule::NarrowLink], "gpu.pcie", Status::Warn),
         (vec![Rule::ClocksHeldDown], "gpu.throttle", Status::Fail),
         (
-            vec![Rule::EccErrors, Rule::PagesPending],
+            vec![Rule::EccErrors, Rule::PagesPending, Rule::RowRemapFailed],
             "gpu.ecc",
             Status::Fail,
         ),

@@ -628,10 +628,97 @@ fn profile_completes_to_the_built_in_names_and_to_files() {
             .stdout,
     )
     .unwrap();
-    let profile_lines: Vec<&str> = fish.lines().filter(|l| l.contains(names[0])).collect();
+    let profile_lines: Vec<&str> = fish
+        .lines()
+        .filter(|l| l.contains(names[0]) && !l.contains("seen_subcommand_from show"))
+        .collect();
     assert!(profile_lines.len() >= 5, "{fish}");
     assert!(
         profile_lines.iter().all(|l| !l.contains(" -f ")),
         "{profile_lines:?}"
     );
+
+    // A command is offered only the options it takes: bench, capture and diff read no
+    // --sysroot, and their completion does not offer it.
+    let options = |words: &[&str]| -> Vec<String> {
+        complete(words)
+            .into_iter()
+            .filter(|w| w.starts_with("--"))
+            .collect()
+    };
+    for (command, refused) in [
+        ("bench", &["--sysroot", "--color"][..]),
+        ("capture", &["--sysroot", "--color", "--redact"]),
+        ("diff", &["--sysroot"]),
+        ("fleet", &["--sysroot"]),
+    ] {
+        let got = options(&["rigcheck", command, "--"]);
+        assert!(got.contains(&"--help".to_string()), "{command}: {got:?}");
+        for r in refused {
+            assert!(
+                !got.contains(&r.to_string()),
+                "{command} offers {r}: {got:?}"
+            );
+        }
+    }
+    assert!(options(&["rigcheck", "verify", "--"]).contains(&"--sysroot".to_string()));
+    // `profiles show` completes to the built-in names, in every shell.
+    let shown: Vec<String> = complete(&["rigcheck", "profiles", "show", ""])
+        .into_iter()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    assert_eq!(shown, names);
+    assert!(zsh.contains(&format!(":({})'", names.join(" "))), "{zsh}");
+    assert!(
+        fish.contains(&format!(
+            "__fish_seen_subcommand_from show\" -f -a \"{}\"",
+            names.join(" ")
+        )),
+        "{fish}"
+    );
+}
+
+/// The notes of a report on its GPUs.
+fn gpu_notes(report: &[u8]) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_slice(report).unwrap();
+    v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["field"].as_str().unwrap().starts_with("gpus"))
+        .map(|n| format!("{}: {}", n["field"], n["reason"]))
+        .collect()
+}
+
+#[test]
+fn a_replay_says_of_the_gpus_what_the_live_run_said() {
+    // This machine, live, then captured and replayed: the GPUs' notes (why NVML gave
+    // nothing, on a machine without NVIDIA's driver) are the same words.
+    let live = rigcheck().args(["-f", "json"]).output().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cap = dir.path().join("cap");
+    rigcheck().arg("capture").arg(&cap).assert().success();
+    let replay = rigcheck()
+        .arg("--sysroot")
+        .arg(&cap)
+        .args(["-f", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(gpu_notes(&replay.stdout), gpu_notes(&live.stdout));
+    // The machine delivered without the driver: each GPU's note is what a live run without
+    // libnvidia-ml.so.1 says.
+    let out = rigcheck()
+        .args(["--sysroot", "fixtures/gpu-no-driver", "-f", "json"])
+        .output()
+        .unwrap();
+    let notes = gpu_notes(&out.stdout);
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    for n in notes {
+        assert!(
+            n.ends_with(
+                "NVML unavailable: libnvidia-ml.so.1 not found: install the NVIDIA driver\""
+            ),
+            "{n}"
+        );
+    }
 }

@@ -557,3 +557,145 @@ fn with_no_majority_the_report_that_knows_the_most_is_the_reference() {
         .collect();
     assert_eq!(odd, ["a-01", "a-02"]);
 }
+
+/// `rigcheck fleet DIR ARGS` as text (`--color never`, 80 columns), and its exit code.
+fn fleet_text(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let out = rigcheck()
+        .env("COLUMNS", "80")
+        .arg("fleet")
+        .arg(dir)
+        .args(["--color", "never"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn a_failing_hosts_row_names_the_checks_it_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    write_fleet(dir.path());
+    let profile = ["--profile", "hp-z8-g4-dual-rtx6000"];
+    let (code, text) = fleet_text(dir.path(), &profile);
+    assert_eq!(code, 1, "{text}");
+    // Under each failing row, the checks it failed, by name; nothing under a passing one.
+    let under = |host: &str| -> String {
+        let mut lines = text
+            .lines()
+            .skip_while(|l| !l.contains(&format!("│ {host} ")));
+        lines.next().unwrap_or_else(|| panic!("{host}:\n{text}"));
+        lines
+            .take_while(|l| !l.contains("fail (") && !l.starts_with(" pass"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        under("z8-03").contains("Fails: GPU PCIe link width"),
+        "{text}"
+    );
+    assert!(
+        under("z8-04").contains("Fails: Memory installed, DIMMs installed"),
+        "{text}"
+    );
+    assert!(!under("z8-01").contains("Fails:"), "{text}");
+
+    // JSON: every failed check with what was ordered and found.
+    let v = fleet_json(&profile, dir.path(), 1);
+    let f = &v["hosts"][2]["verify"]["failures"][0];
+    assert_eq!(
+        f["requirement"], "GPU PCIe link width ('Quadro RTX 6000')",
+        "{f}"
+    );
+    assert_eq!(f["expected"], "≥ 16");
+    assert_eq!(f["found"], "x16, x8 (card x16)");
+    assert_eq!(v["hosts"][0]["verify"]["failures"], serde_json::json!([]));
+
+    // Markdown: all of them, and a table of what was ordered and found.
+    let (_, md) = fleet_text(dir.path(), &[&profile[..], &["-f", "markdown"]].concat());
+    let row = md.lines().find(|l| l.contains("| z8-04 |")).unwrap();
+    assert!(
+        row.ends_with("| Memory installed, DIMMs installed |"),
+        "{md}"
+    );
+    assert!(md.contains("## Failed checks"), "{md}");
+    assert!(
+        md.contains(
+            "| z8-03 | GPU PCIe link width ('Quadro RTX 6000') | ≥ 16 | x16, x8 (card x16) |"
+        ),
+        "{md}"
+    );
+}
+
+#[test]
+fn without_a_profile_the_answer_says_nothing_was_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    write_fleet(dir.path());
+    let (code, text) = fleet_text(dir.path(), &[]);
+    assert_eq!(code, 0, "{text}");
+    let answer = rigcheck::text::one_line(&text.split("\n\n").next().unwrap().replace('\n', " "))
+        .into_owned();
+    assert_eq!(
+        answer,
+        "PASS: 6 reports read, none checked against an order (--profile); 3 of 6 hosts \
+         differ from the most common configuration (3 like z8-01): z8-03, z8-04, z8-05"
+    );
+    // A true majority is called one.
+    let small = tempfile::tempdir().unwrap();
+    for h in ["a", "b"] {
+        write_report(small.path(), &format!("{h}.json"), &reference_spec(h));
+    }
+    write_report(small.path(), "c.json", &other_bios("c"));
+    let (_, text) = fleet_text(small.path(), &[]);
+    assert!(
+        text.replace('\n', " ")
+            .contains("1 of 3 hosts differs from the majority (2 like a): c"),
+        "{text}"
+    );
+}
+
+/// Network adapters per host, from the real 10 GbE server's fixture and the procfs
+/// workstation's (a 25 Gb/s InfiniBand HCA and a 1 GbE port): their top speeds in JSON, a
+/// Network column counting them; a report whose adapter list was not read says unknown, not
+/// none.
+#[test]
+fn each_hosts_network_adapters_are_counted_by_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in [
+        "x86_64-hpe-x710-10gbe",
+        "x86_64-amd-vega64",
+        "hp-z8-g4-dual-rtx6000",
+    ] {
+        let out = rigcheck()
+            .args(["--sysroot", &format!("fixtures/{f}"), "-f", "json"])
+            .output()
+            .unwrap();
+        std::fs::write(dir.path().join(format!("{f}.json")), out.stdout).unwrap();
+    }
+    let v = fleet_json(&[], dir.path(), 0);
+    let speeds = |host: &str| {
+        v["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["host"].as_str().unwrap().starts_with(host))
+            .map(|h| h["nic_speeds_mbps"].clone())
+            .unwrap()
+    };
+    assert_eq!(speeds("x86_64-hpe"), serde_json::json!([10000, 10000]));
+    assert_eq!(speeds("x86_64-amd"), serde_json::json!([1000, 25000]));
+    // The HP Z8 G4 recording has no /sys/class/net: unknown.
+    assert_eq!(speeds("z8-ref"), Value::Null);
+    let out = rigcheck()
+        .arg("fleet")
+        .arg(dir.path())
+        .args(["-f", "markdown"])
+        .output()
+        .unwrap();
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("| Network |"), "{md}");
+    assert!(md.contains("| 2 × 10 Gb/s |"), "{md}");
+    assert!(md.contains("| 25 Gb/s, 1 Gb/s |"), "{md}");
+}

@@ -344,7 +344,8 @@ fn live_preflight_fails_the_lines_replay_fails() {
 
 // ---- Failures ----
 
-/// The parts of a report that do not come from the GPU probe.
+/// The parts of a report that do not come from the GPU probe (the PCIe links' health is read
+/// for the GPUs found, so its notes go with them).
 fn rest(report: &Value) -> Value {
     let mut notes: Vec<&Value> = report["notes"]
         .as_array()
@@ -352,7 +353,7 @@ fn rest(report: &Value) -> Value {
         .iter()
         .filter(|n| {
             let f = n["field"].as_str().unwrap();
-            !f.starts_with("gpus") && !f.starts_with("headroom")
+            !f.starts_with("gpus") && !f.starts_with("headroom") && !f.starts_with("health.pcie")
         })
         .collect();
     notes.sort_by_key(|n| n.to_string());
@@ -381,7 +382,7 @@ fn entry_points(libs: &Libs, json: &Path) -> Vec<String> {
 }
 
 /// Every NVML entry point the inventory calls (nvml-wrapper's versioned names).
-const PROBE_ENTRY_POINTS: [&str; 41] = [
+const PROBE_ENTRY_POINTS: [&str; 45] = [
     "nvmlDeviceGetArchitecture",
     "nvmlDeviceGetAttributes_v2",
     "nvmlDeviceGetBoardPartNumber",
@@ -410,8 +411,11 @@ const PROBE_ENTRY_POINTS: [&str; 41] = [
     "nvmlDeviceGetName",
     "nvmlDeviceGetNumGpuCores",
     "nvmlDeviceGetPciInfo_v3",
+    "nvmlDeviceGetPcieReplayCounter",
     "nvmlDeviceGetPersistenceMode",
     "nvmlDeviceGetPowerUsage",
+    "nvmlDeviceGetRemappedRows",
+    "nvmlDeviceGetRetiredPages",
     "nvmlDeviceGetRetiredPagesPendingStatus",
     "nvmlDeviceGetSerial",
     "nvmlDeviceGetTemperature",
@@ -419,6 +423,7 @@ const PROBE_ENTRY_POINTS: [&str; 41] = [
     "nvmlDeviceGetUUID",
     "nvmlDeviceGetUtilizationRates",
     "nvmlDeviceGetVbiosVersion",
+    "nvmlDeviceGetViolationStatus",
     "nvmlInit_v2",
     "nvmlShutdown",
     "nvmlSystemGetCudaDriverVersion_v2",
@@ -438,14 +443,20 @@ const NOT_SUPPORTED_MEANS_SOMETHING: [&str; 4] = [
 /// Facts read with another one, or computed from others: a gap in one is accounted for by
 /// the note on the fact it comes from (one note per failed NVML call, on the field that call
 /// is about). Keys are prefixes of a GPU's field path.
-const FAMILIES: [(&str, &[&str]); 13] = [
+const FAMILIES: [(&str, &[&str]); 15] = [
     ("state.memory_used_bytes", &["vram_bytes"]),
     (
         "state.memory_utilization_percent",
         &["state.utilization_percent"],
     ),
     ("state.ecc_errors_", &["state.ecc_enabled"]),
-    ("state.retired_pages_pending", &["state.ecc_enabled"]),
+    ("state.retired_pages_", &["state.ecc_enabled"]),
+    // The four answers of one call: the note sits on the failure flag (or, with ECC
+    // unknown, on ECC: the rows are not asked).
+    (
+        "state.remapped_rows_",
+        &["state.remapped_rows_failure", "state.ecc_enabled"],
+    ),
     ("tensor_core", &["sm_count", "cuda_cores"]),
     // Rated at the datasheet's clock, which needs the board identified by its PCI ids.
     (
@@ -463,6 +474,8 @@ const FAMILIES: [(&str, &[&str]); 13] = [
         &["memory_bus_width_bits", "max_memory_clock_mhz"],
     ),
     ("datasheet", &["pci_address"]),
+    // The VRAM check allows for what ECC takes of a GDDR board's memory.
+    ("datasheet_mismatches", &["state.ecc_enabled"]),
     ("pci_device_id", &["pci_address"]),
     // Who the board is follows from NVML's name and the PCI ids.
     ("identity", &["name", "pci_address"]),
@@ -515,11 +528,12 @@ fn not_supported_on_any_single_call_becomes_a_note() {
     let libs = Libs::nvml();
     let mut noted: BTreeSet<String> = BTreeSet::new();
     let mut all: BTreeSet<String> = BTreeSet::new();
-    // ECC on, MIG off; MIG on; a fan NVML reads.
+    // ECC on, MIG off; MIG on; a fan NVML reads; pages retired (not rows remapped).
     for fx in [
         "x86_64-h100-80gb-hbm3",
         "x86_64-h100-mig",
         "x86_64-quadro-p2000",
+        "x86_64-tesla-t4",
     ] {
         let json = nvml_json(fx);
         let base = live_report(&libs, &json, &[]);
@@ -690,6 +704,60 @@ fn a_library_without_the_newer_calls_is_an_older_driver() {
         assert_eq!(g["state"]["compute_processes"], Value::Null);
         assert_note(&r, &format!("gpus[{i}].state.compute_processes"), too_old);
     }
+    assert_eq!(rest(&r), rest(&base));
+}
+
+/// Row remapping as NVML answers it: an A100 or H100 says its four counts through an R470
+/// library too (the query is R450's); a Tesla T4 (Turing) answers NotSupported, so it
+/// retires pages instead; a driver older than R450 lacks the query. Each an honest note,
+/// never a zero.
+#[test]
+fn row_remapping_is_read_where_the_board_and_driver_have_it_and_a_note_elsewhere() {
+    let r470 = Libs::new(Nvml::R470, false, false);
+    let h100 = nvml_json("x86_64-h100-80gb-hbm3");
+    let r = live_report(&r470, &h100, &[]);
+    let s = &r["gpus"][0]["state"];
+    assert_eq!(s["remapped_rows_correctable"], json!(0), "{s}");
+    assert_eq!(s["remapped_rows_uncorrectable"], json!(0), "{s}");
+    assert_eq!(s["remapped_rows_pending"], json!(false), "{s}");
+    assert_eq!(s["remapped_rows_failure"], json!(false), "{s}");
+
+    let t4 = nvml_json("x86_64-tesla-t4");
+    let r = live_report(&r470, &t4, &[]);
+    let s = &r["gpus"][0]["state"];
+    for f in [
+        "remapped_rows_correctable",
+        "remapped_rows_uncorrectable",
+        "remapped_rows_pending",
+        "remapped_rows_failure",
+    ] {
+        assert_eq!(s[f], Value::Null, "{f}: {s}");
+    }
+    assert_note(
+        &r,
+        "gpus[0].state.remapped_rows_failure",
+        "this GPU remaps no rows",
+    );
+    // It retires pages instead, and says how many.
+    assert_eq!(s["retired_pages_single_bit"], json!(0), "{s}");
+    assert_eq!(s["retired_pages_double_bit"], json!(0), "{s}");
+
+    // A driver older than R450: the library has no such function.
+    let base = live_report(&Libs::nvml(), &h100, &[]);
+    let r = live_report(
+        &Libs::nvml(),
+        &h100,
+        &[(
+            "RIGCHECK_NVML_DOUBLE_FAIL",
+            "nvmlDeviceGetRemappedRows=FunctionNotFound",
+        )],
+    );
+    assert_eq!(r["gpus"][0]["state"]["remapped_rows_failure"], Value::Null);
+    assert_note(
+        &r,
+        "gpus[0].state.remapped_rows_failure",
+        "this driver has no row remapping query",
+    );
     assert_eq!(rest(&r), rest(&base));
 }
 

@@ -230,7 +230,7 @@ fn bench_gpu_failures_are_notes() {
     if pci_gpus == 0 {
         assert!(
             reason.starts_with(
-                "CUDA not available: no NVIDIA GPU on the PCI bus and no NVIDIA driver installed (libcuda.so.1: "
+                "CUDA not available: no NVIDIA GPU found and no NVIDIA driver installed (libcuda.so.1: "
             ),
             "{reason}"
         );

@@ -48,16 +48,18 @@ fn line<'a>(report: &'a Value, id: &str) -> &'a Value {
 #[test]
 fn memory_bandwidth_passes_a_bound_this_machine_meets_and_fails_one_it_cannot() {
     let dir = tempfile::tempdir().unwrap();
+    // Low: the test binary is a debug build sharing this machine's cores with other tests,
+    // far slower than a release build (which passes "1 GB/s" here).
     let low = profile(
         dir.path(),
         "low",
-        "[measured]\nmemory_bandwidth = { at_least = \"100 MB/s\" }\n",
+        "[measured]\nmemory_bandwidth = { at_least = \"10 MB/s\" }\n",
     );
     let (code, v, err) = measure_json(&low, &[]);
     assert_eq!(code, 0, "{err}");
     let l = line(&v, "measured.memory_bandwidth");
     assert_eq!(l["status"], "pass");
-    assert_eq!(l["expected"], "≥ 100.0 MB/s");
+    assert_eq!(l["expected"], "≥ 10.0 MB/s");
     // The triad on every thread this process may use.
     let threads = std::thread::available_parallelism().unwrap().get();
     let found = l["found"].as_str().unwrap();
@@ -110,7 +112,7 @@ fn junit_has_one_test_case_per_measured_line() {
     let p = profile(
         dir.path(),
         "both",
-        "[measured]\nmemory_bandwidth = { at_least = \"100 MB/s\" }\n\
+        "[measured]\nmemory_bandwidth = { at_least = \"10 MB/s\" }\n\
          disk_read = { at_least = \"5000 GB/s\" }\n",
     );
     let (code, out, err) = run(&[
@@ -327,7 +329,10 @@ mod gpus {
         let (_, v, err) = measure(fx, body, &[]);
         let l = line(&v, "health.gpus[0]");
         assert_eq!(l["status"], "pass", "{l} {err}");
-        assert_eq!(l["found"], "unchanged");
+        assert!(
+            l["found"].as_str().unwrap().starts_with("unchanged ("),
+            "{l}"
+        );
 
         let (code, v, err) = measure(fx, body, &[("RIGCHECK_NVML_DOUBLE_ECC_GROWTH", "0:3")]);
         assert_eq!(code, 1, "{err}");

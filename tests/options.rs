@@ -632,6 +632,8 @@ fn every_option_a_help_lists_is_one_the_command_takes() {
                 &tmp("s.html"),
                 "--force",
             ]),
+            // A copy reads no machine: without --sysroot.
+            ("profile new", "--from") => s(&["profile", "new", "--from", PROFILE]),
             ("sheet", "--report") => s(&["sheet", "--report", &r, "--stdout"]),
             ("profile new", "--output" | "--force") => s(&[
                 "profile",
@@ -658,6 +660,7 @@ fn every_option_a_help_lists_is_one_the_command_takes() {
             ("--sysroot", _) => REFERENCE.into(),
             (_, "NAME|FILE" | "PROFILE") => PROFILE.into(),
             ("--name", _) => "z8".into(),
+            ("--from", _) => PROFILE.into(),
             (_, "N") => "1".into(),
             (_, "SIZE") => "1GiB".into(),
             (_, "CELSIUS") => "85".into(),

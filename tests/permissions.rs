@@ -305,3 +305,29 @@ fn capture_as_nobody_completes_and_names_what_it_could_not_read() {
         assert!(!stdout.contains("root-only"), "{stdout}");
     }
 }
+
+#[test]
+fn the_answer_says_once_what_would_complete_the_check() {
+    if !can_switch_user() {
+        return;
+    }
+    let s = setup();
+    let profile = s.profile.to_str().unwrap().to_string();
+    let out = run(&s, true, &["verify", "--profile", profile.as_str()]);
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let answer = text.lines().nth(1).unwrap();
+    assert!(answer.starts_with("INCOMPLETE: could not read"), "{text}");
+    assert!(answer.ends_with(": run as root to read them"), "{text}");
+    // Said in the answer, and under the first of the rows it is about (the others point up
+    // to it); the notes say why without stuttering.
+    assert!(text.matches("run as root").count() <= 2, "{text}");
+    assert!(text.contains("as above"), "{text}");
+    assert!(!text.contains("need root: needs root"), "{text}");
+    let v = json(&run(
+        &s,
+        true,
+        &["verify", "--profile", &profile, "-f", "json"],
+    ));
+    assert_eq!(v["to_complete"], "run as root to read them");
+}

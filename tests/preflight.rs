@@ -344,3 +344,44 @@ fn a_data_path_the_sysroot_does_not_hold_is_unknown_not_passed() {
         "{free}"
     );
 }
+
+#[test]
+fn a_recording_without_mountinfo_flags_only_what_it_shows() {
+    // gpu-degraded-x8 records the GPUs' files only: its mounts were not read, so /dev/shm is
+    // unknown (not "not mounted"), and the one thing flagged is GPU 1's x8 link.
+    let (code, json) = preflight("gpu-degraded-x8", &["--gpus", "2"]);
+    let flagged: Vec<(String, String)> = not_passing(&json)
+        .into_iter()
+        .filter(|(_, s)| s != "unknown")
+        .collect();
+    assert_eq!(flagged, [("gpu.pcie".to_string(), "warn".to_string())]);
+    let shm = check(&json, "mem.shm");
+    assert_eq!(shm["status"], "unknown", "{shm}");
+    assert!(
+        shm["advice"]
+            .as_str()
+            .is_some_and(|a| a.contains("/proc/self/mountinfo is not present")),
+        "{shm}"
+    );
+    // Nothing failed; what could not be read makes the run incomplete, not a failure.
+    assert_eq!(code, 3, "{json}");
+    // A recording with its mounts still checks /dev/shm.
+    let (_, json) = preflight("preflight-healthy", &[]);
+    assert_eq!(check(&json, "mem.shm")["status"], "pass");
+}
+
+#[test]
+fn a_machine_without_gpus_spends_no_column_on_what_checks_are_on() {
+    // No check of a GPU-less machine is on a GPU or a path: no "On" column.
+    let (_, text) = preflight_table("x86_64-vm-kvm", &[]);
+    let header = text.lines().find(|l| l.contains("│ Check")).unwrap();
+    assert_eq!(
+        header.split('│').map(str::trim).collect::<Vec<_>>(),
+        ["Status", "Check", "Expected", "Found"],
+        "{text}"
+    );
+    // Where checks are on GPUs, the column says which.
+    let (_, text) = preflight_table("gpu-degraded-x8", &["--gpus", "2"]);
+    let header = text.lines().find(|l| l.contains("│ Check")).unwrap();
+    assert!(header.contains("│ On "), "{text}");
+}

@@ -69,11 +69,21 @@ fn healthy_reference_machine_is_ready() {
     assert_eq!(code, 0);
     assert!(with(&checks, "fail").is_empty(), "{checks:?}");
     assert!(with(&checks, "warn").is_empty(), "{checks:?}");
-    assert_eq!(with(&checks, "pass").len(), 24, "{checks:?}");
-    assert!(
-        with(&checks, "pass").contains(&"mem.installed".to_string()),
-        "{checks:?}"
-    );
+    // 24 of the machine and its GPUs, and 5 of its parts' health (two drives, memory, PCIe,
+    // CPU throttling).
+    assert_eq!(with(&checks, "pass").len(), 29, "{checks:?}");
+    for id in [
+        "mem.installed",
+        "health.drive@nvme0n1",
+        "health.drive@nvme1n1",
+        "health.memory",
+        "health.pcie",
+    ] {
+        assert!(
+            with(&checks, "pass").contains(&id.to_string()),
+            "{checks:?}"
+        );
+    }
 }
 
 #[test]

@@ -187,12 +187,14 @@ fn verify_rows_are_shown_with_their_status() {
                 expected: "2 × Quadro RTX 6000".into(),
                 found: "2 × Quadro RTX 6000".into(),
                 status: Status::Pass,
+                note: None,
             },
             VerifyRow {
                 requirement: "Memory".into(),
                 expected: "at least 128 GB".into(),
                 found: "96 GiB".into(),
                 status: Status::Fail,
+                note: None,
             },
         ],
         outcome: Outcome::Fail,
@@ -352,4 +354,94 @@ fn cli_inventory_redact() {
             "{format}"
         );
     }
+}
+
+/// The network adapters of a real server's log (fixtures/x86_64-hpe-x710-10gbe: an HPE
+/// X710 10 GbE card and a second card the log gives no ids for) are on the sheet, with the
+/// speed each port runs at and where the card's top speed comes from; `--redact` hides MACs.
+#[test]
+fn sheet_lists_network_adapters_and_their_ports() {
+    let run = |extra: &[&str]| {
+        let out = Command::cargo_bin("rigcheck")
+            .unwrap()
+            .args([
+                "--sysroot",
+                "fixtures/x86_64-hpe-x710-10gbe",
+                "sheet",
+                "-f",
+                "markdown",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = run(&[]);
+    assert!(md.contains("## Network"), "{md}");
+    assert!(md.contains(
+        "| 0000:5d:00.0 | Ethernet Controller X710 for 10GbE SFP+ | i40e | unknown | 10 Gb/s (table) | Gen3 x8 |"
+    ));
+    assert!(md.contains("| 0000:af:00.0 | unknown | i40e | unknown | ≥ 10 Gb/s (link now) |"));
+    assert!(md.contains("| eno5 | 0000:5d:00.0 | up | 10 Gb/s full | 48:df:37:24:c2:00 |"));
+    assert!(!run(&["--redact"]).contains("48:df:37:24:c2:00"));
+}
+
+#[test]
+fn the_sheets_order_check_keeps_what_a_gpu_line_did_not_compare() {
+    for format in ["html", "markdown"] {
+        let out = Command::cargo_bin("rigcheck")
+            .unwrap()
+            .args([
+                "--sysroot",
+                "fixtures/hp-z8-g4-dual-rtx6000",
+                "sheet",
+                "--profile",
+                "hp-z8-g4-dual-rtx8000",
+                "--stdout",
+                "-f",
+                format,
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains(
+                "no Quadro RTX 8000 on this machine; not compared: GPU architecture, GPU \
+                 memory, GPU CUDA cores, GPU Tensor cores, GPU PCIe link width"
+            ),
+            "{format}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_gpu_without_its_driver_says_the_driver_is_not_installed() {
+    for args in [
+        &["-s", "gpu"][..],
+        &["sheet", "--stdout", "-f", "markdown"][..],
+    ] {
+        let out = Command::cargo_bin("rigcheck")
+            .unwrap()
+            .args(["--sysroot", "fixtures/gpu-no-driver"])
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.contains("Driver / CUDA"))
+            .unwrap_or_else(|| panic!("{args:?}: {text}"));
+        assert!(line.contains("not installed"), "{args:?}: {line}");
+        assert!(!line.contains("unknown"), "{args:?}: {line}");
+    }
+    // A driver that answers shows its versions.
+    let out = Command::cargo_bin("rigcheck")
+        .unwrap()
+        .args(["--sysroot", "fixtures/hp-z8-g4-dual-rtx6000", "-s", "gpu"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("550.90.12 12.4"), "{text}");
 }

@@ -335,7 +335,7 @@ fn verify_without_the_dimms_is_incomplete_not_pass() {
     assert_eq!(code, 3, "{err}");
     assert!(
         out.ends_with(&format!(
-            "INCOMPLETE: 0 fail, 4 unknown, 18 pass · 22 checks of {PROFILE}\n"
+            "INCOMPLETE: 0 fail, 4 unknown, 19 pass · 23 checks of {PROFILE}\n"
         )),
         "{out}"
     );
@@ -361,7 +361,7 @@ fn verify_without_the_dimms_is_incomplete_not_pass() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(&format!(
-            "PASS: 0 fail, 4 unknown, 18 pass · 22 checks of {PROFILE} · unknown allowed\n"
+            "PASS: 0 fail, 4 unknown, 19 pass · 23 checks of {PROFILE} · unknown allowed\n"
         )),
         "{out}"
     );
@@ -369,7 +369,7 @@ fn verify_without_the_dimms_is_incomplete_not_pass() {
     assert_eq!(code, 1);
     assert!(
         out.ends_with(&format!(
-            "FAIL: 4 fail, 0 unknown, 18 pass · 22 checks of {PROFILE} · strict: unknown \
+            "FAIL: 4 fail, 0 unknown, 19 pass · 23 checks of {PROFILE} · strict: unknown \
              counts as fail\n"
         )),
         "{out}"

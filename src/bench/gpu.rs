@@ -175,10 +175,7 @@ mod cuda {
         fn open(gpus: usize) -> Result<Self, String> {
             let cu = load(&["libcuda.so.1", "libcuda.so"]).map_err(|e| {
                 if gpus == 0 {
-                    format!(
-                        "no NVIDIA GPU on the PCI bus and no NVIDIA driver installed \
-                         ({e})"
-                    )
+                    format!("no NVIDIA GPU found and no NVIDIA driver installed ({e})")
                 } else {
                     format!(
                         "NVIDIA driver not installed: {gpus} NVIDIA GPU(s) found, but the \

@@ -19,12 +19,51 @@ pub fn exec(args: &CompletionsArgs, global: &GlobalArgs) -> Result<ExitCode, Err
         global,
         "prints a script that does not depend on a machine; leave it out",
     )?;
-    let mut cmd = cli::command();
+    let mut cmd = visible_only(cli::command());
     let mut buf = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "rigcheck", &mut buf);
     let script = String::from_utf8_lossy(&buf);
     emit(with_profile_files(args.shell, &script).as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The command line as a shell should complete it: each command with only the options it
+/// takes. clap_complete offers hidden options too, and a command's hidden copies of the
+/// global options are the ones it refuses (`bench --sysroot`), so they are left out here:
+/// the tree is built (globals passed down), then each command is made again from its
+/// visible arguments, none global any more.
+fn visible_only(mut cmd: clap::Command) -> clap::Command {
+    cmd.build();
+    rebuilt(&cmd)
+}
+
+fn rebuilt(cmd: &clap::Command) -> clap::Command {
+    let mut out = cmd.clone();
+    let ids: Vec<String> = cmd
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .collect();
+    for id in ids {
+        out = out.mut_arg(id.as_str(), |a| a.global(false));
+    }
+    // A command made again holds what it had, less its hidden arguments.
+    let mut fresh = clap::Command::new(cmd.get_name().to_string());
+    if let Some(about) = cmd.get_about() {
+        fresh = fresh.about(about.clone());
+    }
+    if let Some(v) = cmd.get_version() {
+        fresh = fresh.version(v.to_string());
+    }
+    for a in out.get_arguments().filter(|a| !a.is_hide_set()) {
+        fresh = fresh.arg(a.clone());
+    }
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        fresh = fresh.subcommand(rebuilt(sub));
+    }
+    fresh
+        .disable_help_subcommand(true)
+        .disable_help_flag(true)
+        .disable_version_flag(true)
 }
 
 /// The script with file names offered beside the built-in profile names wherever
@@ -48,16 +87,31 @@ fn with_profile_files(shell: Shell, script: &str) -> String {
         ),
         // `(a b)` completes only those words; `_alternative` offers them and files (after a
         // space: called as written, without the compadd options `_arguments` would add).
-        Shell::Zsh => script.replace(
-            &format!(":({words})'"),
-            &format!(
-                ": _alternative \"profiles\\:built-in profile\\:({words})\" \"files\\:file\\:_files\"'"
-            ),
-        ),
+        // Only an option's (`--profile=[...]`, `-p+[...]`) list: `profiles show NAME` takes
+        // the built-in names alone.
+        Shell::Zsh => script
+            .lines()
+            .map(|line| {
+                let line = if line.starts_with("'--profile=[") || line.starts_with("'-p+[") {
+                    line.replace(
+                        &format!(":({words})'"),
+                        &format!(
+                            ": _alternative \"profiles\\:built-in profile\\:({words})\" \
+                             \"files\\:file\\:_files\"'"
+                        ),
+                    )
+                } else {
+                    line.to_string()
+                };
+                format!("{line}\n")
+            })
+            .collect(),
         // `-f` (no files) is what keeps fish from offering files after the names.
+        // fish's script has no line for a command's positional values: `profiles show`
+        // completes to the built-in names from one added here.
         Shell::Fish => {
             let first = format!("-a \"{}\\t", names.first().copied().unwrap_or_default());
-            script
+            let mut out: String = script
                 .lines()
                 .map(|line| {
                     if line.contains(&first) {
@@ -66,7 +120,12 @@ fn with_profile_files(shell: Shell, script: &str) -> String {
                         format!("{line}\n")
                     }
                 })
-                .collect()
+                .collect();
+            out.push_str(&format!(
+                "complete -c rigcheck -n \"__fish_rigcheck_using_subcommand profiles; and \
+                 __fish_seen_subcommand_from show\" -f -a \"{words}\"\n"
+            ));
+            out
         }
         _ => script.to_string(),
     }

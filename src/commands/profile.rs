@@ -14,6 +14,38 @@ pub fn exec(args: &ProfileArgs, global: &GlobalArgs) -> Result<ExitCode, Error> 
     match &args.action {
         ProfileAction::New {
             name,
+            from: Some(from),
+            output,
+            force,
+        } => {
+            if global.sysroot.is_some() {
+                return Err(Error::Usage(
+                    "--sysroot: profile new --from copies a profile and reads no machine; \
+                     leave one out"
+                        .into(),
+                ));
+            }
+            // The copy's own name: given, else the file it goes to, else the original's.
+            let name = name.clone().unwrap_or_else(|| {
+                output
+                    .as_deref()
+                    .filter(|p| p.as_os_str() != "-")
+                    .and_then(|p| p.file_stem())
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| {
+                        let original = std::path::Path::new(from)
+                            .file_stem()
+                            .map_or_else(|| from.clone(), |s| s.to_string_lossy().into_owned());
+                        format!("{original}-copy")
+                    })
+            });
+            let name = rigcheck::text::one_line(&name).into_owned();
+            let text = profile::copy(from, &name)?;
+            write_output(output.as_deref(), text.as_bytes(), *force)?;
+        }
+        ProfileAction::New {
+            name,
+            from: None,
             output,
             force,
         } => {

@@ -123,11 +123,12 @@ fn measure(
             reason: "this rigcheck was built without the GPU benchmark (feature gpu-bench)".into(),
         });
     }
-    // The counters again, now the GPUs have been loaded.
-    let after = report
-        .gpu
-        .is_some()
-        .then(|| probe::inventory(&Source::live()));
+    // The health counters again, now the parts have been loaded.
+    let ran = report.cpu.is_some()
+        || report.memory.is_some()
+        || report.disk.is_some()
+        || report.gpu.is_some();
+    let after = ran.then(|| probe::inventory(&Source::live()));
     let run = measured::Run {
         before: spec,
         after: after.as_ref(),

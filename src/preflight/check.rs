@@ -108,4 +108,8 @@ pub struct Report {
     pub checks: Vec<Check>,
     /// Facts shown without a verdict (no status): not asked, or nothing to judge here.
     pub not_checked: Vec<Check>,
+    /// What would read the checks that are unknown for want of rights (`run as root to read
+    /// them`), said once in the answer; absent when more rights would read none of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_complete: Option<String>,
 }

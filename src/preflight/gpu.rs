@@ -57,16 +57,8 @@ pub fn checks(spec: &Spec, visible: &[&Gpu], opts: &Options) -> Vec<Check> {
 /// Why GPUs on PCI do not answer, from what the inventory learnt: no driver installed (the
 /// NVML library is missing) names the fix, not `nvidia-smi`, which is not there either.
 fn no_answer(spec: &Spec) -> String {
-    let why = spec
-        .notes
-        .iter()
-        .filter(|n| n.field.starts_with("gpus"))
-        .find_map(|n| n.reason.split_once("NVML unavailable: ").map(|(_, w)| w))
-        .unwrap_or("");
-    let not_installed = why.contains("not found")
-        || why.contains("install the NVIDIA driver")
-        || why.contains("without an NVIDIA driver");
-    if not_installed {
+    let why = crate::rules::nvml_unavailable(spec);
+    if crate::rules::nvidia_driver_not_installed(spec) {
         "NVIDIA driver not installed: install it (Ubuntu `sudo ubuntu-drivers install`, RHEL \
          `sudo dnf install nvidia-driver` from NVIDIA's CUDA repository, Windows the driver from \
          nvidia.com/drivers), then reboot"
@@ -266,8 +258,11 @@ fn ecc(g: &Gpu) -> Check {
     if let Some(n) = rules::uncorrected_ecc_errors(s) {
         bad.push(format!("{n} uncorrectable ECC errors"));
     }
-    if rules::pages_pending(s) {
+    if rules::pages_pending(s) || s.remapped_rows_pending == Some(true) {
         bad.push("page retirement / row remap pending".to_string());
+    }
+    if s.remapped_rows_failure == Some(true) {
+        bad.push("a row remap failed: no spare row left (RMA the GPU)".to_string());
     }
     if bad.is_empty() {
         let found = match s.ecc_errors_uncorrected {

@@ -325,6 +325,13 @@ fn shm(spec: &Spec, l: &Limits) -> Check {
     let fix = "PyTorch data loaders pass batches through /dev/shm: docker run --shm-size=16g \
                (or --ipc=host); Kubernetes: an emptyDir with medium: Memory on /dev/shm";
     let Some(fs) = &l.shm else {
+        // Mounts that could not be read (a recording without mountinfo) say nothing of
+        // /dev/shm: unknown, not "not mounted".
+        if spec.notes.iter().any(|n| n.field == "limits.filesystems") {
+            return Check::new("mem.shm", Status::Unknown, "unknown")
+                .expect(expected)
+                .advise(why(spec, "limits.shm"));
+        }
         return Check::new("mem.shm", Status::Fail, "not mounted")
             .expect(expected)
             .advise(fix);
@@ -366,11 +373,27 @@ fn open_files(spec: &Spec, l: &Limits) -> Check {
     );
     match l.open_files_soft {
         Some(soft) if soft < MIN_OPEN_FILES => {
-            let fix = if l.open_files_hard.is_none_or(|h| h >= 65_536) {
-                "`ulimit -n 65536` before starting the job (the hard limit allows it)".to_string()
-            } else {
-                "raise nofile in /etc/security/limits.conf, or docker --ulimit nofile=65536:65536"
-                    .to_string()
+            // The soft limit rises to the hard one without root: that first, then what
+            // raises the hard limit.
+            const RAISE: &str = "raise nofile in /etc/security/limits.conf, or docker \
+                                 --ulimit nofile=65536:65536";
+            let fix = match l.open_files_hard {
+                None => "`ulimit -n 65536` before starting the job (no root needed: the hard \
+                         limit allows it)"
+                    .to_string(),
+                Some(h) if h >= 65_536 => "`ulimit -n 65536` before starting the job (no root \
+                                           needed: the hard limit allows it)"
+                    .to_string(),
+                Some(h) if h > soft => format!(
+                    "`ulimit -n {h}` before starting the job (no root needed: up to the hard \
+                     limit){}",
+                    if h < MIN_OPEN_FILES {
+                        format!("; for more than {h}, {RAISE}")
+                    } else {
+                        String::new()
+                    }
+                ),
+                Some(_) => RAISE.to_string(),
             };
             Check::new("os.open_files", Status::Warn, found)
                 .expect(expected)
@@ -753,6 +776,27 @@ mod tests {
                 format!("{max} B of {max} B (cgroup limit {max} B from /sys/fs/cgroup/memory.max)")
             );
         }
+    }
+
+    #[test]
+    fn a_soft_limit_under_the_hard_one_is_raised_without_root_first() {
+        let mut l = vm_limits();
+        l.open_files_soft = Some(1024);
+        l.open_files_hard = Some(4096);
+        let c = open_files(&spec(l.clone()), &l);
+        assert_eq!(c.status, Some(Status::Warn));
+        let advice = c.advice.unwrap_or_default();
+        assert!(advice.starts_with("`ulimit -n 4096`"), "{advice}");
+        assert!(!advice.contains("limits.conf"), "{advice}");
+        // Below what a job needs even at the hard limit: ulimit first, then limits.conf.
+        l.open_files_hard = Some(2048);
+        let advice = open_files(&spec(l.clone()), &l).advice.unwrap_or_default();
+        assert!(advice.starts_with("`ulimit -n 2048`"), "{advice}");
+        assert!(advice.contains("limits.conf"), "{advice}");
+        // Soft at the hard limit: only root raises it.
+        l.open_files_hard = Some(1024);
+        let advice = open_files(&spec(l.clone()), &l).advice.unwrap_or_default();
+        assert!(advice.starts_with("raise nofile"), "{advice}");
     }
 
     #[test]

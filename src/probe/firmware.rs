@@ -68,9 +68,12 @@ pub enum Missing {
 impl fmt::Display for Missing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Missing::Read(e @ Unknown::PermissionDenied(_)) => {
-                write!(f, "SMBIOS tables need root: {e}")
-            }
+            // Said once: "SMBIOS tables need root: … is readable by root only".
+            Missing::Read(Unknown::PermissionDenied(p)) => write!(
+                f,
+                "SMBIOS tables need root: {} is readable by root only",
+                p.display()
+            ),
             Missing::Read(e @ Unknown::NotFound(_)) => write!(f, "no SMBIOS tables: {e}"),
             Missing::Read(e) => write!(f, "SMBIOS tables unreadable: {e}"),
             Missing::Unusable(why) => f.write_str(why),

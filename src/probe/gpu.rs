@@ -277,9 +277,9 @@ const DRIVER_MARKS: [&str; 5] = [
 #[cfg(feature = "nvml")]
 fn nvml_pointless(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Option<String> {
     let (gpus, state) = pci?;
-    // A capture records NVML's own answer, whatever it is, for replay to give.
-    if src.is_recording()
-        || !gpus.is_empty()
+    // A capture decides as the live run does, and records why NVML was left unloaded
+    // (`open_live`), so a replay of it says what the live run said.
+    if !gpus.is_empty()
         || state != ListState::Read
         || std::env::var_os("RIGCHECK_TEST_NVML_ALWAYS").is_some_and(|v| !v.is_empty())
         || DRIVER_MARKS.iter().any(|m| src.exists(m))
@@ -302,6 +302,9 @@ fn open_live(src: &Source, pci: Option<(&[PciGpu], ListState)>) -> Result<Box<dy
         return Err(why.into());
     }
     if let Some(why) = nvml_pointless(src, pci) {
+        if src.is_recording() {
+            src.store_answer(NVML_FILE, access::not_loaded_json(&why));
+        }
         return Err(why);
     }
     let live = live::Live::init();
@@ -786,11 +789,12 @@ fn nvml_state(dev: &mut Dev<'_>, memory_used: Option<u64>) -> GpuState {
         if ecc_enabled == Some(false) {
             dev.note(
                 "state.ecc_errors_uncorrected",
-                "ECC is off on this GPU: no error counters".into(),
+                "ECC is off on this GPU: no error counters, retired pages or remapped rows".into(),
             );
         }
         (None, None, None, None)
     };
+    let memory = memory_health(dev, ecc_enabled == Some(true));
     let util = dev.value("utilization_rates", "state.utilization_percent");
     let util_of = |k: &str| {
         util.as_ref()
@@ -829,8 +833,118 @@ fn nvml_state(dev: &mut Dev<'_>, memory_used: Option<u64>) -> GpuState {
         ecc_errors_uncorrected: uncorrected,
         ecc_errors_uncorrected_aggregate: uncorrected_aggregate,
         retired_pages_pending: pending,
+        ecc_errors_corrected_aggregate: memory.corrected_aggregate,
+        retired_pages_single_bit: memory.retired_single_bit,
+        retired_pages_double_bit: memory.retired_double_bit,
+        remapped_rows_correctable: memory.rows.map(|r| r.0),
+        remapped_rows_uncorrectable: memory.rows.map(|r| r.1),
+        remapped_rows_pending: memory.rows.map(|r| r.2),
+        remapped_rows_failure: memory.rows.map(|r| r.3),
+        pcie_replays: dev.u64("pcie_replay_counter", "state.pcie_replays"),
+        power_violation_ns: dev.u64("violation_power", "state.power_violation_ns"),
+        thermal_violation_ns: dev.u64("violation_thermal", "state.thermal_violation_ns"),
         throttle_reasons,
         compute_processes,
+    }
+}
+
+/// What NVML counts of a GPU's memory health past the volatile ECC counts.
+struct MemoryHealth {
+    corrected_aggregate: Option<u64>,
+    retired_single_bit: Option<u64>,
+    retired_double_bit: Option<u64>,
+    /// Rows remapped after correctable and uncorrectable errors, a remap pending, failed.
+    rows: Option<(u64, u64, bool, bool)>,
+}
+
+/// Lifetime ECC counts, retired pages by cause and row remapping: all kept only while ECC is
+/// on (the ECC note says so otherwise). Page retirement is how Kepler to Turing boards
+/// retire bad memory; row remapping is how A100, H100 and later do it, and each answers
+/// NotSupported for the other's.
+fn memory_health(dev: &mut Dev<'_>, ecc_on: bool) -> MemoryHealth {
+    if !ecc_on {
+        return MemoryHealth {
+            corrected_aggregate: None,
+            retired_single_bit: None,
+            retired_double_bit: None,
+            rows: None,
+        };
+    }
+    let corrected_aggregate = dev.u64(
+        "ecc_corrected_aggregate",
+        "state.ecc_errors_corrected_aggregate",
+    );
+    let retired = |dev: &mut Dev<'_>, call: &str, field: &str| match dev.ask(call) {
+        Ok(v) => match v.as_u64() {
+            Some(n) => Some(n),
+            None => {
+                dev.note(field, format!("NVML's `{call}` gave {v}, not a count"));
+                None
+            }
+        },
+        Err(e) if e.code == "NotSupported" => {
+            dev.note(
+                field,
+                "this GPU retires no pages (A100, H100 and later remap rows instead; NVML \
+                 NotSupported)"
+                    .into(),
+            );
+            None
+        }
+        Err(e) => {
+            dev.note(field, e.reason());
+            None
+        }
+    };
+    let retired_single_bit = retired(
+        dev,
+        "retired_pages_single_bit",
+        "state.retired_pages_single_bit",
+    );
+    let retired_double_bit = retired(
+        dev,
+        "retired_pages_double_bit",
+        "state.retired_pages_double_bit",
+    );
+    let rows = match dev.ask("remapped_rows") {
+        Ok(v) => {
+            let n = |k: &str| v.get(k).and_then(Value::as_u64);
+            let b = |k: &str| v.get(k).and_then(Value::as_bool);
+            match (
+                n("correctable"),
+                n("uncorrectable"),
+                b("pending"),
+                b("failure"),
+            ) {
+                (Some(c), Some(u), Some(p), Some(f)) => Some((c, u, p, f)),
+                _ => {
+                    dev.note(
+                        "state.remapped_rows_failure",
+                        format!("NVML's `remapped_rows` gave {v}, not its four answers"),
+                    );
+                    None
+                }
+            }
+        }
+        Err(e) => {
+            let why = match e.code.as_str() {
+                "NotSupported" => "this GPU remaps no rows (row remapping is A100, H100 and \
+                                   later; older boards retire pages; NVML NotSupported)"
+                    .to_string(),
+                "FailedToLoadSymbol" | "FunctionNotFound" => "this driver has no row \
+                     remapping query (nvmlDeviceGetRemappedRows: R450 and newer)"
+                    .to_string(),
+                _ => e.reason(),
+            };
+            dev.note("state.remapped_rows_failure", why);
+            None
+        }
+    };
+    MemoryHealth {
+        corrected_aggregate,
+        retired_single_bit,
+        retired_double_bit,
+        rows,
     }
 }
 

@@ -196,10 +196,15 @@ pub fn probe(src: &Source, notes: &mut Notes) -> Limits {
             }
             limits.shm = Some(fs);
         }
-        None => notes.add(
-            "limits.shm",
-            "/dev/shm is not mounted (no entry in mountinfo)",
-        ),
+        // Not mounted only when mountinfo was read and lists no /dev/shm; unread, it is
+        // unknown, for the reason mountinfo is.
+        None => match &mountinfo {
+            Ok(_) => notes.add(
+                "limits.shm",
+                "/dev/shm is not mounted (no entry in mountinfo)",
+            ),
+            Err(e) => notes.add("limits.shm", format!("mounts unknown: {e}")),
+        },
     }
 
     let mut seen = BTreeMap::new();

@@ -73,7 +73,7 @@ pub fn probe(
             };
             let inventory = match dimms {
                 Ok(inv) => Some((inv, "smbios")),
-                Err(why) => {
+                Err((why, _)) => {
                     notes.add("memory.dimms", why);
                     None
                 }
@@ -107,10 +107,10 @@ fn usable_from_meminfo(src: &Source, notes: &mut Notes) -> Usable {
 /// (with a note saying why neither).
 fn dimms_or_udev(
     src: &Source,
-    dimms: Result<Inventory, String>,
+    dimms: Result<Inventory, (String, bool)>,
     notes: &mut Notes,
 ) -> Option<(Inventory, &'static str)> {
-    let smbios_why = match dimms {
+    let (smbios_why, needs_root) = match dimms {
         Ok(inv) => return Some((inv, "smbios")),
         Err(why) => why,
     };
@@ -125,9 +125,16 @@ fn dimms_or_udev(
         Err(udev_why) => {
             notes.add(
                 "memory.dimms",
+                // Root reads tables that are there; where there are none (a VM) it reads
+                // nothing more, and is not offered.
                 format!(
-                    "{smbios_why}; and no udev memory record: {udev_why} \
-                     (systemd 248+ writes one; run as root to read the SMBIOS tables)"
+                    "{smbios_why}; and no udev memory record: {udev_why} (systemd 248+ writes \
+                     one{})",
+                    if needs_root {
+                        format!("; {} to read the SMBIOS tables", crate::sys::ELEVATE)
+                    } else {
+                        String::new()
+                    }
                 ),
             );
             None
@@ -329,11 +336,15 @@ pub fn parse_meminfo(text: &str) -> Result<u64, String> {
     meminfo::parse(text).bytes("MemTotal")
 }
 
-/// The memory slots of the run's SMBIOS table; the error says why there is none.
-fn dimms_from(smbios: Result<&Smbios<'_>, &Missing>) -> Result<Inventory, String> {
+/// The memory slots of the run's SMBIOS table; the error says why there is none, and
+/// whether root would read it (the tables are there, root-only).
+fn dimms_from(smbios: Result<&Smbios<'_>, &Missing>) -> Result<Inventory, (String, bool)> {
     smbios
         .map(|s| inventory_from_table(&s.table, s.origin))
-        .map_err(Missing::to_string)
+        .map_err(|m| {
+            let root = matches!(m, Missing::Read(Unknown::PermissionDenied(_)));
+            (m.to_string(), root)
+        })
 }
 
 /// The memory slots of a DMI table: type-17 records of system-RAM arrays (type 16 use 3),

@@ -12,6 +12,7 @@ pub mod drives;
 pub mod firmware;
 pub mod gpu;
 pub mod headroom;
+pub mod health;
 pub mod limits;
 pub mod meminfo;
 pub mod memory;
@@ -83,6 +84,17 @@ pub fn inventory(src: &Source) -> Spec {
     }
     let mut identity = sys.system;
     identity.virtualization = system::detect_virtualization(&cpuid, &cpu, &identity);
+    let health = health::probe(
+        src,
+        &backend,
+        &health::Parts {
+            drives: &drives,
+            gpus: &gpus,
+            dimms: &memory.dimms,
+            virtualization: identity.virtualization.as_deref(),
+        },
+        &mut notes,
+    );
     cpuid.record(src);
 
     let mut notes = notes.0;
@@ -108,6 +120,7 @@ pub fn inventory(src: &Source) -> Spec {
         lists,
         limits: Some(limits),
         headroom,
+        health: Some(health),
         notes,
         bench: None,
     }

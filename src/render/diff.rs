@@ -40,6 +40,8 @@ struct SummaryJson {
     software_changes: usize,
     /// Changes of USB and removable media, which are not the machine's.
     removable_changes: usize,
+    /// Health counters that grew (errors, wear, throttling): shown, failing nothing.
+    health_changes: usize,
     unknown_on_one_side: usize,
     /// The exit code of the run: 0 no hardware change, 1 hardware changed, 3 no change seen
     /// but hardware facts known in one report only.
@@ -57,6 +59,7 @@ pub fn write_json(d: &Diff, layout: Layout, out: &mut dyn Write) -> io::Result<(
             hardware_changes: n.hardware,
             software_changes: n.software,
             removable_changes: n.removable,
+            health_changes: n.health,
             unknown_on_one_side: d.unknown_on_one_side.len(),
             exit_code: d.exit_code(),
         },
@@ -136,6 +139,7 @@ struct Counts {
     hardware: usize,
     software: usize,
     removable: usize,
+    health: usize,
 }
 
 impl Counts {
@@ -145,6 +149,7 @@ impl Counts {
             hardware: class("hardware"),
             software: class("software"),
             removable: class("removable"),
+            health: class("health"),
         }
     }
 }
@@ -152,7 +157,8 @@ impl Counts {
 /// The summary line: `FAIL: 24 hardware changes, 2 software changes` (a hardware change is
 /// what makes `diff` exit 1), or `INCOMPLETE: 0 hardware changes, 0 software changes, 2
 /// unknown on one side` when hardware facts are known in one report only (exit 3).
-/// Removable media changes are counted apart when there are any.
+/// Removable media changes, and health counters that grew, are counted apart when there
+/// are any: neither is a change of the machine's hardware.
 pub fn summary(d: &Diff) -> Summary {
     let n = Counts::of(d);
     let verdict = if n.hardware > 0 {
@@ -171,6 +177,9 @@ pub fn summary(d: &Diff) -> Summary {
             "removable medium change",
             "removable media changes",
         );
+    }
+    if n.health > 0 {
+        s = s.counted(n.health, "health counter grew", "health counters grew");
     }
     if !d.unknown_on_one_side.is_empty() {
         s = s.count(d.unknown_on_one_side.len(), "unknown on one side");

@@ -61,7 +61,8 @@ pub fn write_with(
         FleetFormat::Table => {
             write!(out, "{}", table::line(&answer(fleet, term.color), term))?;
             writeln!(out)?;
-            for (i, (title, g)) in grids(fleet, verbose, term.width).iter().enumerate() {
+            let listed = grids(fleet, verbose, term.width, Some(FIRST_FAILURES));
+            for (i, (title, g)) in listed.iter().enumerate() {
                 if i > 0 {
                     writeln!(out)?;
                 }
@@ -79,7 +80,7 @@ pub fn write_with(
         }
         FleetFormat::Markdown => {
             writeln!(out, "# rigcheck fleet")?;
-            for (title, g) in grids(fleet, verbose, None) {
+            for (title, g) in grids(fleet, verbose, None, None) {
                 writeln!(out, "\n## {}\n", markdown::escape(&title))?;
                 if let Some(g) = g {
                     markdown::write_grid(&g, out)?;
@@ -189,6 +190,32 @@ fn gpus(h: &Host) -> String {
         .join(", ")
 }
 
+/// The network adapters by top speed, fastest first: `2 × 10 Gb/s, 1 Gb/s`; `none`, or
+/// unknown where the list was not read whole.
+fn network(h: &Host) -> String {
+    let Some(nics) = &h.row.nics else {
+        return UNKNOWN.into();
+    };
+    if nics.is_empty() {
+        return "none".into();
+    }
+    let mut by: BTreeMap<std::cmp::Reverse<Option<u64>>, usize> = BTreeMap::new();
+    for n in nics {
+        *by.entry(std::cmp::Reverse(*n)).or_default() += 1;
+    }
+    by.iter()
+        .map(|(std::cmp::Reverse(speed), c)| {
+            let s = speed.map_or_else(|| UNKNOWN.into(), crate::units::link_speed);
+            if *c > 1 {
+                format!("{c} × {s}")
+            } else {
+                s
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn memory(h: &Host) -> String {
     let m = &h.row;
     let total = m.memory_bytes.map_or_else(|| UNKNOWN.into(), bytes_bin);
@@ -215,6 +242,44 @@ fn verdict(h: &Host) -> (String, Option<Tone>) {
         Outcome::Pass => "pass".into(),
     };
     (text, Some(verify::verdict(v).tone()))
+}
+
+/// The host's health in words: `fine`, `fail (nvme0n1, memory)`, `unknown (memory)`.
+fn health(h: &Host) -> String {
+    let v = &h.row.health;
+    if v.parts.is_empty() {
+        v.word.clone()
+    } else {
+        format!("{} ({})", v.word, v.parts.join(", "))
+    }
+}
+
+/// The name of what a failing host's row adds: the checks it failed.
+const FAILS: &str = "Fails";
+
+/// How many failed checks a host's row of the table names before "and N more" (Markdown
+/// and JSON name them all).
+const FIRST_FAILURES: usize = 3;
+
+/// The checks a host failed, by name in the profile's order: the first `first` of them and
+/// how many more, or all of them; `None` when it failed none.
+fn failures(h: &Host, first: Option<usize>) -> Option<String> {
+    let v = h.verify.as_ref()?;
+    let failed: Vec<&str> = v
+        .lines
+        .iter()
+        .filter(|l| l.status == crate::verify::Status::Fail)
+        .map(|l| l.requirement.as_str())
+        .collect();
+    if failed.is_empty() {
+        return None;
+    }
+    let shown = first.unwrap_or(failed.len()).min(failed.len());
+    let mut text = failed[..shown].join(", ");
+    if failed.len() > shown {
+        text.push_str(&format!(", and {} more", failed.len() - shown));
+    }
+    Some(text)
 }
 
 /// The answer in one line, before the tables: the verdict, then which hosts fail the
@@ -246,22 +311,56 @@ pub fn answer(fleet: &Fleet, color: bool) -> String {
             parts.push(format!("fail {p}: {}", names(failed)));
         }
     }
+    // Health failures and warnings name their hosts whether or not a profile asks for them.
+    for (word, says) in [("fail", "health fails"), ("warn", "health warns")] {
+        let hit: Vec<&str> = fleet
+            .hosts
+            .iter()
+            .filter(|h| h.row.health.word == word)
+            .map(|h| h.name.as_str())
+            .collect();
+        if !hit.is_empty() {
+            parts.push(format!("{says}: {}", names(hit)));
+        }
+    }
     if !fleet.errors.is_empty() {
         parts.push(format!(
             "{} could not be read",
             plural(fleet.errors.len(), "report", "reports")
         ));
     }
+    if fleet.profile.is_none() && fleet.errors.is_empty() && s.verdict == Verdict::Pass {
+        // Nothing was checked: what passed is that every report was read. Said first, so
+        // the hosts that differ below are not read as the reason for a pass.
+        parts.push(format!(
+            "{} read, none checked against an order (--profile)",
+            plural(fleet.hosts.len(), "report", "reports")
+        ));
+    }
     if !fleet.odd_ones_out.is_empty() {
         let odd: Vec<&str> = fleet.odd_ones_out.iter().map(|o| o.host.as_str()).collect();
-        let from = if fleet.tie {
-            "the reference"
-        } else {
-            "the majority"
+        let from = match fleet.configurations.first() {
+            Some(c) if fleet.tie => format!("the reference ({})", c.example),
+            // A majority is more than half the hosts; the largest of several smaller
+            // configurations is only the most common one.
+            Some(c) if 2 * c.hosts > fleet.hosts.len() => {
+                format!("the majority ({} like {})", c.hosts, c.example)
+            }
+            Some(c) => format!(
+                "the most common configuration ({} like {})",
+                c.hosts, c.example
+            ),
+            None => "the rest".to_string(),
         };
-        parts.push(format!("differ from {from}: {}", names(odd)));
+        parts.push(format!(
+            "{} of {} {} from {from}: {}",
+            odd.len(),
+            plural(fleet.hosts.len(), "host", "hosts"),
+            if odd.len() == 1 { "differs" } else { "differ" },
+            names(odd)
+        ));
     }
-    if parts.is_empty() {
+    if fleet.odd_ones_out.is_empty() && !fleet.hosts.is_empty() {
         parts.push(format!(
             "{} alike",
             plural(fleet.hosts.len(), "host", "hosts")
@@ -300,6 +399,14 @@ pub fn summary(fleet: &Fleet) -> Summary {
                 .scope(format!("{hosts} against {p}"));
         }
         None => s = s.count(fleet.errors.len(), "unreadable").scope(hosts),
+    }
+    let sick = fleet
+        .hosts
+        .iter()
+        .filter(|h| h.row.health.word == "fail")
+        .count();
+    if sick > 0 {
+        s = s.scope(format!("{} failing health", plural(sick, "host", "hosts")));
     }
     s.scope(format!(
         "{}, {}",
@@ -357,12 +464,17 @@ fn longest_word(g: &Grid, c: usize) -> usize {
 /// status and the host name, which stay in place) is written under each row instead.
 fn whole_words(g: &mut Grid, keep: usize, width: Option<usize>) {
     g.whole_words = true;
-    if width.is_none_or(|w| whole_word_width(g) <= w) {
-        return;
-    }
-    let widest = (keep..g.header.len()).max_by_key(|&c| (longest_word(g, c), usize::MAX - c));
-    if let Some(c) = widest {
-        below(g, c);
+    // One column under each row, then a second beside it on that line (the hosts' model,
+    // then their health, at 80 columns) while the others are still too wide.
+    for _ in 0..2 {
+        if width.is_none_or(|w| whole_word_width(g) <= w) {
+            return;
+        }
+        let end = g.header.len() - usize::from(g.note_below);
+        let widest = (keep..end).max_by_key(|&c| (longest_word(g, c), usize::MAX - c));
+        if let Some(c) = widest {
+            below(g, c);
+        }
     }
 }
 
@@ -373,11 +485,22 @@ fn below(g: &mut Grid, c: usize) {
         return;
     }
     let name = g.header.remove(c);
+    let joined = g.note_below;
     for r in g.rows.iter_mut().filter(|r| c < r.len()) {
         let v = r.remove(c);
-        r.push(format!("{name}: {v}"));
+        match r.last_mut().filter(|_| joined) {
+            // A second column joins the line of the first: `Model: … · Health: fine`.
+            Some(note) => note.push_str(&format!(" · {name}: {v}")),
+            None => r.push(format!("{name}: {v}")),
+        }
     }
-    g.header.push(name);
+    if joined {
+        if let Some(h) = g.header.last_mut() {
+            h.push_str(&format!(" · {name}"));
+        }
+    } else {
+        g.header.push(name);
+    }
     g.note_below = true;
 }
 
@@ -386,14 +509,31 @@ fn below(g: &mut Grid, c: usize) {
 /// window: a long word widens its column and the others wrap; where the columns at their
 /// longest words are wider than the window, one column (the hosts' model, at 80 columns)
 /// goes on a line of its own under each row. Only a window narrower than that still breaks.
-fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Option<Grid>)> {
+///
+/// With a profile, a failing host's row names the checks it failed: the first `first` under
+/// the row in a text table, all of them in a column of their own (Markdown, `first` `None`),
+/// followed by a table of every failed check with what was ordered and found.
+fn grids(
+    fleet: &Fleet,
+    verbose: bool,
+    width: Option<usize>,
+    first: Option<usize>,
+) -> Vec<(String, Option<Grid>)> {
     let mut out = Vec::new();
     let checked = fleet.profile.is_some();
     let mut header = Vec::new();
     if checked {
         header.push(STATUS);
     }
-    header.extend(["Host", "Model", "CPUs", "GPUs", "Memory", "Config"]);
+    header.extend(["Host", "Model", "CPUs", "GPUs", "Memory"]);
+    // Reports from before adapters were read (or from another OS) know none: a column of
+    // nothing but "unknown" takes width from the others.
+    let networked = fleet.hosts.iter().any(|h| h.row.nics.is_some());
+    if networked {
+        header.push("Network");
+    }
+    header.push("Health");
+    header.push("Config");
     let mut hosts = Grid::new(&header);
     let mut tones = Vec::new();
     for h in &fleet.hosts {
@@ -403,20 +543,42 @@ fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Opt
             row.push(text);
             tones.push(tone.unwrap_or(Tone::Muted));
         }
-        row.extend([
-            h.name.clone(),
-            model(h),
-            cpus(h),
-            gpus(h),
-            memory(h),
-            config(fleet, h),
-        ]);
+        row.extend([h.name.clone(), model(h), cpus(h), gpus(h), memory(h)]);
+        if networked {
+            row.push(network(h));
+        }
+        row.push(health(h));
+        row.push(config(fleet, h));
         hosts.rows.push(row);
     }
     if checked {
         hosts.status = Some(StatusColumn { column: 0, tones });
     }
     whole_words(&mut hosts, usize::from(checked) + 1, width);
+    let named: Vec<Option<String>> = fleet.hosts.iter().map(|h| failures(h, first)).collect();
+    if named.iter().any(Option::is_some) {
+        let text = |n: &Option<String>| n.as_ref().map(|t| format!("{FAILS}: {t}"));
+        if first.is_none() {
+            // Markdown: a column of its own.
+            hosts.header.push(FAILS.into());
+            for (r, n) in hosts.rows.iter_mut().zip(&named) {
+                r.push(n.clone().unwrap_or_default());
+            }
+        } else if hosts.note_below {
+            // The row already has a line under it (the model): the failures go first.
+            for (r, n) in hosts.rows.iter_mut().zip(&named) {
+                if let (Some(last), Some(t)) = (r.last_mut(), text(n)) {
+                    *last = format!("{t}\n{last}");
+                }
+            }
+        } else {
+            hosts.header.push(FAILS.into());
+            for (r, n) in hosts.rows.iter_mut().zip(&named) {
+                r.push(text(n).unwrap_or_default());
+            }
+            hosts.note_below = true;
+        }
+    }
     let title = match &fleet.profile {
         Some(p) => format!(
             "{}, checked against {p}",
@@ -425,6 +587,25 @@ fn grids(fleet: &Fleet, verbose: bool, width: Option<usize>) -> Vec<(String, Opt
         None => plural(fleet.hosts.len(), "host", "hosts"),
     };
     out.push((crate::text::one_line(&title).into_owned(), Some(hosts)));
+    if first.is_none() && named.iter().any(Option::is_some) {
+        let mut g = Grid::new(&["Host", "Check", "Expected", "Found"]);
+        for h in &fleet.hosts {
+            let Some(v) = &h.verify else { continue };
+            for l in v
+                .lines
+                .iter()
+                .filter(|l| l.status == crate::verify::Status::Fail)
+            {
+                g.rows.push(vec![
+                    h.name.clone(),
+                    l.requirement.clone(),
+                    l.expected.clone(),
+                    l.found.clone(),
+                ]);
+            }
+        }
+        out.push(("Failed checks".into(), Some(g)));
+    }
 
     if let Some(m) = fleet.configurations.first() {
         let sentence = if fleet.tie {
@@ -592,6 +773,9 @@ pub struct HostJson<'a> {
     memory_bytes: Option<u64>,
     /// DIMMs listed.
     dimms: usize,
+    /// Each network adapter's top speed in Mb/s (`nics[].max_speed_mbps`), in the report's
+    /// order; `null` where the adapter list was not read whole.
+    nic_speeds_mbps: Option<&'a [Option<u64>]>,
     /// Index into `configurations` (0: the majority, or the first of a tie).
     configuration: usize,
     /// True when the host has the majority configuration; `null` on a tie (no majority).
@@ -602,6 +786,8 @@ pub struct HostJson<'a> {
     /// A preflight result the report carries (`"preflight": {"passed": ...}`); `null` when
     /// it has none.
     preflight_passed: Option<bool>,
+    /// `{word: fine|warn|fail|unknown, parts: [...]}`.
+    health: &'a crate::rules::health::Verdict,
 }
 
 /// A host's check against the profile.
@@ -617,6 +803,20 @@ struct VerifyJson<'a> {
     unknown: usize,
     /// Ids of the failed requirements.
     failed: Vec<&'a str>,
+    /// Every failed requirement, in the profile's order: what was ordered and what the
+    /// host has.
+    failures: Vec<FailureJson<'a>>,
+}
+
+/// One requirement a host failed.
+#[derive(Serialize, JsonSchema)]
+struct FailureJson<'a> {
+    /// The requirement's id (`gpus[0].pcie_width`).
+    id: &'a str,
+    /// The check in words (`GPU PCIe link width`).
+    requirement: &'a str,
+    expected: &'a str,
+    found: &'a str,
 }
 
 /// The fleet in numbers.
@@ -651,6 +851,7 @@ fn host_json<'a>(fleet: &Fleet, h: &'a Host) -> HostJson<'a> {
         gpus: h.row.gpus.iter().map(Option::as_deref).collect(),
         memory_bytes: h.row.memory_bytes,
         dimms: h.row.dimms,
+        nic_speeds_mbps: h.row.nics.as_deref(),
         configuration: h.configuration,
         majority: (!fleet.tie).then_some(h.configuration == 0),
         verify: h.verify.as_ref().map(|v| VerifyJson {
@@ -666,8 +867,20 @@ fn host_json<'a>(fleet: &Fleet, h: &'a Host) -> HostJson<'a> {
                 .filter(|l| l.status == crate::verify::Status::Fail)
                 .map(|l| l.id.as_str())
                 .collect(),
+            failures: v
+                .lines
+                .iter()
+                .filter(|l| l.status == crate::verify::Status::Fail)
+                .map(|l| FailureJson {
+                    id: &l.id,
+                    requirement: &l.requirement,
+                    expected: &l.expected,
+                    found: &l.found,
+                })
+                .collect(),
         }),
         preflight_passed: h.preflight.map(|p| p.passed),
+        health: &h.row.health,
     }
 }
 

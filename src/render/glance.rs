@@ -118,6 +118,9 @@ pub fn glance(spec: &Spec, attention: &[Finding]) -> Section {
         }))
     };
     f.push(("Storage".into(), drives));
+    // The parts' own health, each part's word as the health rules give it; what to do is
+    // under Attention.
+    f.push(("Health".into(), crate::rules::health::summary(spec)));
     let os = &spec.os;
     let name = show_str(&os.pretty_name.clone().or_else(|| os.name.clone()));
     let os_s = match &os.kernel {

@@ -130,6 +130,47 @@ fn about(shape: &str, idx: &[Option<String>], spec: &Spec) -> String {
                 format!("Drive {}", names.join(", "))
             }
         }
+        // A drive's health (`health.drives[1]`): named by the drive.
+        "health" if rest.starts_with("drives[]") => {
+            let names: Vec<String> = indices
+                .iter()
+                .map(|i| {
+                    i.parse::<usize>()
+                        .ok()
+                        .and_then(|n| spec.drives.get(n))
+                        .map_or_else(|| i.to_string(), |d| d.name.clone())
+                })
+                .collect();
+            let who = if names.is_empty() {
+                "Drives".to_string()
+            } else {
+                format!("Drive {}", names.join(", "))
+            };
+            return if rest == "drives[]" {
+                format!("{who} health")
+            } else {
+                join(&who, &attr(shape))
+            };
+        }
+        // A link's AER counts (`health.pcie[2]`): named by its PCI address.
+        "health" if rest == "pcie[]" => {
+            let names: Vec<String> = indices
+                .iter()
+                .map(|i| {
+                    i.parse::<usize>()
+                        .ok()
+                        .and_then(|n| spec.health.as_ref()?.pcie.get(n))
+                        .map_or_else(|| i.to_string(), |p| p.address.clone())
+                })
+                .collect();
+            // Several functions are counted, not listed: the Health section lists them.
+            return match names.as_slice() {
+                [one] => format!("PCIe errors at {one}"),
+                many => format!("PCIe errors at {} functions", many.len()),
+            };
+        }
+        // The other health facts are named alone: `Memory errors`, `CPU throttling`.
+        "health" => return label(shape),
         "cpu" if rest.starts_with("numa_nodes[]") => {
             let nodes = match indices.len() {
                 // `numa_nodes[]`: every node.

@@ -71,6 +71,10 @@ pub fn label(id: &str) -> &str {
         "disk.kind" => "Disk kind",
         "os.open_files" => "Open-file limit",
         "os.thp" => "Transparent huge pages",
+        "health.drive" => "Drive health",
+        "health.memory" => "Memory errors (EDAC)",
+        "health.pcie" => "PCIe errors (AER)",
+        "health.cpu_throttle" => "CPU thermal throttling",
         other => other,
     }
 }
@@ -99,8 +103,13 @@ pub fn answer(report: &Report, color: bool) -> String {
         .map(|c| what(c.id, c.subject.as_deref()))
         .collect();
     if failed.is_empty() && !unknown.is_empty() {
+        let fix = report
+            .to_complete
+            .as_deref()
+            .map(|f| format!(": {f}"))
+            .unwrap_or_default();
         format!(
-            "{word}: not known to be ready: could not read {}",
+            "{word}: not known to be ready: could not read {}{fix}",
             crate::text::one_line(&unknown.join(", "))
         )
     } else if failed.is_empty() {
@@ -204,16 +213,25 @@ pub fn table(report: &Report, term: &Term, out: &mut dyn Write) -> io::Result<()
     let mut checks: Vec<_> = report.checks.iter().collect();
     let status = |c: &crate::preflight::Check| c.status.unwrap_or(Status::Unknown);
     checks.sort_by_key(|c| (rank(tone(status(c))), status(c) == Status::Unknown));
-    let mut g = Grid::new(&[STATUS, CHECK, "On", EXPECTED, FOUND, NOTE]);
+    // "On" names the GPU or path a check is on; where no check is on one (a machine without
+    // GPUs) the column would be empty, and its width is left to the others.
+    let on = checks.iter().any(|c| c.subject.is_some());
+    let header: Vec<&str> = [STATUS, CHECK, "On", EXPECTED, FOUND, NOTE]
+        .into_iter()
+        .filter(|h| on || *h != "On")
+        .collect();
+    let mut g = Grid::new(&header);
     for c in &checks {
-        g.rows.push(vec![
-            status(c).as_str().to_string(),
-            label(c.id).to_string(),
-            c.subject.clone().unwrap_or_default(),
+        let mut row = vec![status(c).as_str().to_string(), label(c.id).to_string()];
+        if on {
+            row.push(c.subject.clone().unwrap_or_default());
+        }
+        row.extend([
             c.expected.clone().unwrap_or_default(),
             c.found.clone(),
             c.advice.clone().unwrap_or_default(),
         ]);
+        g.rows.push(row);
     }
     g.note_below = true;
     g.status = Some(StatusColumn {

@@ -31,6 +31,8 @@ pub struct Machine<'a> {
 struct Family {
     name: &'static str,
     help: &'static str,
+    /// `gauge`, or `counter` for a count that only grows (named `_total`).
+    kind: &'static str,
     samples: Vec<(Vec<(&'static str, String)>, f64)>,
 }
 
@@ -39,7 +41,16 @@ impl Family {
         Family {
             name,
             help,
+            kind: "gauge",
             samples: Vec::new(),
+        }
+    }
+
+    /// A count that only grows (until the device or the kernel resets it), `_total`.
+    fn counter(name: &'static str, help: &'static str) -> Self {
+        Family {
+            kind: "counter",
+            ..Family::new(name, help)
         }
     }
 }
@@ -72,6 +83,7 @@ impl Families {
 
 fn declare() -> Families {
     let f = Family::new;
+    let c = Family::counter;
     Families(vec![
         f(
             "rigcheck_info",
@@ -155,6 +167,90 @@ fn declare() -> Families {
         f(
             "rigcheck_gpu_pcie_link_max_generation",
             "Highest PCIe generation each GPU and its slot support.",
+        ),
+        f(
+            "rigcheck_drive_endurance_used_ratio",
+            "Rated write endurance each drive has used (1 = its rating; NVMe percentage used).",
+        ),
+        f(
+            "rigcheck_drive_available_spare_ratio",
+            "Spare capacity each NVMe drive has left, of its factory spare.",
+        ),
+        f(
+            "rigcheck_drive_critical_warning",
+            "NVMe critical warning bits of each drive (0: none).",
+        ),
+        f(
+            "rigcheck_drive_temperature_celsius",
+            "Each drive's temperature as it reports it.",
+        ),
+        f(
+            "rigcheck_drive_pending_sectors",
+            "Sectors each ATA drive waits to remap after a failed read.",
+        ),
+        c(
+            "rigcheck_drive_power_on_seconds_total",
+            "Time each drive has been powered on over its life.",
+        ),
+        c(
+            "rigcheck_drive_power_cycles_total",
+            "Power cycles of each drive over its life.",
+        ),
+        c(
+            "rigcheck_drive_unsafe_shutdowns_total",
+            "Power losses without a shutdown notice, per NVMe drive.",
+        ),
+        c(
+            "rigcheck_drive_media_errors_total",
+            "Unrecovered data integrity errors per NVMe drive.",
+        ),
+        c(
+            "rigcheck_drive_reallocated_sectors_total",
+            "Sectors each ATA drive has moved to spare area.",
+        ),
+        c(
+            "rigcheck_drive_written_bytes_total",
+            "Data the host wrote to each NVMe drive over its life.",
+        ),
+        c(
+            "rigcheck_memory_errors_total",
+            "Memory errors each memory controller counted (EDAC), by type (corrected, uncorrected).",
+        ),
+        c(
+            "rigcheck_pcie_aer_errors_total",
+            "AER errors of each GPU and NVMe function and the ports above it, by severity.",
+        ),
+        c(
+            "rigcheck_cpu_throttle_events_total",
+            "Thermal throttle events per CPU package since boot, by kind (core, package).",
+        ),
+        c(
+            "rigcheck_gpu_ecc_errors_total",
+            "ECC errors of each GPU by type and counter (volatile: since the driver loaded).",
+        ),
+        c(
+            "rigcheck_gpu_retired_pages_total",
+            "Memory pages each GPU retired, by cause (single_bit, double_bit).",
+        ),
+        c(
+            "rigcheck_gpu_remapped_rows_total",
+            "Memory rows each GPU remapped, by the error that caused it.",
+        ),
+        f(
+            "rigcheck_gpu_row_remap_pending",
+            "1 when a GPU has a row remap waiting for a reset.",
+        ),
+        f(
+            "rigcheck_gpu_row_remap_failed",
+            "1 when a GPU failed to remap a row (no spare left).",
+        ),
+        c(
+            "rigcheck_gpu_pcie_replays_total",
+            "PCIe packets each GPU retransmitted since the driver loaded.",
+        ),
+        c(
+            "rigcheck_gpu_clocks_held_down_seconds_total",
+            "Time each GPU's clocks were held below what was asked, by reason (thermal, power).",
         ),
         f(
             "rigcheck_verify_passed",
@@ -348,6 +444,7 @@ fn add(fams: &mut Families, m: &Machine) {
             n(g.pcie.max_gen),
         );
     }
+    health(fams, h, spec);
     if let Some(v) = m.verify {
         let p = || ("profile", v.profile.clone());
         fams.put(
@@ -376,6 +473,206 @@ fn add(fams: &mut Families, m: &Machine) {
             none,
             Some(f64::from(u8::from(ok))),
         );
+    }
+}
+
+/// The health counts: each drive's, each memory controller's, each watched PCIe function's,
+/// each CPU package's and each GPU's. Unknown counts are no sample.
+fn health(fams: &mut Families, h: Option<&str>, spec: &Spec) {
+    let num = |v: Option<u64>| v.map(|n| n as f64);
+    if let Some(health) = &spec.health {
+        for d in &health.drives {
+            let id = [("drive", d.drive.clone())];
+            let pct = |v: Option<u8>| v.map(|p| f64::from(p) / 100.0);
+            fams.put(
+                "rigcheck_drive_endurance_used_ratio",
+                h,
+                &id,
+                pct(d.percentage_used),
+            );
+            fams.put(
+                "rigcheck_drive_available_spare_ratio",
+                h,
+                &id,
+                pct(d.available_spare_percent),
+            );
+            fams.put(
+                "rigcheck_drive_critical_warning",
+                h,
+                &id,
+                d.critical_warning.map(f64::from),
+            );
+            fams.put(
+                "rigcheck_drive_temperature_celsius",
+                h,
+                &id,
+                d.temperature_c.map(f64::from),
+            );
+            fams.put(
+                "rigcheck_drive_pending_sectors",
+                h,
+                &id,
+                num(d.pending_sectors),
+            );
+            fams.put(
+                "rigcheck_drive_power_on_seconds_total",
+                h,
+                &id,
+                d.power_on_hours.map(|n| n as f64 * 3600.0),
+            );
+            fams.put(
+                "rigcheck_drive_power_cycles_total",
+                h,
+                &id,
+                num(d.power_cycles),
+            );
+            fams.put(
+                "rigcheck_drive_unsafe_shutdowns_total",
+                h,
+                &id,
+                num(d.unsafe_shutdowns),
+            );
+            fams.put(
+                "rigcheck_drive_media_errors_total",
+                h,
+                &id,
+                num(d.media_errors),
+            );
+            fams.put(
+                "rigcheck_drive_reallocated_sectors_total",
+                h,
+                &id,
+                num(d.reallocated_sectors),
+            );
+            fams.put(
+                "rigcheck_drive_written_bytes_total",
+                h,
+                &id,
+                num(d.data_written_bytes),
+            );
+        }
+        for mc in &health.memory.controllers {
+            for (kind, v) in [
+                ("corrected", mc.corrected_errors),
+                ("uncorrected", mc.uncorrected_errors),
+            ] {
+                fams.put(
+                    "rigcheck_memory_errors_total",
+                    h,
+                    &[("controller", mc.name.clone()), ("type", kind.into())],
+                    num(v),
+                );
+            }
+        }
+        for p in &health.pcie {
+            for (sev, v) in [
+                ("correctable", p.correctable),
+                ("nonfatal", p.nonfatal),
+                ("fatal", p.fatal),
+            ] {
+                fams.put(
+                    "rigcheck_pcie_aer_errors_total",
+                    h,
+                    &[
+                        ("pci_address", p.address.clone()),
+                        ("of", p.of.clone()),
+                        ("port", p.port.to_string()),
+                        ("severity", sev.into()),
+                    ],
+                    num(v),
+                );
+            }
+        }
+        for t in &health.cpu {
+            for (kind, v) in [("core", t.core_events), ("package", t.package_events)] {
+                fams.put(
+                    "rigcheck_cpu_throttle_events_total",
+                    h,
+                    &[("package", t.package.to_string()), ("kind", kind.into())],
+                    num(v),
+                );
+            }
+        }
+    }
+    for (i, g) in spec.gpus.iter().enumerate() {
+        let id = |extra: Vec<(&'static str, String)>| {
+            let mut l = vec![
+                ("gpu", g.index.unwrap_or(i as u32).to_string()),
+                ("pci_address", s(&g.pci_address)),
+            ];
+            l.extend(extra);
+            l
+        };
+        let st = &g.state;
+        for (kind, counter, v) in [
+            ("corrected", "volatile", st.ecc_errors_corrected),
+            ("uncorrected", "volatile", st.ecc_errors_uncorrected),
+            ("corrected", "aggregate", st.ecc_errors_corrected_aggregate),
+            (
+                "uncorrected",
+                "aggregate",
+                st.ecc_errors_uncorrected_aggregate,
+            ),
+        ] {
+            fams.put(
+                "rigcheck_gpu_ecc_errors_total",
+                h,
+                &id(vec![("type", kind.into()), ("counter", counter.into())]),
+                num(v),
+            );
+        }
+        for (cause, v) in [
+            ("single_bit", st.retired_pages_single_bit),
+            ("double_bit", st.retired_pages_double_bit),
+        ] {
+            fams.put(
+                "rigcheck_gpu_retired_pages_total",
+                h,
+                &id(vec![("cause", cause.into())]),
+                num(v),
+            );
+        }
+        for (cause, v) in [
+            ("correctable", st.remapped_rows_correctable),
+            ("uncorrectable", st.remapped_rows_uncorrectable),
+        ] {
+            fams.put(
+                "rigcheck_gpu_remapped_rows_total",
+                h,
+                &id(vec![("cause", cause.into())]),
+                num(v),
+            );
+        }
+        let flag = |b: Option<bool>| b.map(|b| f64::from(u8::from(b)));
+        fams.put(
+            "rigcheck_gpu_row_remap_pending",
+            h,
+            &id(vec![]),
+            flag(st.remapped_rows_pending),
+        );
+        fams.put(
+            "rigcheck_gpu_row_remap_failed",
+            h,
+            &id(vec![]),
+            flag(st.remapped_rows_failure),
+        );
+        fams.put(
+            "rigcheck_gpu_pcie_replays_total",
+            h,
+            &id(vec![]),
+            num(st.pcie_replays),
+        );
+        for (reason, v) in [
+            ("thermal", st.thermal_violation_ns),
+            ("power", st.power_violation_ns),
+        ] {
+            fams.put(
+                "rigcheck_gpu_clocks_held_down_seconds_total",
+                h,
+                &id(vec![("reason", reason.into())]),
+                v.map(|ns| ns as f64 / 1e9),
+            );
+        }
     }
 }
 
@@ -454,10 +751,11 @@ pub fn write(
     let mut buf = String::new();
     for fam in fams.0.iter().filter(|f| !f.samples.is_empty()) {
         buf.push_str(&format!(
-            "# HELP {} {}\n# TYPE {} gauge\n",
+            "# HELP {} {}\n# TYPE {} {}\n",
             fam.name,
             escape_help(fam.help),
-            fam.name
+            fam.name,
+            fam.kind
         ));
         for (labels, v) in &fam.samples {
             buf.push_str(fam.name);

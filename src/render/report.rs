@@ -65,6 +65,9 @@ pub fn sections_for(
     if want(Part::Network) {
         out.push(network(spec));
     }
+    if want(Part::Health) {
+        out.push(health(spec));
+    }
     if want(Part::Headroom) {
         out.push(headroom(spec));
     }
@@ -235,6 +238,26 @@ pub fn network(spec: &Spec) -> Section {
     sec
 }
 
+/// What the parts say of their own health: drives, memory, PCIe links, CPU throttling (the
+/// GPUs' in their tables), with when it was read.
+pub fn health(spec: &Spec) -> Section {
+    let mut sec = Section::new("Health");
+    if spec.health.is_none() {
+        sec.field(
+            "Health",
+            "not read (a report from before rigcheck read health)".into(),
+        );
+        return sec;
+    }
+    sec.field("Read", show_str(&spec.captured_at));
+    sec.field(names::HEALTH_MEMORY.label, rows::memory_errors(spec));
+    sec.field(names::HEALTH_CPU.label, rows::cpu_throttling(spec));
+    sec.grids.extend(rows::drive_health_grids(spec));
+    sec.grids.extend(rows::edac_dimm_grid(spec));
+    sec.grids.extend(rows::pcie_errors_grid(spec));
+    sec
+}
+
 /// The GPU sections: one per model, so eight identical boards are one table. A model with
 /// one board lists its facts; a model with several lists what they share as fields, then one
 /// row per GPU for what differs (bus address, temperature, link, ...), then their UUIDs and
@@ -257,21 +280,30 @@ fn gpus(spec: &Spec) -> Vec<Section> {
     groups
         .into_iter()
         .map(|(name, members)| match members.as_slice() {
-            [(i, g)] => gpu(*i, g),
-            _ => gpu_group(&name, &members),
+            [(i, g)] => gpu(spec, *i, g),
+            _ => gpu_group(spec, &name, &members),
         })
         .collect()
 }
 
+/// A GPU's cell of `row`: what the row shows, but where the driver is known not to be
+/// installed, its versions say so rather than unknown.
+fn gpu_cell(spec: &Spec, row: &rows::Row<Gpu>, g: &Gpu) -> String {
+    match crate::rules::driver_not_installed(spec, g) {
+        Some(text) if row.label == rows::GPU_DRIVER => text.to_string(),
+        _ => (row.cell)(g),
+    }
+}
+
 /// One GPU: every fact a field.
-fn gpu(i: usize, g: &Gpu) -> Section {
+fn gpu(spec: &Spec, i: usize, g: &Gpu) -> Section {
     let mut sec = Section::new(format!(
         "{} · {}",
         gpu_label(i, g),
         show_str(&g.shown_name())
     ));
     for f in rows::gpu_rows(&[g]) {
-        sec.field(f.row.label, (f.row.cell)(g));
+        sec.field(f.row.label, gpu_cell(spec, &f.row, g));
         // Each MIG instance right under the MIG mode.
         if f.row.label == names::GPU_MIG.label {
             sec.fields
@@ -282,7 +314,7 @@ fn gpu(i: usize, g: &Gpu) -> Section {
 }
 
 /// Several GPUs of one model: shared facts once, then a row per GPU for what differs.
-fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
+fn gpu_group(spec: &Spec, name: &str, members: &[(usize, &Gpu)]) -> Section {
     let index = |(i, g): &(usize, &Gpu)| g.index.unwrap_or(*i as u32);
     let indices: Vec<u32> = members.iter().map(index).collect();
     let mut sec = Section::new(format!(
@@ -296,7 +328,7 @@ fn gpu_group(name: &str, members: &[(usize, &Gpu)]) -> Section {
     let mut each_cols: Vec<Vec<String>> = Vec::new();
     let mut id_cols: Vec<Vec<String>> = Vec::new();
     for f in rows::gpu_rows(&gpus) {
-        let values: Vec<String> = gpus.iter().map(|g| (f.row.cell)(g)).collect();
+        let values: Vec<String> = gpus.iter().map(|g| gpu_cell(spec, &f.row, g)).collect();
         let same = values.iter().all(|v| *v == values[0]);
         // Every board has its own bus address, even where the shown values agree.
         if same && f.row.label != names::GPU_PCI_ADDRESS.label {

@@ -490,6 +490,199 @@ pub fn port_grid(nics: &[crate::spec::Nic]) -> Grid {
     g
 }
 
+// Health.
+
+/// Seconds of a count in nanoseconds, one decimal.
+fn seconds(ns: u64) -> String {
+    format!("{} s", (ns as f64 / 1e8).round() / 10.0)
+}
+
+/// Each drive's health as two tables of six columns, so that a terminal of 80 columns holds
+/// every word whole: what it says of its wear (its warning, endurance used, hours, spare),
+/// then what it has been through (power cycles, unsafe shutdowns, errors, temperature, data
+/// written).
+pub fn drive_health_grids(spec: &Spec) -> Vec<Grid> {
+    let Some(h) = spec.health.as_ref() else {
+        return Vec::new();
+    };
+    if h.drives.is_empty() {
+        return Vec::new();
+    }
+    let mut wear = Grid::new(&[
+        names::DRIVE_NAME.label,
+        "Read from",
+        "Warning",
+        names::HEALTH_DRIVE_USED.label,
+        names::HEALTH_DRIVE_HOURS.label,
+        names::HEALTH_DRIVE_SPARE.label,
+    ]);
+    let mut life = Grid::new(&[
+        names::DRIVE_NAME.label,
+        names::HEALTH_DRIVE_CYCLES.label,
+        names::HEALTH_DRIVE_UNSAFE.label,
+        "Errors",
+        names::HEALTH_DRIVE_TEMPERATURE.label,
+        names::HEALTH_DRIVE_WRITTEN.label,
+    ]);
+    for d in &h.drives {
+        let source = match (d.source.as_deref(), d.log.as_deref()) {
+            (Some("nvme"), _) => "NVMe log".to_string(),
+            (Some("ata"), _) => "ATA SMART".to_string(),
+            (Some("hwmon"), _) => "hwmon (temperature only)".to_string(),
+            _ => "not read".to_string(),
+        };
+        let warning = match (d.critical_warning, d.assessment.as_deref()) {
+            (Some(0), _) => "none".to_string(),
+            (Some(_), _) => d.critical_warnings.join(", "),
+            (None, Some(a)) if d.failing_attributes.is_empty() => a.to_string(),
+            (None, Some(a)) => format!("{a}: {}", d.failing_attributes.join("; ")),
+            (None, None) => show::<u8>(None, |_| String::new()),
+        };
+        let errors = match (d.media_errors, d.reallocated_sectors) {
+            (Some(m), _) => format!("{m} media, {} logged", num(d.error_log_entries)),
+            (None, Some(r)) => format!(
+                "{r} reallocated, {} pending, {} unreadable",
+                num(d.pending_sectors),
+                num(d.uncorrectable_sectors)
+            ),
+            (None, None) => show::<u8>(None, |_| String::new()),
+        };
+        let spare = match (
+            d.available_spare_percent,
+            d.available_spare_threshold_percent,
+        ) {
+            (Some(a), Some(t)) => format!("{a} % (threshold {t} %)"),
+            (a, _) => show(a, |a| format!("{a} %")),
+        };
+        let written = match (d.data_written_bytes, d.total_lbas_written) {
+            (Some(b), _) => bytes_dec(b),
+            (None, Some(l)) => format!("{l} (attribute 241)"),
+            (None, None) => show::<u8>(None, |_| String::new()),
+        };
+        wear.rows.push(vec![
+            d.drive.clone(),
+            source,
+            warning,
+            show(d.percentage_used, |u| format!("{u} %")),
+            show(d.power_on_hours, |n| format!("{n} h")),
+            spare,
+        ]);
+        life.rows.push(vec![
+            d.drive.clone(),
+            num(d.power_cycles),
+            num(d.unsafe_shutdowns),
+            errors,
+            show(d.temperature_c, |t| format!("{t} °C")),
+            written,
+        ]);
+    }
+    for g in [&mut wear, &mut life] {
+        g.whole_words = true;
+    }
+    vec![wear, life]
+}
+
+/// The memory controllers' counts in words: `0 corrected, 0 uncorrected (EDAC, 4
+/// controllers)`.
+pub fn memory_errors(spec: &Spec) -> String {
+    let Some(h) = &spec.health else {
+        return show::<u8>(None, |_| String::new());
+    };
+    let m = &h.memory;
+    if m.source.is_none() {
+        return show::<u8>(None, |_| String::new());
+    }
+    format!(
+        "{} corrected, {} uncorrected (EDAC, {} controllers, since boot)",
+        num(m.corrected_errors),
+        num(m.uncorrected_errors),
+        m.controllers.len()
+    )
+}
+
+/// Each module EDAC counted errors for (or could not read the counts of), with its SMBIOS
+/// slot where its label names one.
+pub fn edac_dimm_grid(spec: &Spec) -> Option<Grid> {
+    let h = spec.health.as_ref()?;
+    let mut g = Grid::new(&[
+        "Controller",
+        "Module",
+        "SMBIOS slot",
+        "Corrected",
+        "Uncorrected",
+    ]);
+    for c in &h.memory.controllers {
+        // A module with nothing counted is only a row more: those that count show.
+        for d in c
+            .dimms
+            .iter()
+            .filter(|d| d.corrected_errors != Some(0) || d.uncorrected_errors != Some(0))
+        {
+            g.rows.push(vec![
+                c.mc_name.clone().unwrap_or_else(|| c.name.clone()),
+                d.label.clone().unwrap_or_else(|| d.name.clone()),
+                show_str(&d.locator),
+                num(d.corrected_errors),
+                num(d.uncorrected_errors),
+            ]);
+        }
+    }
+    (!g.rows.is_empty()).then_some(g)
+}
+
+/// The AER counts of each watched function and port: one row each.
+pub fn pcie_errors_grid(spec: &Spec) -> Option<Grid> {
+    let h = spec.health.as_ref()?;
+    if h.pcie.is_empty() {
+        return None;
+    }
+    let mut g = Grid::new(&[
+        "PCI address",
+        "Of",
+        "Link",
+        names::HEALTH_PCIE_CORRECTABLE.label,
+        names::HEALTH_PCIE_NONFATAL.label,
+        names::HEALTH_PCIE_FATAL.label,
+    ]);
+    for p in &h.pcie {
+        g.rows.push(vec![
+            p.address.clone(),
+            if p.port {
+                format!("port above {}", p.of)
+            } else {
+                p.of.clone()
+            },
+            show_str(&p.link),
+            num(p.correctable),
+            num(p.nonfatal),
+            num(p.fatal),
+        ]);
+    }
+    Some(g)
+}
+
+/// Thermal throttling per package in words: `package 0: 0 core, 0 package events`.
+pub fn cpu_throttling(spec: &Spec) -> String {
+    let Some(h) = &spec.health else {
+        return show::<u8>(None, |_| String::new());
+    };
+    if h.cpu.is_empty() {
+        return show::<u8>(None, |_| String::new());
+    }
+    h.cpu
+        .iter()
+        .map(|t| {
+            format!(
+                "package {}: {} core, {} package events",
+                t.package,
+                num(t.core_events),
+                num(t.package_events)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 // GPUs.
 
 /// What kind of fact a GPU row holds.
@@ -502,6 +695,9 @@ pub enum GpuKind {
     /// UUID and serial: different on every board, so a group of GPUs lists them apart.
     Identity,
 }
+
+/// The label of a GPU's driver and CUDA versions.
+pub const GPU_DRIVER: &str = "Driver / CUDA";
 
 /// One fact of a GPU as a row.
 pub struct GpuRow {
@@ -674,7 +870,7 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
         gpu(Model, names::GPU_VBIOS.label, "VBIOS", |g| {
             show_str(&g.vbios_version)
         }),
-        gpu(Model, "Driver / CUDA", "Driver / CUDA", |g| {
+        gpu(Model, GPU_DRIVER, GPU_DRIVER, |g| {
             join_opt(&[&g.driver_version, &g.cuda_version])
         }),
     ]);
@@ -723,6 +919,47 @@ pub fn gpu_rows(gpus: &[&Gpu]) -> Vec<GpuRow> {
                     format!("on, {} corrected, {} uncorrected", num(c), num(u))
                 }
                 (e, _, _) => show(e, on_off),
+            }
+        }),
+        // What the board counts of its memory beyond the volatile ECC counts.
+        gpu(State, "Memory health", "Mem health", |g| {
+            let s = &g.state;
+            if s.ecc_enabled != Some(true) {
+                return show(s.ecc_enabled, |_| "no counts (ECC off)".into());
+            }
+            let mut parts = vec![format!(
+                "lifetime {} corrected, {} uncorrected",
+                num(s.ecc_errors_corrected_aggregate),
+                num(s.ecc_errors_uncorrected_aggregate)
+            )];
+            if s.retired_pages_single_bit.is_some() || s.retired_pages_double_bit.is_some() {
+                parts.push(format!(
+                    "pages retired {} single-bit, {} double-bit",
+                    num(s.retired_pages_single_bit),
+                    num(s.retired_pages_double_bit)
+                ));
+            }
+            if let (Some(c), Some(u)) = (s.remapped_rows_correctable, s.remapped_rows_uncorrectable)
+            {
+                let mut r = format!("rows remapped {c} correctable, {u} uncorrectable");
+                if s.remapped_rows_pending == Some(true) {
+                    r.push_str(", remap pending");
+                }
+                if s.remapped_rows_failure == Some(true) {
+                    r.push_str(", a remap FAILED");
+                }
+                parts.push(r);
+            }
+            parts.join("; ")
+        }),
+        gpu(State, names::GPU_PCIE_REPLAYS.label, "Replays", |g| {
+            num(g.state.pcie_replays)
+        }),
+        gpu(State, "Held down (heat, power)", "Held down", |g| {
+            let s = &g.state;
+            match (s.thermal_violation_ns, s.power_violation_ns) {
+                (None, None) => show::<u8>(None, |_| String::new()),
+                (t, p) => format!("{} heat, {} power", show(t, seconds), show(p, seconds)),
             }
         }),
         gpu(State, names::GPU_THROTTLE.label, "Throttle", |g| {

@@ -160,7 +160,10 @@ pub fn answer(r: &VerifyReport, color: bool) -> String {
             plural(r.lines.len(), "check", "checks")
         ),
         Outcome::Fail => about(Status::Fail),
-        Outcome::Incomplete => format!("could not read {}", about(Status::Unknown)),
+        Outcome::Incomplete => match &r.to_complete {
+            Some(fix) => format!("could not read {}: {fix}", about(Status::Unknown)),
+            None => format!("could not read {}", about(Status::Unknown)),
+        },
     };
     format!("{word}: {}", crate::text::one_line(&rest))
 }
@@ -177,6 +180,7 @@ fn grid(r: &VerifyReport, with_note_column: bool) -> Grid {
         header.push(NOTE);
     }
     let mut g = Grid::new(&header);
+    let mut above: Option<&str> = None;
     for l in &lines {
         let mut row = vec![
             l.status.as_str().to_string(),
@@ -185,7 +189,15 @@ fn grid(r: &VerifyReport, with_note_column: bool) -> Grid {
             l.found.clone(),
         ];
         if notes {
-            row.push(l.note.clone().unwrap_or_default());
+            // Under the terminal's rows a note is said once: the rows after it that share it
+            // (four DIMM lines unread for one reason) point up to it.
+            let note = l.note.as_deref();
+            let shown = match note {
+                Some(n) if with_note_column && above == Some(n) => "as above".to_string(),
+                _ => note.unwrap_or_default().to_string(),
+            };
+            above = note;
+            row.push(shown);
         }
         g.rows.push(row);
     }

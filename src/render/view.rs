@@ -35,6 +35,8 @@ pub enum Part {
     Drives,
     /// Network adapters and their ports.
     Network,
+    /// The parts' own health: drive wear and errors, memory and PCIe errors, throttling.
+    Health,
     /// Room to grow: sockets, slots, power.
     Headroom,
     /// Why facts are unknown, and where figures come from.
@@ -43,7 +45,7 @@ pub enum Part {
 
 impl Part {
     /// Every part, in the order the report prints them.
-    pub const ALL: [Part; 9] = [
+    pub const ALL: [Part; 10] = [
         Part::Glance,
         Part::System,
         Part::Gpus,
@@ -51,6 +53,7 @@ impl Part {
         Part::Memory,
         Part::Drives,
         Part::Network,
+        Part::Health,
         Part::Headroom,
         Part::Notes,
     ];

@@ -2,7 +2,8 @@
 //! narrower than the card or below its generation at idle, whether its clocks are held down,
 //! whether its memory has uncorrected errors or retired pages waiting for a reset, whether
 //! memory is unbalanced between sockets or far more than the OS sees, whether CPUs are
-//! offline, and how many data-loader workers a job gets (`workers`). Preflight's checks,
+//! offline, how many data-loader workers a job gets (`workers`), and what the parts' health
+//! counts say (`health`: drive wear and errors, memory, PCIe and GPU memory errors, throttling). Preflight's checks,
 //! verify's requirements, the benchmarks and the renderers all ask here, and `attention`
 //! turns the findings into what the inventory and the sheet list under "Attention", so no two
 //! outputs disagree about one machine. `spec` holds facts only; renderers only paint findings.
@@ -12,6 +13,8 @@ use serde::Serialize;
 
 use crate::spec::{Gpu, GpuState, Memory, Pcie, Spec};
 
+pub mod health;
+pub mod privilege;
 pub mod workers;
 
 /// Outcome of one check: the words verify and fleet use too. Ordered from best to worst,
@@ -98,7 +101,7 @@ pub enum Rule {
     MemoryUnbalanced,
     /// The OS sees far less memory than the DIMMs add up to.
     MemoryUnseen,
-    /// A GPU's link runs on fewer lanes than the card has.
+    /// A GPU's or network adapter's link runs on fewer lanes than the card has.
     NarrowLink,
     /// A GPU's clocks are held down by heat or the power brake.
     ClocksHeldDown,
@@ -108,6 +111,19 @@ pub enum Rule {
     PagesPending,
     /// A GPU's driver names a board its PCI ids rule out (relabelled or re-flashed).
     IdentityContradicted,
+    /// A drive's own log says it is failing, worn or erring (`health`).
+    DriveHealth,
+    /// The memory controllers counted errors.
+    MemoryErrors,
+    /// A GPU's or NVMe drive's link, or a port above it, counted AER errors.
+    PcieErrors,
+    /// A GPU's memory or link health: corrected ECC errors, PCIe replays, clocks held down
+    /// by heat since the driver loaded.
+    GpuHealth,
+    /// A GPU failed to remap a memory row: no spare row is left there.
+    RowRemapFailed,
+    /// A CPU package was throttled by heat since boot.
+    CpuThrottled,
 }
 
 /// A fact that needs a look, as one sentence for people.
@@ -285,7 +301,73 @@ pub fn attention(spec: &Spec) -> Vec<Finding> {
             );
         }
     }
+    for j in health::findings(spec) {
+        let rule = match j.kind {
+            health::Kind::Drive => Rule::DriveHealth,
+            health::Kind::Memory => Rule::MemoryErrors,
+            health::Kind::Link => Rule::PcieErrors,
+            health::Kind::Gpu => Rule::GpuHealth,
+            health::Kind::GpuRemapFailed => Rule::RowRemapFailed,
+            health::Kind::GpuPending => Rule::PagesPending,
+            health::Kind::Cpu => Rule::CpuThrottled,
+        };
+        say(rule, Some(&j.part), j.says());
+    }
+    // A fast adapter in a narrow slot cannot carry its ports' speed (a 100 Gb card on x4).
+    for n in &spec.nics {
+        let Some(l) = n
+            .pcie
+            .as_ref()
+            .and_then(link_width)
+            .filter(LinkWidth::is_narrow)
+        else {
+            continue;
+        };
+        let who = match &n.pci_address {
+            Some(a) => format!("network adapter {a}"),
+            None => "a network adapter".to_string(),
+        };
+        say(
+            Rule::NarrowLink,
+            Some(&who),
+            format!(
+                "{who} runs on x{} of its x{} PCIe lanes (slot, riser or bifurcation)",
+                l.now, l.card
+            ),
+        );
+    }
     out
+}
+
+/// What the inventory learnt of why NVIDIA GPUs on the PCI bus do not answer: the reason
+/// NVML is unavailable, from the GPUs' notes; empty when none says.
+pub fn nvml_unavailable(spec: &Spec) -> &str {
+    spec.notes
+        .iter()
+        .filter(|n| n.field.starts_with("gpus"))
+        .find_map(|n| n.reason.split_once("NVML unavailable: ").map(|(_, w)| w))
+        .unwrap_or("")
+}
+
+/// True when the NVIDIA driver is known not to be installed (its library is missing, or the
+/// machine was recorded without one), not merely silent.
+pub fn nvidia_driver_not_installed(spec: &Spec) -> bool {
+    let why = nvml_unavailable(spec);
+    why.contains("not found")
+        || why.contains("install the NVIDIA driver")
+        || why.contains("without an NVIDIA driver")
+}
+
+/// The driver and CUDA version of an NVIDIA GPU that does not answer, where the driver is
+/// known not to be installed: `not installed`, not unknown. `None` where the versions are
+/// read, or where nothing is known of why they are not.
+pub fn driver_not_installed(spec: &Spec, g: &Gpu) -> Option<&'static str> {
+    (g.vendor == crate::spec::GpuVendor::Nvidia
+        && g.index.is_none()
+        && g.driver_version.is_none()
+        && g.cuda_version.is_none()
+        && nvidia_driver_not_installed(spec))
+    .then_some("not installed")
 }
 
 #[cfg(test)]
@@ -318,6 +400,29 @@ mod tests {
         );
         spec.gpus[0].pcie.width = Some(16);
         spec.gpus[0].state.throttle_reasons = Some(vec!["gpu_idle".into()]);
+        assert!(attention(&spec).is_empty());
+    }
+
+    #[test]
+    fn a_network_adapter_on_fewer_lanes_than_it_has_needs_a_look() {
+        // An X710 (PCIe 3.0 x8) trained at x4, and its twin at its full x8.
+        let nic = |addr: &str, width| crate::spec::Nic {
+            pci_address: Some(addr.into()),
+            pcie: Some(Pcie {
+                width: Some(width),
+                max_width: Some(8),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let mut spec = Spec::default();
+        spec.nics.push(nic("0000:5d:00.0", 4));
+        spec.nics.push(nic("0000:af:00.0", 8));
+        assert_eq!(
+            said(&spec),
+            ["network adapter 0000:5d:00.0 runs on x4 of its x8 PCIe lanes (slot, riser or bifurcation)"]
+        );
+        spec.nics[0].pcie = None;
         assert!(attention(&spec).is_empty());
     }
 

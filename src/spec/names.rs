@@ -175,6 +175,21 @@ names! {
     GPU_ECC_CORRECTED = "gpus[].state.ecc_errors_corrected", "Corrected ECC errors";
     GPU_ECC_UNCORRECTED = "gpus[].state.ecc_errors_uncorrected", "Uncorrected ECC errors";
     GPU_RETIRED_PAGES_PENDING = "gpus[].state.retired_pages_pending", "Retired pages pending";
+    GPU_ECC_UNCORRECTED_LIFETIME = "gpus[].state.ecc_errors_uncorrected_aggregate",
+        "Uncorrected ECC errors (lifetime)";
+    GPU_ECC_CORRECTED_LIFETIME = "gpus[].state.ecc_errors_corrected_aggregate",
+        "Corrected ECC errors (lifetime)";
+    GPU_RETIRED_SINGLE_BIT = "gpus[].state.retired_pages_single_bit", "Retired pages (single-bit)";
+    GPU_RETIRED_DOUBLE_BIT = "gpus[].state.retired_pages_double_bit", "Retired pages (double-bit)";
+    GPU_REMAPPED_CORRECTABLE = "gpus[].state.remapped_rows_correctable",
+        "Rows remapped (correctable)";
+    GPU_REMAPPED_UNCORRECTABLE = "gpus[].state.remapped_rows_uncorrectable",
+        "Rows remapped (uncorrectable)";
+    GPU_REMAP_PENDING = "gpus[].state.remapped_rows_pending", "Row remap pending";
+    GPU_REMAP_FAILURE = "gpus[].state.remapped_rows_failure", "Row remapping";
+    GPU_PCIE_REPLAYS = "gpus[].state.pcie_replays", "PCIe replays";
+    GPU_POWER_VIOLATION = "gpus[].state.power_violation_ns", "Power-limit slowdown";
+    GPU_THERMAL_VIOLATION = "gpus[].state.thermal_violation_ns", "Thermal slowdown";
     GPU_THROTTLE = "gpus[].state.throttle_reasons", "Throttle reasons";
     GPU_PROCESSES = "gpus[].state.compute_processes", "Compute processes";
     GPU_UUID = "gpus[].uuid", "UUID";
@@ -229,6 +244,34 @@ names! {
     HEADROOM_POWER = "headroom.power", "Power";
     HEADROOM_GPU_POWER_LIMITS = "headroom.power.gpu_power_limit_w", "GPU power limits";
     HEADROOM_POWER_SUPPLIES = "headroom.power.supplies", "Power supplies";
+
+    HEALTH = "health", "Health";
+    HEALTH_DRIVE = "health.drives[]", "Health";
+    HEALTH_DRIVE_TEMPERATURE = "health.drives[].temperature_c", "Temperature";
+    HEALTH_DRIVE_USED = "health.drives[].percentage_used", "Endurance used" / "Drive endurance used";
+    HEALTH_DRIVE_HOURS = "health.drives[].power_on_hours", "Power-on hours" / "Drive power-on hours";
+    HEALTH_DRIVE_CYCLES = "health.drives[].power_cycles", "Power cycles";
+    HEALTH_DRIVE_UNSAFE = "health.drives[].unsafe_shutdowns", "Unsafe shutdowns";
+    HEALTH_DRIVE_MEDIA_ERRORS = "health.drives[].media_errors", "Media errors";
+    HEALTH_DRIVE_ERROR_LOG = "health.drives[].error_log_entries", "Error log entries";
+    HEALTH_DRIVE_READ = "health.drives[].data_read_bytes", "Data read";
+    HEALTH_DRIVE_WRITTEN = "health.drives[].data_written_bytes", "Data written";
+    HEALTH_DRIVE_SPARE = "health.drives[].available_spare_percent", "Spare left";
+    HEALTH_DRIVE_SPARE_THRESHOLD = "health.drives[].available_spare_threshold_percent",
+        "Spare threshold";
+    HEALTH_DRIVE_REALLOCATED = "health.drives[].reallocated_sectors", "Reallocated sectors";
+    HEALTH_MEMORY = "health.memory", "Memory errors";
+    HEALTH_MEMORY_CORRECTED = "health.memory.corrected_errors", "Corrected memory errors";
+    HEALTH_MEMORY_UNCORRECTED = "health.memory.uncorrected_errors", "Uncorrected memory errors";
+    HEALTH_EDAC_SLOT = "health.memory.controllers[].dimms[].locator", "SMBIOS slot of EDAC's modules";
+    HEALTH_PCIE = "health.pcie", "PCIe errors";
+    HEALTH_PCIE_FUNCTION = "health.pcie[]", "PCIe errors";
+    HEALTH_PCIE_FATAL = "health.pcie[].fatal", "Fatal errors" / "PCIe fatal errors";
+    HEALTH_PCIE_NONFATAL = "health.pcie[].nonfatal", "Non-fatal errors"
+        / "PCIe uncorrected (non-fatal) errors";
+    HEALTH_PCIE_CORRECTABLE = "health.pcie[].correctable", "Corrected errors"
+        / "PCIe corrected errors";
+    HEALTH_CPU = "health.cpu", "CPU throttling";
 
     LIMITS = "limits", "Limits";
     LIMITS_AFFINITY = "limits.affinity_cpus", "CPU affinity";

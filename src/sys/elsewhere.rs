@@ -4,7 +4,8 @@
 use super::answers::{Live, SmbiosTables};
 
 pub use super::fallback::{
-    anonymous_file, cpu_affinity, descriptor_path, drop_cache, ethtool, exchange, open_for_reading,
+    anonymous_file, ata_smart, cpu_affinity, descriptor_path, drop_cache, ethtool, exchange,
+    nvme_smart_log, open_for_reading,
 };
 
 /// Nothing is read live here.

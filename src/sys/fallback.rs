@@ -107,9 +107,28 @@ impl Root {
         self.resolve(rel, true).and_then(fs::metadata).is_ok()
     }
 
-    /// The target of the link `rel`, as written.
+    /// The target of the link `rel`, as written; where the OS shows the link as what it
+    /// points at (Wine does so with a Unix symlink, and reads no target from it), the place
+    /// it resolves to, as an absolute path inside the root: the same place by another name.
     pub fn read_link(&self, rel: &Path) -> io::Result<PathBuf> {
-        fs::read_link(self.resolve(rel, false)?)
+        let path = self.resolve(rel, false)?;
+        fs::read_link(&path).or_else(|e| {
+            let (Some(parent), Some(name)) = (rel.parent(), rel.file_name()) else {
+                return Err(e);
+            };
+            let (Ok(resolved), Ok(dir)) = (self.canonical(rel), self.canonical(parent)) else {
+                return Err(e);
+            };
+            // Not a link where it resolves to its own name in its directory (`/` between
+            // the parts, as `canonical` writes them on every OS).
+            let dir = dir.to_string_lossy();
+            let own = format!("{}/{}", dir.trim_end_matches('/'), name.to_string_lossy());
+            if resolved.as_os_str() == own.as_str() {
+                Err(e)
+            } else {
+                Ok(resolved)
+            }
+        })
     }
 
     /// `rel` with every link resolved, as seen from inside the root, `/` between its parts
@@ -221,6 +240,20 @@ pub fn file_mode(_path: &Path) -> Option<u32> {
 /// No one symlink call (Windows: file and directory links differ and need a privilege).
 pub fn symlink(_target: &Path, _link: &Path) -> io::Result<()> {
     Err(unsupported("symlinks are not recreated on this OS"))
+}
+
+/// No NVMe passthrough rigcheck knows on this OS: the drive's health log is not read here.
+pub fn nvme_smart_log(_device: &str) -> io::Result<Vec<u8>> {
+    Err(unsupported(
+        "reading an NVMe drive's health log is not available on this OS",
+    ))
+}
+
+/// No ATA passthrough rigcheck knows on this OS: SMART is not read here.
+pub fn ata_smart(_device: &str) -> io::Result<Vec<u8>> {
+    Err(unsupported(
+        "reading an ATA drive's SMART data is not available on this OS",
+    ))
 }
 
 /// ethtool's calls are Linux's: elsewhere there is no such interface to ask.

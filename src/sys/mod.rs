@@ -14,6 +14,8 @@
 //! OSes rigcheck does not read.
 //!
 //! Every kernel module defines: `LIVE`, `cpu_affinity`, `exchange`, `process_runs`,
+//! `nvme_smart_log`, `ata_smart` (a drive's own health log, as bytes: Linux's in
+//! `linux_smart`),
 //! `smbios_tables`, `open_for_reading`, `drop_cache`, `anonymous_file`, `descriptor_path`,
 //! `native_answers`, `nvml_elsewhere`, `persistence_mode` (with the nvml feature), `ethtool`, `ELEVATE`,
 //! `NVML_ABSENT`, `NVML_NO_PERMISSION`, `NVML_FILE_NAMED`, `COLOR_NEEDS_TERM` (and `linux`
@@ -33,6 +35,10 @@ mod instructions;
 mod linux;
 #[cfg(target_os = "linux")]
 pub use linux::*;
+#[cfg(target_os = "linux")]
+mod linux_smart;
+#[cfg(target_os = "linux")]
+pub use linux_smart::{ata_smart, nvme_smart_log};
 
 #[cfg(target_os = "macos")]
 mod macos;

@@ -1,5 +1,6 @@
 //! Windows' own calls: the raw SMBIOS data (`GetSystemFirmwareTable('RSMB')`), the
-//! processor layout (`GetLogicalProcessorInformationEx`) and the physical disks' storage
+//! processor layout (`GetLogicalProcessorInformationEx`), an NVMe disk's health log
+//! (`StorageDeviceProtocolSpecificProperty`) and the physical disks' storage
 //! descriptors (`\\.\PhysicalDriveN` with `IOCTL_STORAGE_QUERY_PROPERTY` and
 //! `IOCTL_DISK_GET_DRIVE_GEOMETRY_EX`, both of which work without administrator rights when
 //! the disk is opened with no access), sysinfo for process liveness, and what Windows does
@@ -28,9 +29,9 @@ use windows_sys::Win32::System::IO::DeviceIoControl;
 use super::answers::{Live, SmbiosTables};
 
 pub use super::fallback::{
-    anonymous_file, cpu_affinity, create_private_dir, descriptor_path, device_number, drop_cache,
-    ethtool, exchange, file_identity, file_mode, keep_owner_and_mode, machine, open_for_reading,
-    set_create_mode, special_file_kind, statvfs, symlink, Root,
+    anonymous_file, ata_smart, cpu_affinity, create_private_dir, descriptor_path, device_number,
+    drop_cache, ethtool, exchange, file_identity, file_mode, keep_owner_and_mode, machine,
+    open_for_reading, set_create_mode, special_file_kind, statvfs, symlink, Root,
 };
 pub use super::sysinfo_calls::process_runs;
 
@@ -161,6 +162,27 @@ impl Device {
         self.ioctl(IOCTL_STORAGE_QUERY_PROPERTY, &query, 1024)
     }
 
+    /// `IOCTL_STORAGE_QUERY_PROPERTY` with `StorageDeviceProtocolSpecificProperty`: an NVMe
+    /// log page the storage driver fetches for us (Windows 10 1607 and later, the inbox
+    /// stornvme driver and most vendors'). Answers the `STORAGE_PROTOCOL_DATA_DESCRIPTOR`
+    /// with the page after it, for `nvme_log_page` to take apart.
+    fn nvme_log_query(&self, log_id: u32, len: u32) -> io::Result<Vec<u8>> {
+        // STORAGE_PROPERTY_QUERY (PropertyId, QueryType), then in place of its parameters a
+        // STORAGE_PROTOCOL_SPECIFIC_DATA (ten DWORDs), then room for the page.
+        let mut query = vec![0u8; 8 + PROTOCOL_DATA_LEN + len as usize];
+        let mut put = |at: usize, v: u32| query[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        put(0, STORAGE_DEVICE_PROTOCOL_SPECIFIC_PROPERTY);
+        put(4, PropertyStandardQuery as u32);
+        put(8, PROTOCOL_TYPE_NVME);
+        put(12, NVME_DATA_TYPE_LOG_PAGE);
+        put(16, log_id);
+        put(20, 0);
+        put(24, PROTOCOL_DATA_LEN as u32);
+        put(28, len);
+        let out_len = query.len();
+        self.ioctl(IOCTL_STORAGE_QUERY_PROPERTY, &query, out_len)
+    }
+
     /// `IOCTL_DISK_GET_DRIVE_GEOMETRY_EX`: the geometry and the disk's size.
     pub fn drive_geometry(&self) -> io::Result<Vec<u8>> {
         self.ioctl(IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, &[], 256)
@@ -194,6 +216,58 @@ impl Device {
         out.truncate(returned as usize);
         Ok(out)
     }
+}
+
+/// `StorageDeviceProtocolSpecificProperty` of `STORAGE_PROPERTY_ID`.
+const STORAGE_DEVICE_PROTOCOL_SPECIFIC_PROPERTY: u32 = 50;
+
+/// `ProtocolTypeNvme` of `STORAGE_PROTOCOL_TYPE`.
+const PROTOCOL_TYPE_NVME: u32 = 3;
+
+/// `NVMeDataTypeLogPage` of `STORAGE_PROTOCOL_NVME_DATA_TYPE`.
+const NVME_DATA_TYPE_LOG_PAGE: u32 = 2;
+
+/// Bytes of `STORAGE_PROTOCOL_SPECIFIC_DATA`.
+const PROTOCOL_DATA_LEN: usize = 40;
+
+/// The SMART / Health Information log page (02h) of `\\.\<device>` (`PhysicalDrive0`), the
+/// 512 bytes as the drive returned them. An error where the disk is not NVMe, its driver
+/// does not pass the query on, or the caller may not ask.
+pub fn nvme_smart_log(device: &str) -> io::Result<Vec<u8>> {
+    if device.is_empty() || !device.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("'{device}' is not a physical drive name"),
+        ));
+    }
+    let answer = Device::open(&format!(r"\\.\{device}"))?.nvme_log_query(2, 512)?;
+    nvme_log_page(&answer, 512)
+}
+
+/// The log page out of a `STORAGE_PROTOCOL_DATA_DESCRIPTOR` (Version, Size, then the
+/// `STORAGE_PROTOCOL_SPECIFIC_DATA` whose `ProtocolDataOffset` and `ProtocolDataLength`,
+/// counted from its own start, place the page).
+fn nvme_log_page(answer: &[u8], want: usize) -> io::Result<Vec<u8>> {
+    let word = |at: usize| {
+        answer
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    let short = || {
+        io::Error::other(format!(
+            "the storage driver's answer is {} bytes, too short for a log page",
+            answer.len()
+        ))
+    };
+    let (offset, len) = (
+        word(8 + 16).ok_or_else(short)?,
+        word(8 + 20).ok_or_else(short)?,
+    );
+    let page = answer
+        .get(8 + offset..)
+        .and_then(|p| p.get(..len.min(want)))
+        .ok_or_else(short)?;
+    Ok(page.to_vec())
 }
 
 impl Drop for Device {
@@ -267,4 +341,41 @@ pub fn persistence_mode(
     _d: &nvml_wrapper::Device<'_>,
 ) -> Option<Result<bool, nvml_wrapper::error::NvmlError>> {
     None
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::nvme_log_page;
+
+    /// A `STORAGE_PROTOCOL_DATA_DESCRIPTOR` as stornvme answers: Version and Size, the
+    /// `STORAGE_PROTOCOL_SPECIFIC_DATA` (protocol, data type, log id, 0, offset 40, length),
+    /// then the page.
+    fn answer(page: &[u8], offset: u32, len: u32) -> Vec<u8> {
+        let mut a = Vec::new();
+        for v in [48u32, 48, 3, 2, 2, 0, offset, len, 0, 0, 0, 0] {
+            a.extend_from_slice(&v.to_le_bytes());
+        }
+        a.extend_from_slice(page);
+        a
+    }
+
+    #[test]
+    fn the_page_comes_from_where_the_descriptor_places_it() {
+        let page: Vec<u8> = (0..512u32).map(|i| (i % 251) as u8).collect();
+        assert_eq!(nvme_log_page(&answer(&page, 40, 512), 512).unwrap(), page);
+        // A driver that answers fewer bytes than asked: what it gave (the decoder says
+        // it is short).
+        let got = nvme_log_page(&answer(&page[..100], 40, 100), 512).unwrap();
+        assert_eq!(got, page[..100]);
+    }
+
+    #[test]
+    fn a_short_or_garbled_answer_is_an_error_not_a_page() {
+        assert!(nvme_log_page(&[0u8; 12], 512).is_err());
+        let page = [7u8; 512];
+        // An offset past the end, a length past the end.
+        assert!(nvme_log_page(&answer(&page, 4000, 512), 512).is_err());
+        assert!(nvme_log_page(&answer(&page, 40, 9000), 512).is_ok_and(|p| p.len() == 512));
+    }
 }

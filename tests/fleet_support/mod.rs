@@ -55,6 +55,11 @@ pub fn reference_spec(host: &str) -> Spec {
         numa_node: Some(numa),
         driver_version: Some("535.183.01".into()),
         cuda_version: Some("12.2".into()),
+        // Quadro RTX boards ship with ECC off: they count no memory errors.
+        state: rigcheck::spec::GpuState {
+            ecc_enabled: Some(false),
+            ..Default::default()
+        },
         ..Gpu::default()
     };
     let drive = |i: u32| Drive {
@@ -144,7 +149,42 @@ pub fn reference_spec(host: &str) -> Spec {
         limits: None,
         bench: None,
         headroom: None,
+        health: Some(new_health(&["nvme0n1", "nvme1n1"])),
         notes: Vec::new(),
+    }
+}
+
+/// The health of a machine delivered new: its NVMe drives 12 hours on and 1 % used, no
+/// error counted by the memory controllers.
+pub fn new_health(drives: &[&str]) -> rigcheck::spec::health::Health {
+    use rigcheck::spec::health::*;
+    Health {
+        drives: drives
+            .iter()
+            .map(|d| DriveHealth {
+                drive: d.to_string(),
+                source: Some("nvme".into()),
+                critical_warning: Some(0),
+                available_spare_percent: Some(100),
+                available_spare_threshold_percent: Some(10),
+                percentage_used: Some(1),
+                power_on_hours: Some(12),
+                media_errors: Some(0),
+                ..DriveHealth::default()
+            })
+            .collect(),
+        memory: MemoryHealth {
+            source: Some("edac".into()),
+            corrected_errors: Some(0),
+            uncorrected_errors: Some(0),
+            controllers: vec![MemoryController {
+                name: "mc0".into(),
+                corrected_errors: Some(0),
+                uncorrected_errors: Some(0),
+                ..MemoryController::default()
+            }],
+        },
+        ..Health::default()
     }
 }
 

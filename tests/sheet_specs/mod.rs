@@ -375,6 +375,7 @@ pub fn reference() -> Spec {
         limits: None,
         bench: None,
         headroom: None,
+        health: None,
         notes: vec![
             Note {
                 field: "gpus[0].state.fan_percent".into(),
@@ -484,6 +485,7 @@ pub fn laptop() -> Spec {
         limits: None,
         bench: None,
         headroom: None,
+        health: None,
         notes: vec![Note {
             field: "gpus".into(),
             reason: "no NVIDIA driver: libnvidia-ml.so.1 not found".into(),

@@ -67,6 +67,12 @@ impl CallError {
                 "driver too old for this NVML query (needs R510 or newer)".into()
             }
             "NotRecorded" => "not recorded in this sysroot's nvml.json".into(),
+            // NVML left unloaded, where nothing of an NVIDIA driver is there (gpu.rs); the
+            // capture keeps why, so its replay says what the live run did.
+            "NotLoaded" => self
+                .detail
+                .clone()
+                .unwrap_or_else(|| "not loaded".into()),
             "GpuLost" => "GPU has fallen off the bus (NVML GpuLost): check power and seating, \
                  then reboot"
                 .into(),
@@ -270,6 +276,20 @@ impl GpuAccess for Recorded {
             .and_then(|d| d.get(call))
             .map_or_else(|| Err(not_recorded()), Stored::to_answer)
     }
+}
+
+/// The nvml.json of a capture where NVML was not loaded, for `why`: its replay answers init
+/// with that reason, as the live run gave it.
+pub fn not_loaded_json(why: &str) -> String {
+    let file = NvmlFile {
+        format: FORMAT,
+        init: Some(Stored::Err {
+            err: "NotLoaded".into(),
+            detail: Some(why.to_string()),
+        }),
+        ..NvmlFile::default()
+    };
+    serde_json::to_string_pretty(&file).unwrap_or_default() + "\n"
 }
 
 /// Capture: passes every call through and remembers the answer, for nvml.json.

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use nvml_wrapper::enum_wrappers::device::{
-    Brand, Clock, EccCounter, MemoryError, TemperatureSensor,
+    Brand, Clock, EccCounter, MemoryError, PerformancePolicy, RetirementCause, TemperatureSensor,
 };
 use nvml_wrapper::enums::device::{DeviceArchitecture, UsedGpuMemory};
 use nvml_wrapper::error::{nvml_try, NvmlError};
@@ -260,6 +260,36 @@ fn instance_id(nvml: &Nvml, d: &Device<'_>, compute: bool) -> Result<u32, NvmlEr
     Ok(id)
 }
 
+/// Row remapping (A100, H100 and later): rows remapped after correctable and uncorrectable
+/// errors, whether a remap waits for a reset, whether one failed. nvml-wrapper 0.13 does not
+/// wrap `nvmlDeviceGetRemappedRows` (R450 and newer), so the symbol is called from the library
+/// it loaded; an older driver gives `FailedToLoadSymbol`, not a panic.
+#[allow(unsafe_code)]
+fn remapped_rows(nvml: &Nvml, d: &Device<'_>) -> Answer {
+    let f = nvml
+        .lib()
+        .nvmlDeviceGetRemappedRows
+        .as_ref()
+        .map_err(|e| call_error(&NvmlError::FailedToLoadSymbol(e.to_string())))?;
+    let (mut corr, mut unc, mut pending, mut failure): (
+        std::os::raw::c_uint,
+        std::os::raw::c_uint,
+        std::os::raw::c_uint,
+        std::os::raw::c_uint,
+    ) = (0, 0, 0, 0);
+    // SAFETY: `f` was resolved from the NVML library `nvml` keeps loaded for its lifetime;
+    // `d.handle()` is a live device handle of that library, and each pointer is a valid place
+    // for the one `unsigned int` NVML writes there.
+    nvml_try(unsafe { f(d.handle(), &mut corr, &mut unc, &mut pending, &mut failure) })
+        .map_err(|e| call_error(&e))?;
+    Ok(json!({
+        "correctable": corr,
+        "uncorrectable": unc,
+        "pending": pending != 0,
+        "failure": failure != 0,
+    }))
+}
+
 /// The MIG devices of a MIG-enabled GPU: NVML's maximum count, of which the empty slots
 /// answer NotFound (or InvalidArg) and are skipped.
 fn mig_devices(nvml: &Nvml, d: &Device<'_>) -> Answer {
@@ -375,6 +405,28 @@ fn device_call(nvml: &Nvml, d: &Device<'_>, call: &str) -> Answer {
             Value::from,
         ),
         "pages_pending_retirement" => answer(d.are_pages_pending_retired(), Value::from),
+        "ecc_corrected_aggregate" => answer(
+            d.total_ecc_errors(MemoryError::Corrected, EccCounter::Aggregate),
+            Value::from,
+        ),
+        "retired_pages_single_bit" => answer(
+            d.retired_pages(RetirementCause::MultipleSingleBitEccErrors),
+            |p| json!(p.len()),
+        ),
+        "retired_pages_double_bit" => {
+            answer(d.retired_pages(RetirementCause::DoubleBitEccError), |p| {
+                json!(p.len())
+            })
+        }
+        "remapped_rows" => remapped_rows(nvml, d),
+        "pcie_replay_counter" => answer(d.pcie_replay_counter(), Value::from),
+        // Time the clocks were held below what was asked for, ns, since the driver loaded.
+        "violation_power" => answer(d.violation_status(PerformancePolicy::Power), |v| {
+            json!(v.violation_time)
+        }),
+        "violation_thermal" => answer(d.violation_status(PerformancePolicy::Thermal), |v| {
+            json!(v.violation_time)
+        }),
         "throttle_reasons" => answer(d.current_throttle_reasons(), |t| json!(t.bits())),
         "compute_processes" => answer(d.running_compute_processes(), |ps| {
             let list: Vec<Value> = ps

@@ -3,7 +3,7 @@
 
 use crate::outcome::Outcome;
 use crate::render::layout::{Grid, Section, StatusColumn};
-use crate::render::verdict::{rank, CHECK, EXPECTED, FOUND, STATUS};
+use crate::render::verdict::{rank, CHECK, EXPECTED, FOUND, NOTE, STATUS};
 use crate::render::verify::{self, tone};
 use crate::verify::{Status, Summary, VerifyReport};
 
@@ -17,6 +17,9 @@ pub struct VerifyRow {
     /// What the machine has.
     pub found: String,
     pub status: Status,
+    /// Why, or what was not compared (`no Quadro RTX 8000 on this machine; not compared: GPU
+    /// memory, ...`), as verify writes under the row.
+    pub note: Option<String>,
 }
 
 /// An order check to print on the sheet: the profile's name and its rows.
@@ -45,6 +48,7 @@ impl Verify {
                     expected: l.expected.clone(),
                     found: l.found.clone(),
                     status: l.status,
+                    note: l.note.clone(),
                 })
                 .collect(),
             outcome: report.outcome,
@@ -58,15 +62,26 @@ impl Verify {
 pub fn verify_section(v: &Verify) -> Section {
     let mut rows: Vec<&VerifyRow> = v.rows.iter().collect();
     rows.sort_by_key(|r| rank(tone(r.status)));
-    let mut g = Grid::new(&[STATUS, CHECK, EXPECTED, FOUND]);
+    // A note column where any row has one: what a failing GPU line did not compare is part
+    // of its answer.
+    let notes = rows.iter().any(|r| r.note.is_some());
+    let mut header = vec![STATUS, CHECK, EXPECTED, FOUND];
+    if notes {
+        header.push(NOTE);
+    }
+    let mut g = Grid::new(&header);
     let mut tones = Vec::new();
     for r in &rows {
-        g.rows.push(vec![
+        let mut row = vec![
             r.status.as_str().to_string(),
             r.requirement.clone(),
             r.expected.clone(),
             r.found.clone(),
-        ]);
+        ];
+        if notes {
+            row.push(r.note.clone().unwrap_or_default());
+        }
+        g.rows.push(row);
         tones.push(tone(r.status));
     }
     g.status = Some(StatusColumn { column: 0, tones });

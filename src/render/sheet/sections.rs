@@ -99,7 +99,7 @@ fn slot_row(socket: String, s: &Slot) -> SlotRow<'_> {
 fn gpu_section(spec: &Spec) -> Section {
     let mut sec = Section::new("GPUs");
     if spec.gpus.is_empty() {
-        sec.field("NVIDIA GPUs", "none found".into());
+        sec.field("GPUs", "none found".into());
         return sec;
     }
     let mut grid = Grid::new(&[""]);
@@ -115,15 +115,22 @@ fn gpu_section(spec: &Spec) -> Section {
     );
     for r in shown {
         let mut cells = vec![r.label.to_string()];
-        cells.extend(spec.gpus.iter().map(r.cell));
+        cells.extend(
+            spec.gpus
+                .iter()
+                .map(|g| match crate::rules::driver_not_installed(spec, g) {
+                    Some(text) if r.label == rows::GPU_DRIVER => text.to_string(),
+                    _ => (r.cell)(g),
+                }),
+        );
         grid.rows.push(cells);
     }
     sec.grids.push(grid);
     sec
 }
 
-/// The detail sections in reading order: system, CPUs, memory, GPUs, drives, and headroom
-/// when the SMBIOS tables were read.
+/// The detail sections in reading order: system, CPUs, memory, GPUs, drives, network
+/// adapters, and headroom when the SMBIOS tables were read.
 pub fn detail_sections(spec: &Spec, topo: &Topology) -> Vec<Section> {
     let mut out = vec![
         system_section(spec),
@@ -131,6 +138,9 @@ pub fn detail_sections(spec: &Spec, topo: &Topology) -> Vec<Section> {
         memory_section(spec, topo),
         gpu_section(spec),
         report::drives(spec),
+        report::network(spec),
+        // With the date it was read: a drive's hours and a controller's counts are of then.
+        report::health(spec),
     ];
     // Only with SMBIOS data: an all-unknown headroom says nothing a colleague can use.
     if spec.headroom.is_some() {

@@ -943,8 +943,8 @@ pub unsafe extern "C" fn nvmlDeviceGetMigMode(
     })
 }
 
-/// Corrected (0) or uncorrected (1) errors, volatile (0) or aggregate (1): the three the
-/// probe asks are recorded; corrected aggregate is `NO_DATA`.
+/// Corrected (0) or uncorrected (1) errors, volatile (0) or aggregate (1), each recorded
+/// under its own name.
 #[no_mangle]
 pub unsafe extern "C" fn nvmlDeviceGetTotalEccErrors(
     dev: Device,
@@ -957,7 +957,7 @@ pub unsafe extern "C" fn nvmlDeviceGetTotalEccErrors(
             (0, 0) => u64_of(c, i, "ecc_corrected_volatile"),
             (1, 0) => u64_of(c, i, "ecc_uncorrected_volatile"),
             (1, 1) => u64_of(c, i, "ecc_uncorrected_aggregate"),
-            (0, 1) => Err(ret::NO_DATA),
+            (0, 1) => u64_of(c, i, "ecc_corrected_aggregate"),
             _ => Err(ret::INVALID_ARGUMENT),
         };
         let v = v.map(|n| n + ecc_growth(i, error_type, counter_type));
@@ -1001,6 +1001,193 @@ fn ecc_growth(gpu: u32, error_type: c_uint, counter_type: c_uint) -> u64 {
     let before = reads.iter().filter(|k| **k == key).count() as u64;
     reads.push(key);
     n * before
+}
+
+/// The recorded count of pages retired for `cause` (0: multiple single-bit errors, 1: a
+/// double-bit error).
+fn retired_count(c: &Capture, gpu: u32, cause: c_uint) -> Result<c_uint, Code> {
+    match cause {
+        0 => u32_of(c, gpu, "retired_pages_single_bit"),
+        1 => u32_of(c, gpu, "retired_pages_double_bit"),
+        _ => Err(ret::INVALID_ARGUMENT),
+    }
+}
+
+/// The pages retired for `cause`, by nvml.h's two-call protocol: `*page_count` is the room
+/// in `addresses` (and `timestamps`); too little room answers the count and
+/// `INSUFFICIENT_SIZE`. A capture records the count, not the addresses: each page is
+/// answered as address 0 at time 0.
+///
+/// # Safety
+/// `page_count` points to an unsigned int; `addresses` and `timestamps` are null or hold
+/// `*page_count` unsigned long longs.
+unsafe fn retired_pages(
+    symbol: &str,
+    dev: Device,
+    cause: c_uint,
+    page_count: *mut c_uint,
+    addresses: *mut c_ulonglong,
+    timestamps: *mut c_ulonglong,
+) -> Code {
+    on_gpu(symbol, dev, |c, i| {
+        let n = match retired_count(c, i, cause) {
+            Ok(n) => n,
+            Err(code) => return code,
+        };
+        if page_count.is_null() {
+            return ret::INVALID_ARGUMENT;
+        }
+        // SAFETY: not null; nvml.h: an unsigned int the caller owns.
+        let room = unsafe { page_count.read() };
+        // SAFETY: as above.
+        unsafe { page_count.write(n) };
+        if room < n || (n > 0 && addresses.is_null()) {
+            return ret::INSUFFICIENT_SIZE;
+        }
+        for k in 0..n as usize {
+            // SAFETY: `addresses` holds `room` ≥ `n` entries; `timestamps`, when given, too.
+            unsafe {
+                addresses.add(k).write(0);
+                if !timestamps.is_null() {
+                    timestamps.add(k).write(0);
+                }
+            }
+        }
+        ret::SUCCESS
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn nvmlDeviceGetRetiredPages(
+    dev: Device,
+    cause: c_uint,
+    page_count: *mut c_uint,
+    addresses: *mut c_ulonglong,
+) -> Code {
+    // SAFETY: nvml.h's contract, passed on.
+    unsafe {
+        retired_pages(
+            "nvmlDeviceGetRetiredPages",
+            dev,
+            cause,
+            page_count,
+            addresses,
+            std::ptr::null_mut(),
+        )
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn nvmlDeviceGetRetiredPages_v2(
+    dev: Device,
+    cause: c_uint,
+    page_count: *mut c_uint,
+    addresses: *mut c_ulonglong,
+    timestamps: *mut c_ulonglong,
+) -> Code {
+    // SAFETY: nvml.h's contract, passed on.
+    unsafe {
+        retired_pages(
+            "nvmlDeviceGetRetiredPages_v2",
+            dev,
+            cause,
+            page_count,
+            addresses,
+            timestamps,
+        )
+    }
+}
+
+/// Row remapping (R450 and newer, A100 and later GPUs): the recorded
+/// `{"correctable", "uncorrectable", "pending", "failure"}`.
+#[no_mangle]
+pub unsafe extern "C" fn nvmlDeviceGetRemappedRows(
+    dev: Device,
+    corr_rows: *mut c_uint,
+    unc_rows: *mut c_uint,
+    is_pending: *mut c_uint,
+    failure_occurred: *mut c_uint,
+) -> Code {
+    on_gpu("nvmlDeviceGetRemappedRows", dev, |c, i| {
+        let call = "remapped_rows";
+        let n = |k: &str| -> Result<c_uint, Code> {
+            let v = field(c, i, call, k)?;
+            v.as_u64()
+                .and_then(|n| c_uint::try_from(n).ok())
+                .ok_or_else(|| capture::malformed(i, call, v))
+        };
+        let b = |k: &str| -> Result<c_uint, Code> {
+            let v = field(c, i, call, k)?;
+            v.as_bool()
+                .map(c_uint::from)
+                .ok_or_else(|| capture::malformed(i, call, v))
+        };
+        let all = (|| {
+            Ok((
+                n("correctable")?,
+                n("uncorrectable")?,
+                b("pending")?,
+                b("failure")?,
+            ))
+        })();
+        let (a, u, p, f) = match all {
+            Ok(v) => v,
+            Err(code) => return code,
+        };
+        if [corr_rows, unc_rows, is_pending, failure_occurred]
+            .iter()
+            .any(|p| p.is_null())
+        {
+            return ret::INVALID_ARGUMENT;
+        }
+        // SAFETY: not null; nvml.h: each points to an unsigned int.
+        unsafe {
+            corr_rows.write(a);
+            unc_rows.write(u);
+            is_pending.write(p);
+            failure_occurred.write(f);
+        }
+        ret::SUCCESS
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn nvmlDeviceGetPcieReplayCounter(dev: Device, value: *mut c_uint) -> Code {
+    on_gpu("nvmlDeviceGetPcieReplayCounter", dev, |c, i| {
+        // SAFETY: nvml.h: `value` points to an unsigned int.
+        unsafe { put_answer(value, u32_of(c, i, "pcie_replay_counter")) }
+    })
+}
+
+/// `nvmlViolationTime_t`: the CPU time of the reading (µs) and the time held back (ns).
+#[repr(C)]
+pub struct ViolationTime {
+    reference_time: c_ulonglong,
+    violation_time: c_ulonglong,
+}
+
+/// The time the clocks were held back by the power limit (policy 0) or heat (1), recorded as
+/// `violation_power` and `violation_thermal`; the other policies are `NO_DATA`.
+#[no_mangle]
+pub unsafe extern "C" fn nvmlDeviceGetViolationStatus(
+    dev: Device,
+    policy: c_uint,
+    time: *mut ViolationTime,
+) -> Code {
+    on_gpu("nvmlDeviceGetViolationStatus", dev, |c, i| {
+        let v = match policy {
+            0 => u64_of(c, i, "violation_power"),
+            1 => u64_of(c, i, "violation_thermal"),
+            2..=5 | 10 | 11 => Err(ret::NO_DATA),
+            _ => Err(ret::INVALID_ARGUMENT),
+        };
+        let v = v.map(|ns| ViolationTime {
+            reference_time: 0,
+            violation_time: ns,
+        });
+        // SAFETY: nvml.h: `time` points to an nvmlViolationTime_t.
+        unsafe { put_answer(time, v) }
+    })
 }
 
 fn throttle(symbol: &str, dev: Device, reasons: *mut c_ulonglong) -> Code {
