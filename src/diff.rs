@@ -23,8 +23,9 @@ use crate::units::{bytes_bin, bytes_dec};
 /// One difference, or one fact known on one side only.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Change {
-    /// `hardware` (counts for the exit code), `software` (OS, kernel, driver) or `removable`
-    /// (USB and removable media, not part of the machine).
+    /// `hardware` (counts for the exit code), `software` (OS, kernel, driver), `removable`
+    /// (USB and removable media, not part of the machine), `health` (a counter that grew) or
+    /// `measured` (a benchmark figure that fell by more than 10 %).
     pub class: &'static str,
     /// What changed, in words: `DIMM removed`, `GPU swapped`, `BIOS updated`; for a fact
     /// unknown on one side, the fact: `BIOS version`.
@@ -98,6 +99,132 @@ pub struct Compared {
     /// The health counters both reports may know (errors, wear, throttling), by what and
     /// where: a count that grew is listed as a `health` change, which fails nothing.
     pub health: BTreeMap<(String, String), u64>,
+    /// What the report's benchmarks measured (`bench --format json`), by what and where, in
+    /// whole units of `Measured`: a figure that fell by more than `MEASURED_FALL` is listed
+    /// as a `measured` change, which fails nothing.
+    pub measured: BTreeMap<(Measured, String), u64>,
+}
+
+/// A figure `bench` measures, as `diff` compares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Measured {
+    /// STREAM copy on the most threads, bytes/s.
+    MemoryCopy,
+    /// STREAM triad on the most threads, bytes/s.
+    MemoryTriad,
+    /// Direct-I/O sequential read, bytes/s.
+    DiskRead,
+    /// A GPU's FP32 multiply, GFLOPS.
+    GpuFp32,
+    /// A GPU's FP16 tensor multiply, GFLOPS.
+    GpuFp16,
+    /// The data loader on the most threads, images/s.
+    DataLoader,
+}
+
+impl Measured {
+    fn name(self) -> &'static str {
+        match self {
+            Measured::MemoryCopy => "memory bandwidth (STREAM copy)",
+            Measured::MemoryTriad => "memory bandwidth (STREAM triad)",
+            Measured::DiskRead => "disk read",
+            Measured::GpuFp32 => "GPU FP32",
+            Measured::GpuFp16 => "GPU FP16 tensor",
+            Measured::DataLoader => "data loader",
+        }
+    }
+
+    fn show(self, v: u64) -> String {
+        match self {
+            Measured::MemoryCopy | Measured::MemoryTriad | Measured::DiskRead => {
+                crate::units::fmt_rate(v as f64, "B/s")
+            }
+            Measured::GpuFp32 | Measured::GpuFp16 => format!("{:.1} TFLOPS", v as f64 / 1e3),
+            Measured::DataLoader => format!("{v} images/s"),
+        }
+    }
+}
+
+/// A measured figure that fell by more than this share between two reports is a change:
+/// benchmark runs on one machine vary by a few percent, a lost channel or a slowed link by
+/// far more.
+pub const MEASURED_FALL: f64 = 0.10;
+
+/// The figures of a report's `bench` section, each known one by (what, where).
+fn measured_figures(spec: &Spec) -> BTreeMap<(Measured, String), u64> {
+    let mut out = BTreeMap::new();
+    let Some(b) = &spec.bench else {
+        return out;
+    };
+    if let Some(m) = &b.memory {
+        for (kernel, key) in [
+            ("copy", Measured::MemoryCopy),
+            ("triad", Measured::MemoryTriad),
+        ] {
+            if let Some(r) = m
+                .results
+                .iter()
+                .filter(|r| r.kernel == kernel)
+                .max_by_key(|r| r.threads)
+            {
+                out.insert(
+                    (key, format!("{} threads", r.threads)),
+                    r.bytes_per_s as u64,
+                );
+            }
+        }
+    }
+    if let Some(d) = &b.disk {
+        let at = d.drive.clone().unwrap_or_else(|| d.path.clone());
+        out.insert((Measured::DiskRead, at), d.bytes_per_s as u64);
+    }
+    if let Some(g) = &b.gpu {
+        for m in &g.per_gpu {
+            let at = m
+                .pci_address
+                .clone()
+                .unwrap_or_else(|| format!("GPU {}", m.cuda_index));
+            if let Some(t) = m.fp32_tflops {
+                out.insert((Measured::GpuFp32, at.clone()), (t * 1e3) as u64);
+            }
+            if let Some(t) = m.fp16_tflops {
+                out.insert((Measured::GpuFp16, at), (t * 1e3) as u64);
+            }
+        }
+    }
+    if let Some(c) = &b.cpu {
+        if let Some(p) = c.points.iter().max_by_key(|p| p.threads) {
+            out.insert(
+                (Measured::DataLoader, format!("{} threads", p.threads)),
+                p.images_per_s as u64,
+            );
+        }
+    }
+    out
+}
+
+/// The figures measured in both reports that fell by more than `MEASURED_FALL`, as
+/// `measured` changes.
+fn measured(
+    c: &mut Changes,
+    a: &BTreeMap<(Measured, String), u64>,
+    b: &BTreeMap<(Measured, String), u64>,
+) {
+    for ((what, at), before) in a {
+        let Some(after) = b.get(&(*what, at.clone())) else {
+            continue;
+        };
+        if (*after as f64) < (*before as f64) * (1.0 - MEASURED_FALL) {
+            let fell = 100.0 * (1.0 - *after as f64 / *before as f64);
+            c.push(
+                "measured",
+                &format!("{} fell {fell:.0} %", what.name()),
+                at,
+                what.show(*before),
+                what.show(*after),
+            );
+        }
+    }
 }
 
 /// The box: vendor, model, serials, board, BIOS.
@@ -267,6 +394,7 @@ impl Compared {
                 family: os_family(&spec.os),
             },
             health: health_counters(spec),
+            measured: measured_figures(spec),
         }
     }
 
@@ -292,6 +420,7 @@ impl Compared {
         }
         c.software = SoftwareFacts::default();
         c.health.clear();
+        c.measured.clear();
         c
     }
 }
@@ -417,6 +546,7 @@ pub fn compare(a: &Compared, b: &Compared) -> Diff {
     );
     software(&mut c, &a.software, &b.software);
     health(&mut c, &a.health, &b.health);
+    measured(&mut c, &a.measured, &b.measured);
     Diff {
         changes: c.found,
         unknown_on_one_side: c.unknown,

@@ -353,3 +353,52 @@ mod gpus {
         );
     }
 }
+
+#[test]
+fn diff_names_a_measured_figure_that_fell_since_delivery() {
+    // A report measured here, and the same machine later with 30 % less triad bandwidth.
+    let (code, out, err) = run(&["bench", "memory", "--seconds", "1", "-f", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let delivered: Value = serde_json::from_str(&out).unwrap();
+    let mut later = delivered.clone();
+    let results = later["bench"]["memory"]["results"].as_array_mut().unwrap();
+    let top = results
+        .iter()
+        .map(|r| r["threads"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    let triad = results
+        .iter_mut()
+        .find(|r| r["kernel"] == "triad" && r["threads"] == top)
+        .unwrap();
+    let was = triad["bytes_per_s"].as_f64().unwrap();
+    triad["bytes_per_s"] = (0.7 * was).into();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    fs::write(&a, delivered.to_string()).unwrap();
+    fs::write(&b, later.to_string()).unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+
+    let (code, out, err) = run(&["diff", a, b, "-f", "json"]);
+    // Shown, failing nothing: benchmarks vary, and the machine's parts are the same.
+    assert_eq!(code, 0, "{err}");
+    let d: Value = serde_json::from_str(&out).unwrap();
+    let changes = d["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{d}");
+    assert_eq!(changes[0]["class"], "measured");
+    assert_eq!(
+        changes[0]["what"],
+        "memory bandwidth (STREAM triad) fell 30 %"
+    );
+    assert_eq!(changes[0]["at"], format!("{top} threads"));
+    assert_eq!(d["summary"]["measured_changes"], 1);
+    let (_, out, _) = run(&["diff", a, b]);
+    assert!(out.contains("1 measured figure fell"), "{out}");
+
+    // The same report twice: nothing fell.
+    let (code, out, _) = run(&["diff", a, a, "-f", "json"]);
+    assert_eq!(code, 0);
+    let d: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(d["changes"], Value::Array(vec![]));
+    assert!(d["summary"].get("measured_changes").is_none());
+}
