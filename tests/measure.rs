@@ -402,3 +402,48 @@ fn diff_names_a_measured_figure_that_fell_since_delivery() {
     assert_eq!(d["changes"], Value::Array(vec![]));
     assert!(d["summary"].get("measured_changes").is_none());
 }
+
+#[test]
+fn the_sheet_shows_the_measured_figures_with_their_date() {
+    let (code, out, err) = run(&["bench", "memory", "--seconds", "1", "-f", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let date: String = report["captured_at"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .take(10)
+        .collect();
+    let threads = std::thread::available_parallelism().unwrap().get();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("delivered.json");
+    fs::write(&file, &out).unwrap();
+    let (code, md, err) = run(&[
+        "sheet",
+        "--report",
+        file.to_str().unwrap(),
+        "-f",
+        "markdown",
+        "--stdout",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let at = md.find("## Measured").unwrap_or_else(|| panic!("{md}"));
+    let section = &md[at..];
+    assert!(section.contains("Measured on"), "{section}");
+    assert!(section.contains(&date), "{section}");
+    assert!(section.contains("Memory triad (STREAM)"), "{section}");
+    assert!(
+        section.contains(&format!(" {threads} threads")),
+        "{section}"
+    );
+    // A report without benchmarks has no such section.
+    let (_, md, _) = run(&[
+        "--sysroot",
+        common::REFERENCE,
+        "sheet",
+        "-f",
+        "markdown",
+        "--stdout",
+    ]);
+    assert!(!md.contains("## Measured"), "{md}");
+}
