@@ -43,7 +43,43 @@ pub fn lines(run: &Run<'_>, bounds: &[MeasuredBound], all: bool) -> Vec<Line> {
             MeasuredKey::DataLoader => out.push(loader(run, bound)),
         }
     }
-    out.extend(health(run));
+    let rows = health(run);
+    // A part measured whose counters could not be read is not watched: its line says so
+    // (and why), rather than a health line that could only be unknown.
+    for (measured_id, row, field, what) in [
+        (
+            "measured.memory_bandwidth",
+            "health.memory",
+            "health.memory",
+            "memory errors",
+        ),
+        (
+            "measured.disk_read",
+            "health.drives",
+            "health.drives",
+            "the drive's health log",
+        ),
+    ] {
+        if run.after.is_none() || rows.iter().any(|l| l.id == row) {
+            continue;
+        }
+        let Some(l) = out.iter_mut().find(|l| l.id == measured_id) else {
+            continue;
+        };
+        let under = format!("{field}[");
+        let why = run
+            .before
+            .notes
+            .iter()
+            .find(|n| n.field == field || n.field.starts_with(&under))
+            .map_or_else(|| "no counter read".to_string(), |n| n.reason.clone());
+        let said = format!("{what} not watched during the run: {why}");
+        l.note = Some(match l.note.take() {
+            Some(n) => format!("{n}; {said}"),
+            None => said,
+        });
+    }
+    out.extend(rows);
     out
 }
 

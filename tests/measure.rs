@@ -67,6 +67,20 @@ fn memory_bandwidth_passes_a_bound_this_machine_meets_and_fails_one_it_cannot() 
         found.ends_with(&format!("B/s ({threads} threads)")),
         "{found}"
     );
+    // The memory controllers' error counts, watched across the run where they can be read;
+    // where not (a VM, no EDAC driver), the line says so and why.
+    let has_row = v["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l["id"] == "health.memory");
+    if !has_row {
+        let note = l["note"].as_str().unwrap();
+        assert!(
+            note.starts_with("memory errors not watched during the run: "),
+            "{note}"
+        );
+    }
 
     let high = profile(
         dir.path(),
