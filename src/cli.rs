@@ -268,6 +268,18 @@ pub struct VerifyArgs {
     /// INCOMPLETE existed.
     #[arg(long)]
     pub allow_unknown: bool,
+    /// Run the benchmarks the profile's `[measured]` asks for (`--measure all`: every
+    /// part) and judge what the machine delivers; live only.
+    #[arg(long, value_name = "all", num_args = 0..=1, default_missing_value = "profile",
+          value_parser = ["all", "profile"])]
+    pub measure: Option<String>,
+    /// With `--measure`: the time budget of each part, in seconds (at most 86400).
+    #[arg(long, default_value_t = 10.0, value_name = "S", requires = "measure")]
+    pub seconds: f64,
+    /// With `--measure`: the file to read, or the directory to write a temporary test file
+    /// of at most 1 GiB in, for the disk part; without it the disk part is not run.
+    #[arg(long, value_name = "PATH", requires = "measure")]
+    pub data: Option<PathBuf>,
     /// Output format (default: table).
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<VerifyFormat>,

@@ -23,8 +23,9 @@ use crate::units::{bytes_bin, bytes_dec};
 /// One difference, or one fact known on one side only.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Change {
-    /// `hardware` (counts for the exit code), `software` (OS, kernel, driver) or `removable`
-    /// (USB and removable media, not part of the machine).
+    /// `hardware` (counts for the exit code), `software` (OS, kernel, driver), `removable`
+    /// (USB and removable media, not part of the machine), `health` (a counter that grew) or
+    /// `measured` (a benchmark figure that fell by more than 10 %).
     pub class: &'static str,
     /// What changed, in words: `DIMM removed`, `GPU swapped`, `BIOS updated`; for a fact
     /// unknown on one side, the fact: `BIOS version`.
@@ -98,6 +99,132 @@ pub struct Compared {
     /// The health counters both reports may know (errors, wear, throttling), by what and
     /// where: a count that grew is listed as a `health` change, which fails nothing.
     pub health: BTreeMap<(String, String), u64>,
+    /// What the report's benchmarks measured (`bench --format json`), by what and where, in
+    /// whole units of `Measured`: a figure that fell by more than `MEASURED_FALL` is listed
+    /// as a `measured` change, which fails nothing.
+    pub measured: BTreeMap<(Measured, String), u64>,
+}
+
+/// A figure `bench` measures, as `diff` compares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Measured {
+    /// STREAM copy on the most threads, bytes/s.
+    MemoryCopy,
+    /// STREAM triad on the most threads, bytes/s.
+    MemoryTriad,
+    /// Direct-I/O sequential read, bytes/s.
+    DiskRead,
+    /// A GPU's FP32 multiply, GFLOPS.
+    GpuFp32,
+    /// A GPU's FP16 tensor multiply, GFLOPS.
+    GpuFp16,
+    /// The data loader on the most threads, images/s.
+    DataLoader,
+}
+
+impl Measured {
+    fn name(self) -> &'static str {
+        match self {
+            Measured::MemoryCopy => "memory bandwidth (STREAM copy)",
+            Measured::MemoryTriad => "memory bandwidth (STREAM triad)",
+            Measured::DiskRead => "disk read",
+            Measured::GpuFp32 => "GPU FP32",
+            Measured::GpuFp16 => "GPU FP16 tensor",
+            Measured::DataLoader => "data loader",
+        }
+    }
+
+    fn show(self, v: u64) -> String {
+        match self {
+            Measured::MemoryCopy | Measured::MemoryTriad | Measured::DiskRead => {
+                crate::units::fmt_rate(v as f64, "B/s")
+            }
+            Measured::GpuFp32 | Measured::GpuFp16 => format!("{:.1} TFLOPS", v as f64 / 1e3),
+            Measured::DataLoader => format!("{v} images/s"),
+        }
+    }
+}
+
+/// A measured figure that fell by more than this share between two reports is a change:
+/// benchmark runs on one machine vary by a few percent, a lost channel or a slowed link by
+/// far more.
+pub const MEASURED_FALL: f64 = 0.10;
+
+/// The figures of a report's `bench` section, each known one by (what, where).
+fn measured_figures(spec: &Spec) -> BTreeMap<(Measured, String), u64> {
+    let mut out = BTreeMap::new();
+    let Some(b) = &spec.bench else {
+        return out;
+    };
+    if let Some(m) = &b.memory {
+        for (kernel, key) in [
+            ("copy", Measured::MemoryCopy),
+            ("triad", Measured::MemoryTriad),
+        ] {
+            if let Some(r) = m
+                .results
+                .iter()
+                .filter(|r| r.kernel == kernel)
+                .max_by_key(|r| r.threads)
+            {
+                out.insert(
+                    (key, format!("{} threads", r.threads)),
+                    r.bytes_per_s as u64,
+                );
+            }
+        }
+    }
+    if let Some(d) = &b.disk {
+        let at = d.drive.clone().unwrap_or_else(|| d.path.clone());
+        out.insert((Measured::DiskRead, at), d.bytes_per_s as u64);
+    }
+    if let Some(g) = &b.gpu {
+        for m in &g.per_gpu {
+            let at = m
+                .pci_address
+                .clone()
+                .unwrap_or_else(|| format!("GPU {}", m.cuda_index));
+            if let Some(t) = m.fp32_tflops {
+                out.insert((Measured::GpuFp32, at.clone()), (t * 1e3) as u64);
+            }
+            if let Some(t) = m.fp16_tflops {
+                out.insert((Measured::GpuFp16, at), (t * 1e3) as u64);
+            }
+        }
+    }
+    if let Some(c) = &b.cpu {
+        if let Some(p) = c.points.iter().max_by_key(|p| p.threads) {
+            out.insert(
+                (Measured::DataLoader, format!("{} threads", p.threads)),
+                p.images_per_s as u64,
+            );
+        }
+    }
+    out
+}
+
+/// The figures measured in both reports that fell by more than `MEASURED_FALL`, as
+/// `measured` changes.
+fn measured(
+    c: &mut Changes,
+    a: &BTreeMap<(Measured, String), u64>,
+    b: &BTreeMap<(Measured, String), u64>,
+) {
+    for ((what, at), before) in a {
+        let Some(after) = b.get(&(*what, at.clone())) else {
+            continue;
+        };
+        if (*after as f64) < (*before as f64) * (1.0 - MEASURED_FALL) {
+            let fell = 100.0 * (1.0 - *after as f64 / *before as f64);
+            c.push(
+                "measured",
+                &format!("{} fell {fell:.0} %", what.name()),
+                at,
+                what.show(*before),
+                what.show(*after),
+            );
+        }
+    }
 }
 
 /// The box: vendor, model, serials, board, BIOS.
@@ -270,6 +397,7 @@ impl Compared {
                 family: os_family(&spec.os),
             },
             health: health_counters(spec),
+            measured: measured_figures(spec),
         }
     }
 
@@ -341,88 +469,20 @@ impl Compared {
         }
         c.software = SoftwareFacts::default();
         c.health.clear();
+        c.measured.clear();
         c
     }
 }
 
-/// The counters a part keeps of its errors, wear and throttling, each known one by (what,
-/// where). Power-on hours, data written and power cycles grow with any use and are left
-/// out: what growing means trouble is kept.
+/// The health counters (`rules::health::counters`), each known one by (what, where). Time
+/// held down by heat grows with use of a hot machine and is no change of the machine: left
+/// out here.
 fn health_counters(spec: &Spec) -> BTreeMap<(String, String), u64> {
-    let mut out = BTreeMap::new();
-    let mut put = |what: &str, at: &str, v: Option<u64>| {
-        if let Some(n) = v {
-            out.insert((what.to_string(), at.to_string()), n);
-        }
-    };
-    if let Some(h) = &spec.health {
-        for d in &h.drives {
-            let at = d.drive.as_str();
-            put(
-                "drive endurance used (%)",
-                at,
-                d.percentage_used.map(u64::from),
-            );
-            put("drive unsafe shutdowns", at, d.unsafe_shutdowns);
-            put("drive media errors", at, d.media_errors);
-            put("drive error log entries", at, d.error_log_entries);
-            put("drive reallocated sectors", at, d.reallocated_sectors);
-            put("drive pending sectors", at, d.pending_sectors);
-            put("drive unreadable sectors", at, d.uncorrectable_sectors);
-        }
-        for mc in &h.memory.controllers {
-            put("corrected memory errors", &mc.name, mc.corrected_errors);
-            put("uncorrected memory errors", &mc.name, mc.uncorrected_errors);
-        }
-        for p in &h.pcie {
-            put("corrected PCIe errors", &p.address, p.correctable);
-            put("non-fatal PCIe errors", &p.address, p.nonfatal);
-            put("fatal PCIe errors", &p.address, p.fatal);
-        }
-        for t in &h.cpu {
-            let at = format!("CPU package {}", t.package);
-            put("core throttle events", &at, t.core_events);
-            put("package throttle events", &at, t.package_events);
-        }
-    }
-    for (i, g) in spec.gpus.iter().enumerate() {
-        let at = g.pci_address.clone().unwrap_or_else(|| format!("GPU {i}"));
-        let s = &g.state;
-        put("GPU corrected ECC errors", &at, s.ecc_errors_corrected);
-        put("GPU uncorrected ECC errors", &at, s.ecc_errors_uncorrected);
-        put(
-            "GPU corrected ECC errors (lifetime)",
-            &at,
-            s.ecc_errors_corrected_aggregate,
-        );
-        put(
-            "GPU uncorrected ECC errors (lifetime)",
-            &at,
-            s.ecc_errors_uncorrected_aggregate,
-        );
-        put(
-            "GPU retired pages (single-bit)",
-            &at,
-            s.retired_pages_single_bit,
-        );
-        put(
-            "GPU retired pages (double-bit)",
-            &at,
-            s.retired_pages_double_bit,
-        );
-        put(
-            "GPU remapped rows (correctable)",
-            &at,
-            s.remapped_rows_correctable,
-        );
-        put(
-            "GPU remapped rows (uncorrectable)",
-            &at,
-            s.remapped_rows_uncorrectable,
-        );
-        put("GPU PCIe replays", &at, s.pcie_replays);
-    }
-    out
+    crate::rules::health::counters(spec)
+        .into_iter()
+        .filter(|c| c.what != crate::rules::health::GPU_HEAT_TIME)
+        .map(|c| ((c.what.to_string(), c.at), c.value))
+        .collect()
 }
 
 /// The counters known on both sides that grew (one that fell was reset: a reboot, a driver
@@ -536,6 +596,7 @@ pub fn compare(a: &Compared, b: &Compared) -> Diff {
     );
     software(&mut c, &a.software, &b.software);
     health(&mut c, &a.health, &b.health);
+    measured(&mut c, &a.measured, &b.measured);
     Diff {
         changes: c.found,
         unknown_on_one_side: c.unknown,

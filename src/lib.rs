@@ -4,7 +4,7 @@
 //! Layers, each importing only those below it (`docs/architecture.md`):
 //! - engines: `probe` (machine → `Spec`), `bench`, `capture`, `redact`, `report_file`,
 //!   `render` (text out) and `schema` (the JSON Schema of each JSON document written);
-//! - checks: `verify`, `requirement`, `profile`, `diff`, `preflight`, `fleet`;
+//! - checks: `verify`, `measured`, `requirement`, `profile`, `diff`, `preflight`, `fleet`;
 //! - rules: `rules` (every judgement the checks and the renderers share);
 //! - base: `spec` (the model), `native`, `units`, `source`, `bounded`, `io`, `text`,
 //!   `natural`, `error`, `outcome` (the verdict and the exit codes), `sys` (the OS calls).
@@ -21,6 +21,7 @@ pub mod error;
 pub mod fleet;
 pub mod io;
 pub mod locator;
+pub mod measured;
 pub mod native;
 pub mod natural;
 pub mod outcome;

@@ -36,6 +36,83 @@ pub struct Profile {
     pub name: String,
     pub description: Option<String>,
     pub requirements: Vec<Requirement>,
+    /// `[measured]`: what the machine must deliver under load (`verify --measure`).
+    pub measured: Vec<MeasuredBound>,
+}
+
+/// A figure `verify --measure` measures, as `[measured]` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MeasuredKey {
+    /// STREAM triad on all threads, against the DIMMs' theoretical peak.
+    MemoryBandwidth,
+    /// Direct-I/O sequential read, against the drive's link.
+    DiskRead,
+    /// Each GPU's FP32 matrix multiply, against its rated TFLOPS.
+    GpuFp32,
+    /// Each GPU's FP16 tensor matrix multiply, against its rated TFLOPS.
+    GpuFp16Tensor,
+    /// Each GPU under load: temperature, throttling, clocks.
+    GpuSoak,
+    /// The data loader's images per second on all threads, against linear scaling.
+    DataLoader,
+}
+
+impl MeasuredKey {
+    /// Every key, in the order the rows are shown.
+    pub const ALL: [MeasuredKey; 6] = [
+        MeasuredKey::MemoryBandwidth,
+        MeasuredKey::DiskRead,
+        MeasuredKey::GpuFp32,
+        MeasuredKey::GpuFp16Tensor,
+        MeasuredKey::GpuSoak,
+        MeasuredKey::DataLoader,
+    ];
+
+    /// The key as a profile writes it.
+    pub fn key(self) -> &'static str {
+        match self {
+            MeasuredKey::MemoryBandwidth => "memory_bandwidth",
+            MeasuredKey::DiskRead => "disk_read",
+            MeasuredKey::GpuFp32 => "gpu_fp32",
+            MeasuredKey::GpuFp16Tensor => "gpu_fp16_tensor",
+            MeasuredKey::GpuSoak => "gpu_soak",
+            MeasuredKey::DataLoader => "data_loader",
+        }
+    }
+
+    /// The unit an absolute bound is written in, for error messages.
+    fn unit_hint(self) -> &'static str {
+        match self {
+            MeasuredKey::MemoryBandwidth => "\"20 GB/s\"",
+            MeasuredKey::DiskRead => "\"2 GB/s\"",
+            MeasuredKey::GpuFp32 | MeasuredKey::GpuFp16Tensor => "\"12 TFLOPS\"",
+            MeasuredKey::GpuSoak => "",
+            MeasuredKey::DataLoader => "\"400 images/s\"",
+        }
+    }
+}
+
+/// A lower bound on a measured figure: absolute, in the figure's base unit (bytes/s,
+/// TFLOPS, images/s), or a share of the part's rated figure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Amount {
+    Absolute(f64),
+    /// 0.8 = 80 % of the rated figure.
+    Share(f64),
+}
+
+/// One `[measured]` key and its bound.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeasuredBound {
+    pub key: MeasuredKey,
+    /// `at_least` of a throughput; `None` for `gpu_soak`, which has its own limits.
+    pub at_least: Option<Amount>,
+    /// `gpu_soak`: the hottest the GPU may get under load.
+    pub max_temperature_c: Option<u32>,
+    /// `gpu_soak`: the least share of the rated boost clock the SM clock must hold.
+    pub clocks_at_least: Option<f64>,
+    /// Where it was written (1-based line, column).
+    pub at: (usize, usize),
 }
 
 /// How a found value is compared with the ordered one.
@@ -341,6 +418,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
     })?;
     let top = in_file_order(doc.get_ref());
     let mut meta = (None, None);
+    let mut measured = Vec::new();
     let mut sections: Vec<(Section, &Spanned<DeValue<'_>>)> = Vec::new();
     for (k, v) in &top {
         let key: &str = k.get_ref();
@@ -348,10 +426,15 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
             meta = b.meta(v)?;
             continue;
         }
+        if key == "measured" {
+            measured = b.measured(v)?;
+            continue;
+        }
         match Section::from_key(key) {
             Some(s) => sections.push((s, v)),
             None => {
-                let valid: Vec<&str> = std::iter::once("profile")
+                let valid: Vec<&str> = ["profile", "measured"]
+                    .into_iter()
                     .chain(Section::ALL.iter().map(|s| s.key()))
                     .collect();
                 return Err(b.unknown_key(k, key, &valid));
@@ -392,7 +475,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
             None => b.section(section, t, None)?,
         }
     }
-    if b.reqs.is_empty() {
+    if b.reqs.is_empty() && measured.is_empty() {
         return Err(b.err(
             None,
             "the profile has no requirements; give at least one".into(),
@@ -407,6 +490,7 @@ pub fn parse(text: &str, file: &str, default_name: &str) -> Result<Profile, Prof
         name: name.unwrap_or_else(|| default_name.to_string()),
         description,
         requirements: b.reqs,
+        measured,
     })
 }
 
@@ -523,6 +607,101 @@ impl Builder<'_> {
             }
         }
         Ok((name, description))
+    }
+
+    /// `[measured]`: each key a figure and its bound, `{ at_least = "20 GB/s" }` or
+    /// `{ at_least = "80%" }` (a share of the part's rated figure); `gpu_soak` takes
+    /// `max_temperature` and `clocks_at_least`.
+    fn measured(&self, v: &Spanned<DeValue<'_>>) -> Result<Vec<MeasuredBound>, ProfileError> {
+        let t = self.table("measured", v)?;
+        let keys: Vec<&str> = MeasuredKey::ALL.iter().map(|k| k.key()).collect();
+        let mut out = Vec::new();
+        for (k, v) in in_file_order(t) {
+            let name: &str = k.get_ref();
+            let Some(key) = MeasuredKey::ALL.iter().copied().find(|m| m.key() == name) else {
+                return Err(self.unknown_key(k, name, &keys));
+            };
+            let DeValue::Table(inner) = v.get_ref() else {
+                let example = if key == MeasuredKey::GpuSoak {
+                    "{ max_temperature = \"85 C\", clocks_at_least = \"90%\" }".to_string()
+                } else {
+                    format!(
+                        "{{ at_least = {} }} or {{ at_least = \"80%\" }}",
+                        key.unit_hint()
+                    )
+                };
+                return Err(self.err(
+                    Some(v.span()),
+                    format!("measured.{name}: expected a table such as {example}"),
+                ));
+            };
+            let mut bound = MeasuredBound {
+                key,
+                at_least: None,
+                max_temperature_c: None,
+                clocks_at_least: None,
+                at: line_col(self.text, k.span().start),
+            };
+            for (ik, iv) in in_file_order(inner) {
+                let op: &str = ik.get_ref();
+                let text = match iv.get_ref() {
+                    DeValue::String(s) => s.to_string(),
+                    DeValue::Integer(i) => i.as_str().to_string(),
+                    DeValue::Float(f) => f.as_str().to_string(),
+                    other => {
+                        return Err(self.err(
+                            Some(iv.span()),
+                            format!(
+                                "measured.{name}.{op}: expected a quantity in quotes, found {}",
+                                other.type_str()
+                            ),
+                        ))
+                    }
+                };
+                let bad =
+                    |e: String| self.err(Some(iv.span()), format!("measured.{name}.{op}: {e}"));
+                match (key, op) {
+                    (MeasuredKey::GpuSoak, "max_temperature") => {
+                        let (n, unit) =
+                            units::number_and_unit(&text).map_err(|e| bad(e.to_string()))?;
+                        if !matches!(unit.as_str(), "" | "C" | "°C" | "c")
+                            || !(1.0..=150.0).contains(&n)
+                        {
+                            return Err(bad(format!(
+                                "'{text}': not a temperature; write degrees Celsius such as \"85 C\""
+                            )));
+                        }
+                        bound.max_temperature_c = Some(n as u32);
+                    }
+                    (MeasuredKey::GpuSoak, "clocks_at_least") => {
+                        bound.clocks_at_least =
+                            Some(units::parse_percent(&text).map_err(|e| bad(e.to_string()))?);
+                    }
+                    (MeasuredKey::GpuSoak, other) => {
+                        return Err(self.unknown_key(
+                            ik,
+                            other,
+                            &["max_temperature", "clocks_at_least"],
+                        ))
+                    }
+                    (_, "at_least") => {
+                        bound.at_least = Some(measured_amount(key, &text).map_err(bad)?);
+                    }
+                    (_, other) => return Err(self.unknown_key(ik, other, &["at_least"])),
+                }
+            }
+            if bound.at_least.is_none()
+                && bound.max_temperature_c.is_none()
+                && bound.clocks_at_least.is_none()
+            {
+                return Err(self.err(
+                    Some(v.span()),
+                    format!("measured.{name}: the table gives no bound"),
+                ));
+            }
+            out.push(bound);
+        }
+        Ok(out)
     }
 
     /// Every key of a section's table is a field of that section (or its group selector).
@@ -902,6 +1081,51 @@ impl Builder<'_> {
             },
         }
     }
+}
+
+/// A measured bound as written: `80%` (a share of the rated figure) or a figure in the key's
+/// unit (`20 GB/s`, `12 TFLOPS`, `400 images/s`), in base units (bytes/s, TFLOPS, images/s).
+fn measured_amount(key: MeasuredKey, text: &str) -> Result<Amount, String> {
+    let (n, unit) = units::number_and_unit(text).map_err(|e| e.to_string())?;
+    if unit == "%" {
+        return units::parse_percent(text)
+            .map(Amount::Share)
+            .map_err(|e| e.to_string());
+    }
+    let hint = || {
+        format!(
+            "'{text}': write a share of the rated figure (\"80%\") or a figure such as {}",
+            key.unit_hint()
+        )
+    };
+    let value = match key {
+        MeasuredKey::MemoryBandwidth | MeasuredKey::DiskRead => {
+            let Some(size) = unit.strip_suffix("/s") else {
+                return Err(hint());
+            };
+            if size.trim().is_empty() {
+                return Err(hint());
+            }
+            let one = units::parse_bytes(&format!("1 {}", size.trim())).map_err(|_| hint())?;
+            n * one as f64
+        }
+        MeasuredKey::GpuFp32 | MeasuredKey::GpuFp16Tensor => {
+            match unit.to_ascii_lowercase().as_str() {
+                "tflops" | "tflop/s" => n,
+                "gflops" | "gflop/s" => n / 1e3,
+                _ => return Err(hint()),
+            }
+        }
+        MeasuredKey::DataLoader => match unit.to_ascii_lowercase().as_str() {
+            "" | "images/s" | "img/s" => n,
+            _ => return Err(hint()),
+        },
+        MeasuredKey::GpuSoak => return Err(hint()),
+    };
+    if value <= 0.0 || !value.is_finite() {
+        return Err(format!("'{text}': give a figure above 0"));
+    }
+    Ok(Amount::Absolute(value))
 }
 
 /// Why a number written without a unit cannot be what the order means, and how to write it:

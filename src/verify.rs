@@ -121,22 +121,41 @@ pub fn verify(spec: &Spec, profile: &Profile, strict: bool) -> VerifyReport {
 /// Checks `spec` against every requirement of `profile`, counting unknown lines as `unknowns`
 /// says.
 pub fn verify_with(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> VerifyReport {
-    run(spec, profile, unknowns, true)
+    run(spec, profile, unknowns, true, Vec::new())
+}
+
+/// As `verify_with`, with the lines of what was measured (`verify --measure`: the judged
+/// benchmark figures and the health counters across the run) after the order's lines,
+/// counted alike.
+pub fn verify_measured(
+    spec: &Spec,
+    profile: &Profile,
+    unknowns: Unknowns,
+    measured: Vec<Line>,
+) -> VerifyReport {
+    run(spec, profile, unknowns, true, measured)
 }
 
 /// As `verify_with`, with only the lines that do not pass (the summary counts them all):
 /// what fleet keeps of each host, without writing out what every passing line found.
 pub fn verify_not_passing(spec: &Spec, profile: &Profile, unknowns: Unknowns) -> VerifyReport {
-    let mut report = run(spec, profile, unknowns, false);
+    let mut report = run(spec, profile, unknowns, false, Vec::new());
     report.lines.retain(|l| l.status != Status::Pass);
     report
 }
 
-fn run(spec: &Spec, profile: &Profile, unknowns: Unknowns, passing_found: bool) -> VerifyReport {
+fn run(
+    spec: &Spec,
+    profile: &Profile,
+    unknowns: Unknowns,
+    passing_found: bool,
+    measured: Vec<Line>,
+) -> VerifyReport {
     let strict = unknowns == Unknowns::Fail;
     let m = &Machine::new(spec, &profile.requirements, passing_found);
     let lines: Vec<Line> = profile.requirements.iter().map(|r| check(m, r)).collect();
     let mut lines = fold_missing_models(m, &profile.requirements, lines);
+    lines.extend(measured);
     let unknown: Vec<&Line> = lines
         .iter()
         .filter(|l| l.status == Status::Unknown)

@@ -40,6 +40,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "checks",
         &[
             "verify",
+            "measured",
             "diff",
             "preflight",
             "fleet",

@@ -448,7 +448,9 @@ fn a_bench_report_becomes_a_chart_on_the_spec_sheet() {
         String::from_utf8_lossy(&out.stderr)
     );
     let html = String::from_utf8(out.stdout).unwrap();
-    assert!(html.contains("<h2>Measured</h2>"));
+    assert!(html.contains("<h2>Measured against the peaks</h2>"));
+    // And the figures with the date they were measured.
+    assert!(html.contains("Measured on"), "{html}");
     // The machine diagram and the chart.
     assert!(html.matches("<svg").count() >= 2);
     // The sheet is of the saved machine, not of this one.

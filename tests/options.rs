@@ -635,6 +635,18 @@ fn every_option_a_help_lists_is_one_the_command_takes() {
             // A copy reads no machine: without --sysroot.
             ("profile new", "--from") => s(&["profile", "new", "--from", PROFILE]),
             ("sheet", "--report") => s(&["sheet", "--report", &r, "--stdout"]),
+            // Measuring is live (a recording is refused), in a short budget, the disk part
+            // in the test's own directory.
+            ("verify", "--measure" | "--seconds" | "--data") => s(&[
+                "verify",
+                "--profile",
+                PROFILE,
+                "--measure",
+                "--seconds",
+                "0.2",
+                "--data",
+                p(dir.path()),
+            ]),
             ("profile new", "--output" | "--force") => s(&[
                 "profile",
                 "new",

@@ -661,6 +661,7 @@ mod cuda {
                 last_sm_clock_mhz: None,
                 max_power_w: None,
                 throttle_reasons: Vec::new(),
+                max_pcie_gen: None,
                 samples: 0,
             })
             .collect();
@@ -715,6 +716,9 @@ mod cuda {
                     if let Ok(p) = d.power_usage() {
                         let w = f64::from(p) / 1000.0;
                         o.max_power_w = Some(o.max_power_w.map_or(w, |m| m.max(w)));
+                    }
+                    if let Ok(g) = d.current_pcie_link_gen() {
+                        o.max_pcie_gen = Some(o.max_pcie_gen.map_or(g, |m| m.max(g)));
                     }
                     if let Ok(r) = d.current_throttle_reasons() {
                         for (name, _) in (r - ThrottleReasons::GPU_IDLE).iter_names() {

@@ -42,6 +42,9 @@ struct SummaryJson {
     removable_changes: usize,
     /// Health counters that grew (errors, wear, throttling): shown, failing nothing.
     health_changes: usize,
+    /// Measured figures (`bench`) that fell by more than 10 %: shown, failing nothing.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    measured_changes: usize,
     unknown_on_one_side: usize,
     /// The exit code of the run: 0 no hardware change, 1 hardware changed, 3 no change seen
     /// but hardware facts known in one report only.
@@ -60,6 +63,7 @@ pub fn write_json(d: &Diff, layout: Layout, out: &mut dyn Write) -> io::Result<(
             software_changes: n.software,
             removable_changes: n.removable,
             health_changes: n.health,
+            measured_changes: n.measured,
             unknown_on_one_side: d.unknown_on_one_side.len(),
             exit_code: d.exit_code(),
         },
@@ -136,6 +140,12 @@ struct Counts {
     software: usize,
     removable: usize,
     health: usize,
+    measured: usize,
+}
+
+/// For serde: a count of 0 is left out.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Counts {
@@ -146,6 +156,7 @@ impl Counts {
             software: class("software"),
             removable: class("removable"),
             health: class("health"),
+            measured: class("measured"),
         }
     }
 }
@@ -176,6 +187,9 @@ pub fn summary(d: &Diff) -> Summary {
     }
     if n.health > 0 {
         s = s.counted(n.health, "health counter grew", "health counters grew");
+    }
+    if n.measured > 0 {
+        s = s.counted(n.measured, "measured figure fell", "measured figures fell");
     }
     if !d.unknown_on_one_side.is_empty() {
         s = s.count(d.unknown_on_one_side.len(), "unknown on one side");

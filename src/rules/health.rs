@@ -912,3 +912,172 @@ pub fn verdict(spec: &Spec) -> Verdict {
         parts: unknown,
     }
 }
+
+/// The GPU counter of time held down by heat, which `diff` leaves out (it grows with use of
+/// a hot machine, where a run's own growth of it is a finding).
+pub const GPU_HEAT_TIME: &str = "GPU time held down by heat (ns)";
+
+/// One counter a part keeps of its errors, wear or throttling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counter {
+    /// The part's kind (`Kind::Drive`, `Memory`, `Link`, `Cpu`, `Gpu`).
+    pub kind: Kind,
+    /// For a GPU, its place in `spec.gpus`.
+    pub gpu: Option<usize>,
+    /// What it counts (`drive media errors`).
+    pub what: &'static str,
+    /// Which part (`nvme0n1`, `mc0`, a PCI address, `CPU package 0`).
+    pub at: String,
+    pub value: u64,
+}
+
+/// The counters whose growth means trouble, each one known: drives' errors and wear, the
+/// memory controllers' errors, AER counts, CPU throttle events, GPU ECC errors, retired
+/// pages, remapped rows, PCIe replays and time held down by heat. Power-on hours, data
+/// written and power cycles grow with any use and are left out.
+pub fn counters(spec: &Spec) -> Vec<Counter> {
+    let mut out = Vec::new();
+    let mut put = |kind: Kind, gpu: Option<usize>, what: &'static str, at: &str, v: Option<u64>| {
+        if let Some(value) = v {
+            out.push(Counter {
+                kind,
+                gpu,
+                what,
+                at: at.to_string(),
+                value,
+            });
+        }
+    };
+    if let Some(h) = &spec.health {
+        for d in &h.drives {
+            let at = d.drive.as_str();
+            let dr = Kind::Drive;
+            put(
+                dr,
+                None,
+                "drive endurance used (%)",
+                at,
+                d.percentage_used.map(u64::from),
+            );
+            put(dr, None, "drive unsafe shutdowns", at, d.unsafe_shutdowns);
+            put(dr, None, "drive media errors", at, d.media_errors);
+            put(dr, None, "drive error log entries", at, d.error_log_entries);
+            put(
+                dr,
+                None,
+                "drive reallocated sectors",
+                at,
+                d.reallocated_sectors,
+            );
+            put(dr, None, "drive pending sectors", at, d.pending_sectors);
+            put(
+                dr,
+                None,
+                "drive unreadable sectors",
+                at,
+                d.uncorrectable_sectors,
+            );
+        }
+        for mc in &h.memory.controllers {
+            let m = Kind::Memory;
+            put(
+                m,
+                None,
+                "corrected memory errors",
+                &mc.name,
+                mc.corrected_errors,
+            );
+            put(
+                m,
+                None,
+                "uncorrected memory errors",
+                &mc.name,
+                mc.uncorrected_errors,
+            );
+        }
+        for p in &h.pcie {
+            let l = Kind::Link;
+            put(l, None, "corrected PCIe errors", &p.address, p.correctable);
+            put(l, None, "non-fatal PCIe errors", &p.address, p.nonfatal);
+            put(l, None, "fatal PCIe errors", &p.address, p.fatal);
+        }
+        for t in &h.cpu {
+            let at = format!("CPU package {}", t.package);
+            put(Kind::Cpu, None, "core throttle events", &at, t.core_events);
+            put(
+                Kind::Cpu,
+                None,
+                "package throttle events",
+                &at,
+                t.package_events,
+            );
+        }
+    }
+    for (i, g) in spec.gpus.iter().enumerate() {
+        let at = g.pci_address.clone().unwrap_or_else(|| format!("GPU {i}"));
+        let s = &g.state;
+        let k = Kind::Gpu;
+        let gpu = Some(i);
+        put(
+            k,
+            gpu,
+            "GPU corrected ECC errors",
+            &at,
+            s.ecc_errors_corrected,
+        );
+        put(
+            k,
+            gpu,
+            "GPU uncorrected ECC errors",
+            &at,
+            s.ecc_errors_uncorrected,
+        );
+        put(
+            k,
+            gpu,
+            "GPU corrected ECC errors (lifetime)",
+            &at,
+            s.ecc_errors_corrected_aggregate,
+        );
+        put(
+            k,
+            gpu,
+            "GPU uncorrected ECC errors (lifetime)",
+            &at,
+            s.ecc_errors_uncorrected_aggregate,
+        );
+        put(
+            k,
+            gpu,
+            "GPU retired pages (single-bit)",
+            &at,
+            s.retired_pages_single_bit,
+        );
+        put(
+            k,
+            gpu,
+            "GPU retired pages (double-bit)",
+            &at,
+            s.retired_pages_double_bit,
+        );
+        put(
+            k,
+            gpu,
+            "GPU remapped rows (correctable)",
+            &at,
+            s.remapped_rows_correctable,
+        );
+        put(
+            k,
+            gpu,
+            "GPU remapped rows (uncorrectable)",
+            &at,
+            s.remapped_rows_uncorrectable,
+        );
+        put(k, gpu, "GPU PCIe replays", &at, s.pcie_replays);
+        // Heat, not the power limit: a board at its power cap under full load is working
+        // as designed, one slowed by heat is not.
+        put(k, gpu, GPU_HEAT_TIME, &at, s.thermal_violation_ns);
+    }
+    out
+}

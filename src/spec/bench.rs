@@ -132,6 +132,10 @@ pub struct GpuSoak {
     pub max_power_w: Option<f64>,
     /// Every throttle reason NVML reported in any sample (idle excluded), e.g. `SW_POWER_CAP`.
     pub throttle_reasons: Vec<String>,
+    /// The highest PCIe generation the link reached in any sample: under load a link rises
+    /// to its top generation, so one that stays below it is slow, not saving power.
+    #[serde(default)]
+    pub max_pcie_gen: Option<u32>,
     pub samples: u32,
 }
 

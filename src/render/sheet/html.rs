@@ -227,7 +227,7 @@ pub fn write(
         // Measured next to what the parts allow, when the report carries `rigcheck bench`.
         writeln!(
             out,
-            "<section class=\"bench\">\n<h2>Measured</h2>\n<figure>\n{}\n</figure>\n</section>",
+            "<section class=\"bench\">\n<h2>Measured against the peaks</h2>\n<figure>\n{}\n</figure>\n</section>",
             crate::render::bench::chart_svg(b)
         )?;
     }

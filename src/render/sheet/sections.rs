@@ -146,7 +146,90 @@ pub fn detail_sections(spec: &Spec, topo: &Topology) -> Vec<Section> {
     if spec.headroom.is_some() {
         out.push(report::headroom(spec));
     }
+    // Only where the report carries `rigcheck bench`: the figures of the day they were
+    // measured (on delivery, the ones a later report is compared with).
+    if let Some(m) = measured_section(spec) {
+        out.push(m);
+    }
     out
+}
+
+/// What the report's benchmarks measured, with the date, each beside its part's rated
+/// figure where that is known.
+fn measured_section(spec: &Spec) -> Option<Section> {
+    use crate::units::fmt_rate;
+    let b = spec.bench.as_ref()?;
+    let mut sec = Section::new("Measured");
+    sec.field(
+        "Measured on",
+        spec.captured_at
+            .as_deref()
+            .map_or("an unrecorded date".into(), |t| {
+                t.chars().take(10).collect()
+            }),
+    );
+    let share = |v: f64, peak: Option<f64>, show: &dyn Fn(f64) -> String| match peak {
+        Some(p) if p > 0.0 => format!(" ({:.0} % of {})", 100.0 * v / p, show(p)),
+        _ => String::new(),
+    };
+    let rate = |v: f64| fmt_rate(v, "B/s");
+    if let Some(m) = &b.memory {
+        let peak = m.peak_bytes_per_s.map(|p| p as f64);
+        for kernel in ["copy", "triad"] {
+            if let Some(r) = m
+                .results
+                .iter()
+                .filter(|r| r.kernel == kernel)
+                .max_by_key(|r| r.threads)
+            {
+                sec.field(
+                    &format!("Memory {kernel} (STREAM)"),
+                    format!(
+                        "{}, {} threads{}",
+                        rate(r.bytes_per_s),
+                        r.threads,
+                        share(r.bytes_per_s, peak, &rate)
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(d) = &b.disk {
+        sec.field(
+            "Disk read (direct I/O)",
+            format!(
+                "{}, {}{}",
+                rate(d.bytes_per_s),
+                d.drive.as_deref().unwrap_or(&d.path),
+                share(d.bytes_per_s, d.link_bytes_per_s.map(|l| l as f64), &rate)
+            ),
+        );
+    }
+    if let Some(g) = &b.gpu {
+        let tf = |v: f64| format!("{v:.1} TFLOPS");
+        for m in &g.per_gpu {
+            for (what, v, peak) in [
+                ("FP32", m.fp32_tflops, m.fp32_peak_tflops),
+                ("FP16 tensor", m.fp16_tflops, m.fp16_peak_tflops),
+            ] {
+                if let Some(v) = v {
+                    sec.field(
+                        &format!("GPU {} {what}", m.cuda_index),
+                        format!("{}{}", tf(v), share(v, peak, &tf)),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(c) = &b.cpu {
+        if let Some(p) = c.points.iter().max_by_key(|p| p.threads) {
+            sec.field(
+                "Data loader",
+                format!("{:.0} images/s, {} threads", p.images_per_s, p.threads),
+            );
+        }
+    }
+    Some(sec)
 }
 
 /// The notes section, when there are any: why facts are unknown, then where figures come

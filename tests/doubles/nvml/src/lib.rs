@@ -960,6 +960,7 @@ pub unsafe extern "C" fn nvmlDeviceGetTotalEccErrors(
             (0, 1) => u64_of(c, i, "ecc_corrected_aggregate"),
             _ => Err(ret::INVALID_ARGUMENT),
         };
+        let v = v.map(|n| n + ecc_growth(i, error_type, counter_type));
         // SAFETY: nvml.h: `count` points to an unsigned long long.
         unsafe { put_answer(count, v) }
     })
@@ -974,6 +975,32 @@ pub unsafe extern "C" fn nvmlDeviceGetRetiredPagesPendingStatus(
         // SAFETY: nvml.h: `pending` points to an nvmlEnableState_t.
         unsafe { put_answer(pending, state_of(c, i, "pages_pending_retirement")) }
     })
+}
+
+/// `RIGCHECK_NVML_DOUBLE_ECC_GROWTH=GPU:N`: errors GPU `GPU` gains between one reading of a
+/// counter and the next (each counter's Nth reading answers the recorded count plus
+/// N × (readings before it)), as on a board whose memory fails under load; 0 without it.
+fn ecc_growth(gpu: u32, error_type: c_uint, counter_type: c_uint) -> u64 {
+    static READS: std::sync::Mutex<Vec<(u32, c_uint, c_uint)>> = std::sync::Mutex::new(Vec::new());
+    let Ok(rule) = std::env::var("RIGCHECK_NVML_DOUBLE_ECC_GROWTH") else {
+        return 0;
+    };
+    let Some((g, n)) = rule.split_once(':') else {
+        return 0;
+    };
+    let (Ok(g), Ok(n)) = (g.trim().parse::<u32>(), n.trim().parse::<u64>()) else {
+        return 0;
+    };
+    if g != gpu {
+        return 0;
+    }
+    let Ok(mut reads) = READS.lock() else {
+        return 0;
+    };
+    let key = (gpu, error_type, counter_type);
+    let before = reads.iter().filter(|k| **k == key).count() as u64;
+    reads.push(key);
+    n * before
 }
 
 /// The recorded count of pages retired for `cause` (0: multiple single-bit errors, 1: a
