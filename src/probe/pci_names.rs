@@ -38,29 +38,22 @@ impl Names {
 }
 
 /// The names pci.ids text `ids` gives `vendor:device` and its subsystem.
+///
+/// A vendor line is the only kind that starts a line with four hex digits (devices start with
+/// one tab, subsystems with two, classes with `C `), so the vendor's block is found by a
+/// substring search rather than line by line through the other vendors: a lookup reads one
+/// vendor's lines, not the whole file (pci.ids is 1.5 MB; the excerpt is 190 kB).
 pub fn lookup_in(ids: &str, vendor: u32, device: u32, subsystem: Option<(u32, u32)>) -> Names {
-    let vendor_tag = format!("{vendor:04x}");
     let device_tag = format!("{device:04x}");
     let sub_tag = subsystem.map(|(v, d)| format!("{v:04x} {d:04x}"));
     let mut out = Names::default();
-    let mut in_vendor = false;
+    let Some((name, block)) = vendor_block(ids, vendor) else {
+        return out;
+    };
+    out.vendor = Some(name.trim().to_string());
     let mut in_device = false;
-    for line in ids.lines() {
+    for line in block.lines() {
         if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        if !line.starts_with('\t') {
-            if in_vendor {
-                break;
-            }
-            // The classes section (`C 02  Network controller`) comes after every vendor.
-            if let Some(name) = line.strip_prefix(vendor_tag.as_str()) {
-                in_vendor = true;
-                out.vendor = Some(name.trim().to_string());
-            }
-            continue;
-        }
-        if !in_vendor {
             continue;
         }
         if let Some(sub) = line.strip_prefix("\t\t") {
@@ -81,6 +74,33 @@ pub fn lookup_in(ids: &str, vendor: u32, device: u32, subsystem: Option<(u32, u3
         }
     }
     out
+}
+
+/// The vendor line's name and the lines under it (up to the next line that does not start
+/// with a tab, a comment or a blank), or `None` where `ids` has no such vendor.
+fn vendor_block(ids: &str, vendor: u32) -> Option<(&str, &str)> {
+    let tag = format!("{vendor:04x}  ");
+    let start = if ids.starts_with(&tag) {
+        0
+    } else {
+        // memchr's SIMD search: str::find's Two-Way reads the text at a quarter the speed.
+        memchr::memmem::find(ids.as_bytes(), format!("\n{tag}").as_bytes())? + 1
+    };
+    let rest = &ids[start + tag.len()..];
+    let (name, body) = rest.split_once('\n').unwrap_or((rest, ""));
+    // The block ends where a line starts with neither a tab, '#' nor a newline (the next
+    // vendor, or the classes section).
+    let mut end = body.len();
+    let mut at = 0;
+    while at < body.len() {
+        let first = body.as_bytes()[at];
+        if !matches!(first, b'\t' | b'#' | b'\n' | b'\r') {
+            end = at;
+            break;
+        }
+        at = body[at..].find('\n').map_or(body.len(), |i| at + i + 1);
+    }
+    Some((name, &body[..end]))
 }
 
 /// The names of `vendor:device` (and its subsystem): the built-in excerpt, then the host's
@@ -157,5 +177,29 @@ mod tests {
         assert!(!built_in_knows(0x8086, 0x1572, Some((0x103c, 0x22fc))));
         assert!(built_in_knows(0x8086, 0x1572, None));
         assert_eq!(lookup(None, 0x1234, 0x5678, None), Names::default());
+    }
+
+    #[test]
+    fn a_vendor_is_found_first_or_last_and_its_block_ends_at_the_next_vendor() {
+        let ids = "# comment\n1af4  Red Hat, Inc.\n\t1041  Virtio 1.0 network device\n\n# \
+                   c\n\t\t1af4 1100  QEMU\n8086  Intel Corporation\n\t1572  X710\nC 02  \
+                   Network controller\n\t00  Ethernet controller\n";
+        let n = lookup_in(ids, 0x1af4, 0x1041, Some((0x1af4, 0x1100)));
+        assert_eq!(n.vendor.as_deref(), Some("Red Hat, Inc."));
+        assert_eq!(n.board.as_deref(), Some("QEMU"));
+        // 1572 sits under Intel, not under Red Hat; class 02's "00" is not Intel's device.
+        assert_eq!(lookup_in(ids, 0x1af4, 0x1572, None).device, None);
+        assert_eq!(lookup_in(ids, 0x8086, 0x0000, None).device, None);
+        assert_eq!(
+            lookup_in(ids, 0x8086, 0x1572, None).device.as_deref(),
+            Some("X710")
+        );
+        // A vendor at the very start of the text, and a device id that is only a subsystem's.
+        let first = "10de  NVIDIA Corporation\n\t2330  GH100 [H100 SXM5 80GB]\n";
+        assert_eq!(
+            lookup_in(first, 0x10de, 0x2330, None).device.as_deref(),
+            Some("GH100 [H100 SXM5 80GB]")
+        );
+        assert_eq!(lookup_in(ids, 0x1100, 0x1af4, None), Names::default());
     }
 }
