@@ -2,7 +2,7 @@
 # The release artefacts, for people who install rigcheck without Rust, into target/dist/ with
 # a SHA256SUMS file:
 #   rigcheck_<version>_amd64.deb             Debian, Ubuntu (cargo-deb)
-#   rigcheck-<version>-1.x86_64.rpm          RHEL, Rocky, Fedora (cargo-generate-rpm)
+#   rigcheck-<version>-1.x86_64.rpm          RHEL, Rocky, Fedora (rpmbuild, packaging/rigcheck.spec)
 #   rigcheck-<version>-x86_64-linux.tar.gz   any x86_64 Linux with glibc 2.28 or newer
 #   rigcheck-<version>-aarch64-linux.tar.gz  the same for 64-bit Arm (Grace, Jetson, Ampere)
 #   rigcheck-<version>-x86_64-windows.zip    Windows 10 and newer (mingw-w64)
@@ -19,8 +19,8 @@
 # the same bytes: timestamps come from SOURCE_DATE_EPOCH (the commit's time), paths of the
 # build are remapped, and archives list their files in order with fixed owners and modes.
 #
-# Installs what it needs: rustup targets, pinned cargo-deb, cargo-generate-rpm and
-# cargo-zigbuild (cargo install --locked), zig from PyPI (ziglang), and Debian's mingw-w64. DIST_OUT and DIST_WORK move the output (target/dist) and the build
+# Installs what it needs: rustup targets, pinned cargo-deb and cargo-zigbuild (cargo install
+# --locked), zig from PyPI (ziglang), and Debian's mingw-w64 and rpm (rpmbuild). DIST_OUT and DIST_WORK move the output (target/dist) and the build
 # (target/dist-build); a clean DIST_WORK builds every dependency afresh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +31,6 @@ step() { echo "== $* (at $((SECONDS - start)) s)"; }
 
 # The tools, pinned: a new release of any of them may change the bytes of an artefact.
 CARGO_DEB_VERSION=3.8.0
-CARGO_GENERATE_RPM_VERSION=0.21.1
 CARGO_ZIGBUILD_VERSION=0.24.1
 ZIG_VERSION=0.15.2
 # The oldest glibc the Linux binaries run on: RHEL 8's.
@@ -48,6 +47,7 @@ need_apt=()
 command -v x86_64-w64-mingw32-gcc >/dev/null || need_apt+=(mingw-w64)
 # dpkg-parsechangelog checks the Debian changelog written from CHANGELOG.md.
 command -v dpkg-parsechangelog >/dev/null || need_apt+=(dpkg-dev)
+command -v rpmbuild >/dev/null || need_apt+=(rpm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   # apt-get needs root: CI runs as root, a developer's machine through sudo.
   as_root=()
@@ -62,12 +62,11 @@ cargo_tool() { # crate version
   [ "$("$1" --version 2>/dev/null)" = "$1 $2" ] || cargo install --locked --quiet "$1" --version "$2"
 }
 cargo_tool cargo-deb "$CARGO_DEB_VERSION"
-cargo_tool cargo-generate-rpm "$CARGO_GENERATE_RPM_VERSION"
 cargo_tool cargo-zigbuild "$CARGO_ZIGBUILD_VERSION"
 # cargo-zigbuild runs `python3 -m ziglang` before any zig on PATH: the pinned one is used.
 [ "$(python3 -m ziglang version 2>/dev/null)" = "$ZIG_VERSION" ] ||
   python3 -m pip install --quiet --disable-pip-version-check "ziglang==$ZIG_VERSION"
-echo "$(cargo-deb --version), $(cargo-generate-rpm --version), $(cargo-zigbuild --version)," \
+echo "$(cargo-deb --version), $(rpmbuild --version), $(cargo-zigbuild --version)," \
   "zig $(python3 -m ziglang version), $(rustc --version)"
 
 step "export HEAD"
@@ -178,11 +177,25 @@ cargo deb --locked --no-build --no-strip --no-dbgsym --profile dist \
 dpkg-deb --field "$out/rigcheck_${version}_amd64.deb" Version Depends Suggests
 
 step "rigcheck-$version-1.x86_64.rpm"
-# Requires: the libraries and glibc versions the binary names, read by the tool itself
-# (builtin), not by rpm's find-requires, which only some build machines have. xz: the payload
-# compression every rpm from RHEL 8 on reads.
-cargo generate-rpm --profile dist --target x86_64-unknown-linux-gnu --auto-req builtin \
-  --payload-compress xz --output "$out/rigcheck-$version-1.x86_64.rpm"
+# rpmbuild from packaging/rigcheck.spec, with the binary the .deb carries. Requires are rpm's
+# own reading of the binary (elfdeps: `libc.so.6(GLIBC_2.28)(64bit)` and the like). The same
+# commit gives the same bytes: build time and file times are SOURCE_DATE_EPOCH, the build host
+# a fixed name. xz: the payload compression every rpm from RHEL 8 on reads.
+rpmtop=$work/rpmbuild
+rm -rf "$rpmtop"
+rpmbuild -bb --quiet \
+  --define "_topdir $rpmtop" \
+  --define "_rpmdir $rpmtop/out" \
+  --define "_build_name_fmt %%{NAME}-%%{VERSION}-%%{RELEASE}.%%{ARCH}.rpm" \
+  --define "_binary_payload w6.xzdio" \
+  --define "_buildhost rigcheck-dist" \
+  --define "use_source_date_epoch_as_buildtime 1" \
+  --define "clamp_mtime_to_source_date_epoch 1" \
+  --define "rigcheck_version $version" \
+  --define "rigcheck_src $src" \
+  --define "rigcheck_binary $linux_x86" \
+  "$src/packaging/rigcheck.spec"
+mv "$rpmtop/out/rigcheck-$version-1.x86_64.rpm" "$out/"
 
 # A tree laid out as a prefix: unpacked with --strip-components=1 into ~/.local or
 # /usr/local, each file lands where the shell and man look for it. scripts/tarball.sh packs

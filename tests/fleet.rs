@@ -699,3 +699,44 @@ fn each_hosts_network_adapters_are_counted_by_speed() {
     assert!(md.contains("| 2 × 10 Gb/s |"), "{md}");
     assert!(md.contains("| 25 Gb/s, 1 Gb/s |"), "{md}");
 }
+
+#[test]
+fn the_same_workstation_recorded_on_windows_and_linux_is_one_configuration() {
+    // The HP Z8 G4 recorded under Windows (native backend: drives as PhysicalDriveN) and
+    // under Linux (nvme0n1, nvme1n1): a fleet of both is one configuration, and neither
+    // reads as the other with its drives removed.
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (name, fixture) in [
+        ("windows.json", "fixtures/windows-hp-z8-g4"),
+        ("linux.json", "fixtures/hp-z8-g4-dual-rtx6000"),
+    ] {
+        let out = rigcheck()
+            .current_dir(root)
+            .args(["--sysroot", fixture, "-f", "json"])
+            .output()
+            .unwrap();
+        std::fs::write(dir.path().join(name), out.stdout).unwrap();
+    }
+    let v = fleet_json(&[], dir.path(), 0);
+    assert_eq!(v["hosts"].as_array().unwrap().len(), 2, "{v:#}");
+    assert_eq!(v["configurations"].as_array().unwrap().len(), 1, "{v:#}");
+    assert_eq!(v["odd_ones_out"], serde_json::json!([]), "{v:#}");
+    let table = rigcheck()
+        .current_dir(root)
+        .args(["fleet", "--no-pager"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(!text.contains("removed"), "{text}");
+    let diff = rigcheck()
+        .current_dir(root)
+        .arg("diff")
+        .arg(dir.path().join("windows.json"))
+        .arg(dir.path().join("linux.json"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(diff.stdout).unwrap();
+    assert!(text.contains("0 hardware changes"), "{text}");
+}

@@ -1,6 +1,7 @@
-//! What Cargo.toml tells cargo-deb and cargo-generate-rpm to build: the .rpm's licences are
-//! not documents and it names no invented URL, the .deb carries a changelog of the version it
-//! packages. `.ci/dist` checks the same in the built packages.
+//! What Cargo.toml tells cargo-deb and packaging/rigcheck.spec tells rpmbuild to build: the
+//! .rpm's licences are licences, not documents, it owns its directories and names no invented
+//! URL; the .deb carries a changelog of the version it packages. `.ci/dist` checks the same in
+//! the built packages.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
@@ -16,37 +17,55 @@ fn manifest() -> toml::Table {
         .unwrap()
 }
 
-fn rpm_assets(m: &toml::Table) -> Vec<toml::Table> {
-    m["package"]["metadata"]["generate-rpm"]["assets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_table().unwrap().clone())
+fn spec() -> String {
+    std::fs::read_to_string(root().join("packaging/rigcheck.spec")).unwrap()
+}
+
+/// The `%files` section's lines: `(directive, path)`, e.g. `("%license", "/usr/...")`, with
+/// `""` for a plain file.
+fn files(spec: &str) -> Vec<(String, String)> {
+    let at = spec
+        .find("\n%files\n")
+        .expect("the spec has a %files section");
+    spec[at + "\n%files\n".len()..]
+        .lines()
+        .take_while(|l| !l.starts_with("%changelog"))
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| match l.split_once(' ') {
+            Some((d, p)) if d.starts_with('%') => (d.to_string(), p.trim().to_string()),
+            _ => (String::new(), l.trim().to_string()),
+        })
         .collect()
 }
 
-fn flag(a: &toml::Table, key: &str) -> bool {
-    a.get(key).and_then(|v| v.as_bool()).unwrap_or(false)
+#[test]
+fn the_rpm_marks_its_licences_as_licences_not_documents() {
+    let files = files(&spec());
+    let licences: Vec<&(String, String)> = files
+        .iter()
+        .filter(|(d, p)| p.starts_with("/usr/share/licenses/") && d != "%dir")
+        .collect();
+    assert_eq!(
+        licences.len(),
+        2,
+        "LICENSE-MIT and LICENSE-APACHE: {files:?}"
+    );
+    for (directive, path) in licences {
+        // %doc files are left out by `rpm --excludedocs` and dnf's tsflags=nodocs; a licence
+        // must stay with the binary it covers, and `rpm -qL` lists it.
+        assert_eq!(directive, "%license", "{path}");
+    }
 }
 
 #[test]
-fn the_rpm_does_not_mark_its_licences_as_documents() {
-    let assets = rpm_assets(&manifest());
-    let licences: Vec<&toml::Table> = assets
-        .iter()
-        .filter(|a| {
-            a["dest"]
-                .as_str()
-                .unwrap()
-                .starts_with("/usr/share/licenses/")
-        })
-        .filter(|a| !flag(a, "dir"))
-        .collect();
-    assert_eq!(licences.len(), 2, "LICENSE-MIT and LICENSE-APACHE");
-    for a in licences {
-        // %doc files are left out by `rpm --excludedocs` and dnf's tsflags=nodocs; a licence
-        // must stay with the binary it covers.
-        assert!(!flag(a, "doc"), "{} is marked doc", a["dest"]);
+fn the_rpm_owns_the_directories_it_makes() {
+    // `rpm -e` removes a directory only where the package owns it.
+    let files = files(&spec());
+    for dir in ["/usr/share/doc/rigcheck", "/usr/share/licenses/rigcheck"] {
+        assert!(
+            files.iter().any(|(d, p)| d == "%dir" && p == dir),
+            "no %dir {dir}: {files:?}"
+        );
     }
 }
 
@@ -54,15 +73,16 @@ fn the_rpm_does_not_mark_its_licences_as_documents() {
 fn the_rpm_names_no_url_the_project_does_not_have() {
     let m = manifest();
     let package = m["package"].as_table().unwrap();
-    let rpm = m["package"]["metadata"]["generate-rpm"].as_table().unwrap();
-    // cargo-generate-rpm takes the URL from metadata `url`, else homepage, else repository:
-    // any of them must be an address that exists, so none is invented.
-    for (what, t) in [("package", package), ("generate-rpm", rpm)] {
-        for key in ["url", "homepage", "repository"] {
-            if let Some(v) = t.get(key) {
-                let v = v.as_str().unwrap();
-                assert!(v.starts_with("https://"), "{what}.{key} = {v:?}");
-            }
+    // Any address must be one that exists, so none is invented.
+    for key in ["homepage", "repository"] {
+        if let Some(v) = package.get(key) {
+            let v = v.as_str().unwrap();
+            assert!(v.starts_with("https://"), "package.{key} = {v:?}");
+        }
+    }
+    for line in spec().lines() {
+        if let Some(url) = line.strip_prefix("URL:") {
+            assert!(url.trim().starts_with("https://"), "{line}");
         }
     }
 }

@@ -151,8 +151,35 @@ fn the_readmes_example_outputs_are_what_rigcheck_prints() {
     }
 }
 
+/// The `(source glob, destination)` pairs of packaging/rigcheck.spec's `install -m 644` lines
+/// into the documentation directory (`"$src"/docs/*.md "$doc/docs/"`).
+fn spec_installs() -> Vec<(String, String)> {
+    let spec = std::fs::read_to_string(root().join("packaging/rigcheck.spec")).unwrap();
+    let mut out = Vec::new();
+    for line in spec.lines() {
+        let Some(args) = line.strip_prefix("install -m 644 ") else {
+            continue;
+        };
+        let words: Vec<String> = args
+            .split_whitespace()
+            .map(|w| {
+                w.replace('"', "")
+                    .replace("$src/", "")
+                    .replace("$doc/", "/usr/share/doc/rigcheck/")
+            })
+            .collect();
+        let Some((dest, sources)) = words.split_last() else {
+            continue;
+        };
+        if dest.starts_with("/usr/share/doc/rigcheck/") {
+            out.extend(sources.iter().map(|s| (s.clone(), dest.clone())));
+        }
+    }
+    out
+}
+
 /// The files a package's assets install: `(source glob, destination)` pairs expanded as
-/// cargo-deb and cargo-generate-rpm do (a destination ending in `/` is a directory).
+/// cargo-deb and `install` do (a destination ending in `/` is a directory).
 fn installed(assets: &[(String, String)]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (source, dest) in assets {
@@ -213,18 +240,7 @@ fn every_document_the_readme_links_to_is_packaged_beside_it() {
             )
         })
         .collect();
-    let rpm: Vec<(String, String)> = meta["generate-rpm"]["assets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        // Directory entries (`dir = true`) have no source: they own a directory, install no file.
-        .filter_map(|a| {
-            Some((
-                a.get("source")?.as_str().unwrap().to_string(),
-                a["dest"].as_str().unwrap().to_string(),
-            ))
-        })
-        .collect();
+    let rpm = spec_installs();
     let doc = "usr/share/doc/rigcheck/";
     // The README's links, and the links of the documents it links to, from where each is.
     let mut wanted: BTreeSet<String> = BTreeSet::new();
