@@ -270,9 +270,7 @@ pub fn assemble<T: Send>(
                 let missing = (key.unknowns(), l.spec.notes.len());
                 let next = kinds.len();
                 let kind = *kinds.entry(key).or_insert(next);
-                let mut h = host(l, kind, profile, unknowns, keep);
-                h.unknowns = missing;
-                h
+                host(l, kind, missing, profile, unknowns, keep)
             }));
         }
         let mut keys: Vec<Option<Compared>> = vec![None; kinds.len()];
@@ -350,7 +348,14 @@ fn name_duplicates(hosts: &mut [Host]) -> Vec<DuplicateName> {
     out
 }
 
-fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, keep: Keep) -> Host {
+fn host(
+    l: Loaded,
+    kind: usize,
+    missing: (usize, usize),
+    profile: Option<&Profile>,
+    unknowns: Unknowns,
+    keep: Keep,
+) -> Host {
     // A name is one line wherever it is shown (a row, a sentence, a label, the JSON).
     let name = l.spec.hostname.clone().unwrap_or_else(|| {
         l.file
@@ -368,7 +373,7 @@ fn host(l: Loaded, kind: usize, profile: Option<&Profile>, unknowns: Unknowns, k
         file: l.file,
         row: Row::of(&l.spec),
         usable_bytes: l.spec.memory.usable_bytes,
-        unknowns: (0, 0),
+        unknowns: missing,
         spec: (keep == Keep::Reports).then(|| Box::new(l.spec)),
         verify,
         preflight: l.preflight,
@@ -601,30 +606,35 @@ fn group(fleet: &mut Fleet, keys: &[Compared]) {
     let hardware = |v: Vec<Change>| -> Vec<Change> {
         v.into_iter().filter(|c| c.class == "hardware").collect()
     };
-    // Hosts of one kind compare alike: the largest configuration's are compared once a kind.
-    let mut same: HashMap<(usize, Option<u64>), Vec<Change>> = HashMap::new();
+    // Hosts of one kind (and MemTotal) compare alike: each is compared once, whichever
+    // configuration it is in: (changes, unknown on one side), hardware only.
+    type Differences = (Vec<Change>, Vec<Change>);
+    let mut same: HashMap<(usize, Option<u64>), Differences> = HashMap::new();
     for h in &fleet.hosts {
-        if h.configuration == 0 {
-            let unknown = same.entry((h.kind, h.usable_bytes)).or_insert_with(|| {
-                hardware(diff::compare(&reference, &view(h)).unknown_on_one_side)
-            });
-            if !unknown.is_empty() {
-                fleet.partly_unknown.push(OddOne {
-                    host: h.name.clone(),
-                    file: h.file.clone(),
-                    changes: Vec::new(),
-                    unknown_on_one_side: unknown.clone(),
-                });
-            }
+        let (changes, unknown) = same.entry((h.kind, h.usable_bytes)).or_insert_with(|| {
+            let d = diff::compare(&reference, &view(h));
+            (hardware(d.changes), hardware(d.unknown_on_one_side))
+        });
+        let majority = h.configuration == 0;
+        if majority && unknown.is_empty() {
             continue;
         }
-        let d = diff::compare(&reference, &view(h));
-        fleet.odd_ones_out.push(OddOne {
+        let one = OddOne {
             host: h.name.clone(),
             file: h.file.clone(),
-            changes: hardware(d.changes),
-            unknown_on_one_side: hardware(d.unknown_on_one_side),
-        });
+            // The majority's differences are none as far as both know.
+            changes: if majority {
+                Vec::new()
+            } else {
+                changes.clone()
+            },
+            unknown_on_one_side: unknown.clone(),
+        };
+        if majority {
+            fleet.partly_unknown.push(one);
+        } else {
+            fleet.odd_ones_out.push(one);
+        }
     }
 }
 

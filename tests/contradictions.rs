@@ -8,20 +8,13 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use common::{assert_note, fixture_copy, reference_copy, run};
+use common::{assert_note, edit_nvml, fixture_copy, reference_copy, run};
 use serde_json::{json, Value};
 
 fn report(root: &Path) -> Value {
     let (code, out, err) = run(&["--sysroot", root.to_str().unwrap(), "-f", "json"]);
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).unwrap()
-}
-
-fn edit_nvml(root: &Path, f: impl FnOnce(&mut Value)) {
-    let p = root.join("nvml.json");
-    let mut v: Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
-    f(&mut v);
-    fs::write(&p, serde_json::to_string(&v).unwrap()).unwrap();
 }
 
 #[test]

@@ -25,12 +25,7 @@ fn odd_ones_out_are_the_x8_gpu_the_missing_dimm_and_the_bios() {
     let dir = tempfile::tempdir().unwrap();
     write_fleet(dir.path());
     let v = fleet_json(&[], dir.path(), 0);
-    let hosts: Vec<&str> = v["hosts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["host"].as_str().unwrap())
-        .collect();
+    let hosts = hosts_in(&v, "hosts");
     assert_eq!(
         hosts,
         ["z8-01", "z8-02", "z8-03", "z8-04", "z8-05", "z8-06"]
@@ -549,12 +544,7 @@ fn with_no_majority_the_report_that_knows_the_most_is_the_reference() {
     assert_eq!(v["summary"]["majority_hosts"], Value::Null);
     assert_eq!(v["configurations"][0]["example"], "b-01");
     assert_eq!(v["configurations"][1]["example"], "a-01");
-    let odd: Vec<&str> = v["odd_ones_out"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["host"].as_str().unwrap())
-        .collect();
+    let odd = hosts_in(&v, "odd_ones_out");
     assert_eq!(odd, ["a-01", "a-02"]);
 }
 

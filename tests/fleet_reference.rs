@@ -82,12 +82,7 @@ fn five_hosts_of_one_hardware_with_a_few_unknowns_are_one_configuration() {
     assert_eq!(v["odd_ones_out"], serde_json::json!([]));
     // Measured against the report that knows everything, the others are partly unknown.
     assert_eq!(v["configurations"][0]["example"], "z8-05");
-    let partly: Vec<&str> = v["partly_unknown"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["host"].as_str().unwrap())
-        .collect();
+    let partly = hosts_in(&v, "partly_unknown");
     assert_eq!(partly, ["z8-01", "z8-02", "z8-03", "z8-04"]);
     // A known difference still splits: a sixth host with another BIOS is an odd one out.
     write_report(dir.path(), "z8-06.json", &other_bios("z8-06"));
@@ -113,11 +108,6 @@ fn on_a_tie_the_report_that_knows_the_most_is_the_reference() {
     let v = fleet_json(dir.path());
     assert_eq!(v["summary"]["tie"], true, "{v:#}");
     assert_eq!(v["configurations"][0]["example"], "b-01");
-    let odd: Vec<&str> = v["odd_ones_out"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["host"].as_str().unwrap())
-        .collect();
+    let odd = hosts_in(&v, "odd_ones_out");
     assert_eq!(odd, ["a-01", "a-02"]);
 }

@@ -10,7 +10,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{assert_note, fixture, fixture_copy, reference_copy, run};
+use common::{assert_note, edit_nvml, fixture, fixture_copy, reference_copy, run};
 use serde_json::{json, Value};
 
 fn s(p: &Path) -> &str {
@@ -43,13 +43,6 @@ fn line<'a>(v: &'a Value, id: &str) -> &'a Value {
         .iter()
         .find(|l| l["id"] == id)
         .unwrap_or_else(|| panic!("no line {id}: {v:#}"))
-}
-
-fn edit_nvml(root: &Path, f: impl FnOnce(&mut Value)) {
-    let p = root.join("nvml.json");
-    let mut v: Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
-    f(&mut v);
-    fs::write(&p, serde_json::to_string(&v).unwrap()).unwrap();
 }
 
 /// The sysfs directory of the PCI function at `addr` in a GPU capture.

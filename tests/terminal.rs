@@ -5,10 +5,9 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Read;
 use std::path::Path;
 
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+mod pty;
 
 const REFERENCE: &str = "fixtures/hp-z8-g4-dual-rtx6000";
 
@@ -19,50 +18,10 @@ fn in_terminal(cols: u16, args: &[&str]) -> (u32, String) {
 
 /// `in_terminal` with environment variables set on top of a plain colour terminal.
 fn in_terminal_with(cols: u16, args: &[&str], env: &[(&str, &str)]) -> (u32, String) {
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: 60,
-            cols,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut cmd = CommandBuilder::new(assert_cmd::cargo::cargo_bin("rigcheck"));
-    cmd.args(args);
-    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-    // A colour terminal, as a person has it; nothing that would decide width or colour for us
-    // (`CI`, set by CI runners, turns colour on in a terminal whatever `TERM` says).
-    cmd.env("TERM", "xterm-256color");
-    for v in [
-        "NO_COLOR",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
-        "COLUMNS",
-        "LINES",
-        "CI",
-    ] {
-        cmd.env_remove(v);
-    }
     // Straight to the terminal: the pager has tests of its own (tests/window.rs).
-    cmd.env("PAGER", "cat");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = pair.slave.spawn_command(cmd).unwrap();
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let output = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        // Ends with EIO once the child has exited and no one holds the terminal's other end.
-        let _ = reader.read_to_end(&mut buf);
-        buf
-    });
-    let status = child.wait().unwrap();
-    let bytes = output.join().unwrap();
-    drop(pair.master);
-    // The terminal turns each newline into CR LF.
-    let text = String::from_utf8(bytes).unwrap().replace("\r\n", "\n");
-    (status.exit_code(), text)
+    let mut all = vec![("PAGER", "cat")];
+    all.extend_from_slice(env);
+    pty::run(cols, 60, args, &all)
 }
 
 fn strip(s: &str) -> String {

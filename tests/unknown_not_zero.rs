@@ -10,7 +10,7 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use common::{assert_note, fixture_copy, reference_copy, run};
+use common::{assert_note, edit_nvml, fixture_copy, reference_copy, run};
 use serde_json::{json, Value};
 
 fn s(p: &Path) -> &str {
@@ -142,13 +142,6 @@ fn preflight_on_an_unreadable_pci_bus_does_not_say_there_is_no_gpu() {
 }
 
 // ---- Values no machine has --------------------------------------------------------------
-
-fn edit_nvml(root: &Path, f: impl FnOnce(&mut Value)) {
-    let p = root.join("nvml.json");
-    let mut v: Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
-    f(&mut v);
-    fs::write(&p, serde_json::to_string(&v).unwrap()).unwrap();
-}
 
 #[test]
 fn implausible_gpu_figures_are_no_facts() {

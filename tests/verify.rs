@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::{reference_copy, remove_dimm, REFERENCE};
+use common::{edit_nvml, reference_copy, remove_dimm, REFERENCE};
 use serde_json::Value;
 
 const PROFILE: &str = "hp-z8-g4-dual-rtx6000";
@@ -64,13 +64,6 @@ fn failing(report: &Value) -> Vec<String> {
         .filter(|l| l["status"] == "fail")
         .map(|l| l["id"].as_str().unwrap().to_string())
         .collect()
-}
-
-fn edit_nvml(root: &Path, f: impl FnOnce(&mut Value)) {
-    let p = root.join("nvml.json");
-    let mut v: Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
-    f(&mut v);
-    fs::write(&p, serde_json::to_string_pretty(&v).unwrap()).unwrap();
 }
 
 #[test]

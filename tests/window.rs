@@ -6,60 +6,18 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+mod pty;
 
 const Z8: &str = "fixtures/hp-z8-g4-dual-rtx6000";
 
 /// Runs rigcheck in a terminal `cols` × `rows`, with `env` on top of a plain colour terminal
 /// that has no pager set; what it printed, escape codes taken out.
 fn in_terminal(cols: u16, rows: u16, args: &[&str], env: &[(&str, &str)]) -> (u32, String) {
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows,
-            cols,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut cmd = CommandBuilder::new(assert_cmd::cargo::cargo_bin("rigcheck"));
-    cmd.args(args);
-    cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-    cmd.env("TERM", "xterm-256color");
-    for v in [
-        "NO_COLOR",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
-        "COLUMNS",
-        "LINES",
-        "CI",
-        "PAGER",
-        "LESS",
-    ] {
-        cmd.env_remove(v);
-    }
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = pair.slave.spawn_command(cmd).unwrap();
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let output = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = reader.read_to_end(&mut buf);
-        buf
-    });
-    let status = child.wait().unwrap();
-    let bytes = output.join().unwrap();
-    drop(pair.master);
-    let text = String::from_utf8(bytes).unwrap().replace("\r\n", "\n");
-    (
-        status.exit_code(),
-        anstream::adapter::strip_str(&text).to_string(),
-    )
+    let (code, text) = pty::run(cols, rows, args, env);
+    (code, anstream::adapter::strip_str(&text).to_string())
 }
 
 /// The report's lines from the one starting with `title` up to the next blank line.

@@ -1,9 +1,9 @@
 //! Renders a fleet: one row per host, the majority configuration, the odd ones out with what
 //! differs, and the reports that could not be read. Table, JSON, Markdown and Prometheus.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -426,32 +426,39 @@ pub fn summary(fleet: &Fleet) -> Summary {
 
 /// The host's configuration in words: the majority's, one that differs, one that could
 /// only be partly compared, or one side of a tie.
-fn config(fleet: &Fleet, h: &Host) -> String {
+fn config(fleet: &Fleet, h: &Host, outside: &Outside<'_>) -> String {
     let n = h.configuration + 1;
     if fleet.tie && fleet.configurations[h.configuration].hosts == fleet.configurations[0].hosts {
         return format!("tie ({n})");
     }
+    let listed = outside.get(&(h.file.as_path(), h.name.as_str()));
     if h.configuration == 0 {
-        let partly = fleet
-            .partly_unknown
-            .iter()
-            .any(|o| o.file == h.file && o.host == h.name);
-        return if partly {
+        return if listed.is_some() {
             "majority, partly unknown".into()
         } else {
             "majority".into()
         };
     }
-    let odd = fleet
-        .odd_ones_out
-        .iter()
-        .find(|o| o.file == h.file && o.host == h.name);
-    match odd {
+    match listed {
         Some(o) if o.changes.is_empty() && !o.unknown_on_one_side.is_empty() => {
             format!("partly unknown ({n})")
         }
         _ => format!("differs ({n})"),
     }
+}
+
+/// The hosts `group` set apart, by file and name: the odd ones out (outside the majority)
+/// and the majority's partly unknown ones. Looked up once per host row, so a fleet of
+/// thousands of odd hosts is not searched through once per row.
+type Outside<'a> = HashMap<(&'a Path, &'a str), &'a OddOne>;
+
+fn outside(fleet: &Fleet) -> Outside<'_> {
+    fleet
+        .odd_ones_out
+        .iter()
+        .chain(&fleet.partly_unknown)
+        .map(|o| ((o.file.as_path(), o.host.as_str()), o))
+        .collect()
 }
 
 /// The narrowest a grid can be drawn without breaking a word: every column at its longest
@@ -549,6 +556,7 @@ fn grids(
     header.push("Config");
     let mut hosts = Grid::new(&header);
     let mut tones = Vec::new();
+    let outside = outside(fleet);
     for h in &fleet.hosts {
         let mut row = Vec::new();
         if checked {
@@ -561,7 +569,7 @@ fn grids(
             row.push(network(h));
         }
         row.push(health(h));
-        row.push(config(fleet, h));
+        row.push(config(fleet, h, &outside));
         hosts.rows.push(row);
     }
     if checked {

@@ -190,28 +190,29 @@ fn fit(
 
 /// Whether `text` reads as unknown (`unknown`, or `unknown: why`).
 fn is_unknown(text: &str) -> bool {
-    text == crate::render::unknown::UNKNOWN
-        || text.starts_with(&format!("{}:", crate::render::unknown::UNKNOWN))
+    text.strip_prefix(crate::render::unknown::UNKNOWN)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
 }
 
 /// `g` without the columns that are unknown in every row, when the table does not fit
 /// `width` with them; and a line for each column taken out (`Serial: unknown in all 12
 /// rows`), so the fact is still there, once instead of once a row. A status column, the
 /// column naming the row and a note column stay.
-fn without_unknown_columns(g: &Grid, width: Option<usize>) -> Option<(Grid, Vec<String>)> {
+/// `natural` is each column's width, header included (the note column left out).
+fn without_unknown_columns(
+    g: &Grid,
+    natural: &[usize],
+    width: Option<usize>,
+) -> Option<(Grid, Vec<String>)> {
     let width = width?;
-    let below = g.note_below && g.header.len() > 2;
-    let columns = g.header.len() - usize::from(below);
+    let columns = natural.len();
     let status = g.status.as_ref().map(|s| s.column);
     let key = usize::from(status == Some(0));
-    let natural = |c: usize| {
-        std::iter::once(&g.header)
-            .chain(g.rows.iter())
-            .map(|r| width_of(&cell(r, c)))
-            .max()
-            .unwrap_or(0)
-    };
-    let need: usize = (0..columns).map(|c| natural(c) + 3).sum::<usize>() - 1;
+    let need: usize = natural
+        .iter()
+        .map(|n| n + 3)
+        .sum::<usize>()
+        .saturating_sub(1);
     if need <= width || g.rows.len() < 2 {
         return None;
     }
@@ -263,7 +264,26 @@ fn without_unknown_columns(g: &Grid, width: Option<usize>) -> Option<(Grid, Vec<
 /// the work is linear in the number of rows (a table of 20,000 checks takes as long per row
 /// as one of 20).
 pub fn grid(g: &Grid, term: &Term) -> String {
-    if let Some((fitted, lines)) = without_unknown_columns(g, term.width) {
+    let below = g.note_below && g.header.len() > 2;
+    let columns = if below {
+        g.header.len() - 1
+    } else {
+        g.header.len()
+    };
+    // What each column's cells need, measured once; with its header, the column's width.
+    let body: Vec<usize> = (0..columns)
+        .map(|c| {
+            g.rows
+                .iter()
+                .map(|r| width_of(&cell(r, c)))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let natural: Vec<usize> = (0..columns)
+        .map(|c| width_of(&cell(&g.header, c)).max(body[c]))
+        .collect();
+    if let Some((fitted, lines)) = without_unknown_columns(g, &natural, term.width) {
         let mut out = grid(&fitted, term);
         for l in lines {
             out.push_str(&wrap(&format!(" {l}"), term.width).join("\n"));
@@ -271,16 +291,7 @@ pub fn grid(g: &Grid, term: &Term) -> String {
         }
         return out;
     }
-    let below = g.note_below && g.header.len() > 2;
-    let columns = if below {
-        g.header.len() - 1
-    } else {
-        g.header.len()
-    };
     let all = || std::iter::once(&g.header).chain(g.rows.iter());
-    let natural: Vec<usize> = (0..columns)
-        .map(|c| all().map(|r| width_of(&cell(r, c))).max().unwrap_or(0))
-        .collect();
     let status = g.status.as_ref().map(|s| s.column);
     // The column that names the row (host, slot, check) keeps more of its width.
     let key = usize::from(status == Some(0));
@@ -325,13 +336,6 @@ pub fn grid(g: &Grid, term: &Term) -> String {
         .collect();
     // What each column's cells need, and its header's longest word: a header wider than its
     // cells wraps first, costing one line for the whole table rather than one a row.
-    let body = |c: usize| {
-        g.rows
-            .iter()
-            .map(|r| width_of(&cell(r, c)))
-            .max()
-            .unwrap_or(0)
-    };
     let content: Vec<usize> = (0..columns)
         .map(|c| {
             let head_word = cell(&g.header, c)
@@ -339,12 +343,12 @@ pub fn grid(g: &Grid, term: &Term) -> String {
                 .map(textwrap::core::display_width)
                 .max()
                 .unwrap_or(0);
-            body(c).max(head_word).max(floor[c])
+            body[c].max(head_word).max(floor[c])
         })
         .collect();
     // Short columns keep their cells whole while a wide free-text column can still wrap.
     let short = |c: usize| {
-        let b = body(c);
+        let b = body[c];
         let quantity = g.rows.iter().all(|r| {
             let t = cell(r, c);
             is_unknown(&t) || t == "-" || t.starts_with(|ch: char| ch.is_ascii_digit())

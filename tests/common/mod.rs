@@ -296,3 +296,11 @@ pub fn assert_no_temporaries(parent: &Path) {
     let left = temporaries(parent);
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// Edits a recording's `nvml.json` (NVML's answers) in place.
+pub fn edit_nvml(root: &Path, f: impl FnOnce(&mut serde_json::Value)) {
+    let p = root.join("nvml.json");
+    let mut v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
+    f(&mut v);
+    fs::write(&p, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+}

@@ -227,3 +227,13 @@ pub fn write_fleet(dir: &Path) {
     write_report(dir, "z8-04.json", &dimm_missing("z8-04"));
     write_report(dir, "z8-05.json", &other_bios("z8-05"));
 }
+
+/// The host names of a fleet JSON's list `key` (`hosts`, `odd_ones_out`), in order.
+pub fn hosts_in<'a>(v: &'a serde_json::Value, key: &str) -> Vec<&'a str> {
+    v[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["host"].as_str().unwrap())
+        .collect()
+}

@@ -907,10 +907,7 @@ pub fn board_memory(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
     let (Some(usable), Some(sold)) = (g.vram_bytes, p.memory_bytes) else {
         return;
     };
-    if g.fact_sources.get("vram_bytes").map(String::as_str) != Some(NVML)
-        || g.state.ecc_enabled != Some(true)
-        || !p.memory_is_gddr()
-    {
+    if !nvml_total_with_ecc(g) || !p.memory_is_gddr() {
         return;
     }
     let with_ecc = sold as f64 * (1.0 - ECC_SHARE);
@@ -940,14 +937,17 @@ pub fn board_memory(g: &mut Gpu, p: &Product, i: usize, notes: &mut Notes) {
     );
 }
 
+/// Whether the GPU's memory is NVML's total while ECC is on: what ECC leaves usable.
+fn nvml_total_with_ecc(g: &Gpu) -> bool {
+    g.fact_sources.get("vram_bytes").map(String::as_str) == Some(NVML)
+        && g.state.ecc_enabled == Some(true)
+}
+
 /// With ECC on and no board named by the PCI ids, NVML's total is all there is: it stands
 /// as the GPU's memory, with a note that a GDDR board's memory as sold is a sixteenth more,
 /// so an order's size is not compared against it unawares.
 pub fn usable_memory_of_an_unknown_board(g: &Gpu, i: usize, notes: &mut Notes) {
-    if g.vram_bytes.is_none()
-        || g.fact_sources.get("vram_bytes").map(String::as_str) != Some(NVML)
-        || g.state.ecc_enabled != Some(true)
-    {
+    if g.vram_bytes.is_none() || !nvml_total_with_ecc(g) {
         return;
     }
     notes.add(
